@@ -1,0 +1,1 @@
+"""What users run: the `refuge` command line and the reports it prints."""

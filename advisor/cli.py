@@ -1,0 +1,44 @@
+"""The `refuge` command line."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from positions import RefugeError, Position
+from positions.render import render
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="refuge-advisor")
+def cli() -> None:
+    """Refuge Advisor: rules engine, search and analysis for the board game Refuge."""
+
+
+@cli.command()
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option("--route", default="meadows", show_default=True, help="meadows, forest or mountains")
+def demo(players: int, route: str) -> None:
+    """Show a new game's opening position.
+
+    Example: refuge demo --players 3 --route forest
+    """
+    click.echo(render(Position.new_game(players, route)))
+
+
+def main() -> None:
+    """Entry point: run the CLI, turning bad input into a one-line error and exit code 1."""
+    try:
+        cli.main(standalone_mode=False)
+    except click.exceptions.Exit as stop:
+        sys.exit(stop.exit_code)
+    except click.ClickException as error:
+        error.show()
+        sys.exit(2 if isinstance(error, click.UsageError) else 1)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except RefugeError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(1)

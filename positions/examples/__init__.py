@@ -1,0 +1,1 @@
+"""Curated example positions shipped as package data (JSON saved positions)."""

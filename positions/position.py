@@ -1,0 +1,229 @@
+"""The whole state of a game of Refuge, with the game verbs a search needs."""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from positions import phases, rules
+from positions.actions import Action
+from positions.errors import ImpossiblePositionError
+from positions.routes import ROUTES, Route
+from positions.rulesets import DEFAULT_RULESET, Ruleset
+from positions.tiles import KIND_COUNT, Kind
+
+Player = int
+"""A seat, 0 to players - 1."""
+
+
+class Position:
+    """A game of Refuge at one moment: public facts, each player's tiles, and the turn's progress.
+
+    Bags are multisets (tuples of kinds): which tile comes out is a chance event at draw time, so a
+    bag has no hidden order to keep. Tuples are never mutated, so ``copy()`` shares them.
+    """
+
+    __slots__ = (
+        "ruleset", "route", "players", "threshold",
+        "walk", "turn", "phase", "actor",
+        "bags", "hands", "paths", "set_aside", "steps", "vp", "walking", "owned_storms",
+        "track_suns", "track_storms", "deck_suns", "deck_storms", "reserve",
+        "market", "box", "pending", "history",
+        "tile", "extra_plays", "discards_left", "discards_required", "ties", "legal",
+    )
+
+    ruleset: Ruleset
+    route: Route
+    players: int
+    threshold: int
+    walk: int
+    turn: int
+    phase: int
+    actor: int
+    bags: list[tuple[Kind, ...]]
+    hands: list[tuple[Kind, ...]]
+    paths: list[tuple[Kind, ...]]
+    set_aside: list[tuple[Kind, ...]]
+    steps: list[int]
+    vp: list[int]
+    walking: list[bool]
+    owned_storms: list[int]
+    track_suns: int
+    track_storms: int
+    deck_suns: int
+    deck_storms: int
+    reserve: int
+    market: tuple[int, ...]
+    box: tuple[Kind, ...]
+    pending: list[int]
+    history: int
+    tile: Kind
+    extra_plays: int
+    discards_left: int
+    discards_required: int
+    ties: tuple[tuple[Kind, tuple[Player, ...], int], ...]
+    legal: tuple[Action, ...]
+
+    @classmethod
+    def new_game(cls, players: int = 2, route: Route | str = "meadows",
+                 ruleset: Ruleset = DEFAULT_RULESET) -> "Position":
+        """The position at the start of the first walk (rulebook, "Game Setup").
+
+        Raises:
+            ImpossiblePositionError: unsupported player count or unknown route.
+        """
+        if isinstance(route, str):
+            if route not in ROUTES:
+                raise ImpossiblePositionError(f"unknown route {route!r}")
+            route = ROUTES[route]
+        if players not in ruleset.player_counts:
+            raise ImpossiblePositionError(
+                f"{players} players: ruleset {ruleset.name!r} supports {ruleset.player_counts}")
+        pos = cls.__new__(cls)
+        pos.ruleset = ruleset
+        pos.route = route
+        pos.players = players
+        pos.threshold = ruleset.storm_threshold(players)
+        pos.walk = 0
+        pos.turn = 0
+        pos.bags = [ruleset.start_bag] * players
+        pos.hands = [()] * players
+        pos.paths = [()] * players
+        pos.set_aside = [()] * players
+        pos.steps = [ruleset.start_steps] * players
+        pos.vp = [0] * players
+        pos.walking = [True] * players
+        pos.owned_storms = [0] * players
+        pos.market = tuple(ruleset.stack_size if k in route.kinds else 0 for k in range(KIND_COUNT))
+        pos.box = ()
+        pos.history = hash((players, route.kinds, ruleset))
+        rules.reset_weather(pos)
+        rules.reset_resolution(pos)
+        rules.start_turn(pos)
+        return pos
+
+    def copy(self) -> "Position":
+        """An independent copy (tuples are shared, lists copied)."""
+        other = Position.__new__(Position)
+        other.ruleset = self.ruleset
+        other.route = self.route
+        other.players = self.players
+        other.threshold = self.threshold
+        other.walk = self.walk
+        other.turn = self.turn
+        other.phase = self.phase
+        other.actor = self.actor
+        other.bags = self.bags[:]
+        other.hands = self.hands[:]
+        other.paths = self.paths[:]
+        other.set_aside = self.set_aside[:]
+        other.steps = self.steps[:]
+        other.vp = self.vp[:]
+        other.walking = self.walking[:]
+        other.owned_storms = self.owned_storms[:]
+        other.track_suns = self.track_suns
+        other.track_storms = self.track_storms
+        other.deck_suns = self.deck_suns
+        other.deck_storms = self.deck_storms
+        other.reserve = self.reserve
+        other.market = self.market
+        other.box = self.box
+        other.pending = self.pending[:]
+        other.history = self.history
+        other.tile = self.tile
+        other.extra_plays = self.extra_plays
+        other.discards_left = self.discards_left
+        other.discards_required = self.discards_required
+        other.ties = self.ties
+        other.legal = self.legal
+        return other
+
+    __copy__ = copy
+
+    # --- the game verbs (OpenSpiel's names) -------------------------------------------------
+
+    def current_player(self) -> int:
+        """The player to decide, ``CHANCE_PLAYER`` at a chance event, ``TERMINAL_PLAYER`` at the end."""
+        phase = self.phase
+        if phase == phases.OVER:
+            return phases.TERMINAL_PLAYER
+        if phase in phases.CHANCE_PHASES:
+            return phases.CHANCE_PLAYER
+        return self.actor
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.phase == phases.OVER
+
+    def is_chance(self) -> bool:
+        """Whether the next event is chance (a draw, a weather tile, a tie-break)."""
+        return self.phase in phases.CHANCE_PHASES
+
+    def is_simultaneous(self) -> bool:
+        """Whether the decision is part of a simultaneous step (C6, C8, C12)."""
+        return self.phase in phases.SIMULTANEOUS
+
+    def legal_actions(self) -> Sequence[Action]:
+        """The decisions open to the current player, or the possible chance outcomes."""
+        if self.phase in phases.CHANCE_PHASES:
+            return [action for action, _ in rules.chance_outcomes(self)]
+        return self.legal
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """Each possible chance outcome with its probability (they sum to 1)."""
+        return rules.chance_outcomes(self)
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        """One chance outcome drawn with its probability."""
+        return rules.sample_chance(self, rng)
+
+    def apply(self, action: int) -> None:
+        """Play a decision or chance outcome in place.
+
+        Raises:
+            IllegalActionError: the action is not legal here.
+        """
+        rules.apply(self, action)
+
+    def scores(self) -> list[int]:
+        """Each player's victory points."""
+        return self.vp[:]
+
+    def returns(self) -> list[float]:
+        """Each player's share of the win at the end (C18: k tied winners get 1/k each), else 0."""
+        if self.phase != phases.OVER:
+            return [0.0] * self.players
+        best = max(self.vp)
+        winners = self.vp.count(best)
+        return [1.0 / winners if v == best else 0.0 for v in self.vp]
+
+    # --- information sets -------------------------------------------------------------------
+
+    def information_set_key(self, player: Player) -> tuple[int, int, int]:
+        """All `player` has seen: the public history plus their own not-yet-revealed choice."""
+        own = self.pending[player] if self.phase in phases.SIMULTANEOUS else -1
+        return (player, self.history, own)
+
+    def determinize(self, player: Player, rng: random.Random) -> "Position":
+        """A copy in which the others' unrevealed choices of this step are resampled."""
+        state = self.copy()
+        if state.phase in phases.SIMULTANEOUS:
+            for other in range(state.players):
+                if other != player and state.pending[other] >= 0:
+                    options = rules.step_legal(state, other)
+                    state.pending[other] = options[int(rng.random() * len(options))]
+        return state
+
+    # --- facts derived for players and renderers ----------------------------------------------
+
+    def storms_on_track(self) -> int:
+        """Every Storm on the weather track: from the deck, the reserve and the bags (C5)."""
+        return self.track_storms + sum(self.owned_storms)
+
+    def storms_to_hit(self) -> int:
+        """How many more Storms make the Storm hit."""
+        return self.threshold - self.storms_on_track()
+
+    def __repr__(self) -> str:
+        return (f"<Position {self.players}p walk {self.walk + 1} turn {self.turn + 1} "
+                f"{phases.NAMES[self.phase]} actor {self.actor}>")

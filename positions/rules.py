@@ -1,0 +1,574 @@
+"""The rules: what may be done at each point of a turn, and what doing it changes (C6–C17).
+
+Functions here take a :class:`~positions.position.Position` and mutate it; ``Position`` exposes them
+as methods. Decisions with a single legal action are applied automatically, so every stop is a real
+choice, a chance event or the end of the game. Each flow function returns once the position
+waits for a decision or a chance outcome.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from positions import phases
+from positions.actions import (
+    BUY, BUY_BASE, DISCARD_NONE, DISCARD_NONE_CODE, DISCARD_PATH, DISCARD_PATH_BASE,
+    DISCARD_SECOND, DISCARD_SECOND_CODE, DRAW, DRAW_CODE, DRAWN_ONE, DRAWN_ONE_BASE,
+    DRAWN_TWO_BASE, OPTION_BASE, OPTION_NAMES, OPTIONS, PASS, PLAY, PLAY_BASE, RETURN,
+    RETURN_CODE, TIEBREAK, TIEBREAK_BASE, WEATHER_STORM, WEATHER_SUN, Action, drawn_pair, drawn_two,
+)
+from positions.errors import IllegalActionError
+from positions.tiles import COST, KIND_COUNT, PAW, PRIORITY, STORM, TILES, Effect, Kind
+
+if TYPE_CHECKING:
+    from positions.position import Position
+
+NO_CHOICE = -1
+
+
+# --- small helpers ------------------------------------------------------------------------------
+
+def _without(tiles: tuple[Kind, ...], kind: Kind) -> tuple[Kind, ...]:
+    i = tiles.index(kind)
+    return tiles[:i] + tiles[i + 1:]
+
+
+def paw_total(path: tuple[Kind, ...]) -> int:
+    """The paw (return) value of the animals in a path (C9, C15)."""
+    return sum(PAW[k] for k in path)
+
+
+def _fold(pos: Position, *event: int) -> None:
+    pos.history = hash((pos.history, *event))
+
+
+def reset_weather(pos: Position) -> None:
+    """An empty track, a full reshuffled deck and a full reserve (C4, C17)."""
+    ruleset = pos.ruleset
+    pos.track_suns = 0
+    pos.track_storms = 0
+    pos.deck_suns = ruleset.deck_suns
+    pos.deck_storms = ruleset.deck_storms
+    pos.reserve = ruleset.reserve_storms
+
+
+def reset_resolution(pos: Position) -> None:
+    """No tile being resolved, no tie pending."""
+    pos.tile = NO_CHOICE
+    pos.extra_plays = 0
+    pos.discards_left = 0
+    pos.discards_required = 0
+    pos.ties = ()
+
+
+# --- simultaneous steps (C6, C8, C12) -------------------------------------------------------------
+
+def _takes_part(pos: Position, player: int) -> bool:
+    if not pos.walking[player]:
+        return False
+    if pos.phase == phases.CHOOSE:
+        return len(pos.hands[player]) > 0
+    return True
+
+
+def step_legal(pos: Position, player: int) -> tuple[Action, ...]:
+    """A player's options in the current simultaneous step; none depend on another's choice."""
+    phase = pos.phase
+    if phase == phases.DECIDE:
+        return (RETURN, DRAW) if pos.bags[player] else (RETURN,)
+    if phase == phases.CHOOSE:
+        return choose_options(pos.hands[player])
+    steps = pos.steps[player]
+    market = pos.market
+    return (PASS,) + tuple(BUY[k] for k in pos.route.kinds if market[k] and COST[k] <= steps)
+
+
+def choose_options(hand: tuple[Kind, ...]) -> tuple[Action, ...]:
+    """Which tile of a hand may be played: a priority tile must be, unless both have it (C8)."""
+    if len(hand) == 1 or hand[0] == hand[1]:
+        return (PLAY[hand[0]],)
+    first, second = hand
+    if PRIORITY[first] != PRIORITY[second]:
+        return (PLAY[first],) if PRIORITY[first] else (PLAY[second],)
+    return (PLAY[first], PLAY[second])
+
+
+def _start_step(pos: Position, phase: int) -> None:
+    pos.phase = phase
+    pos.pending = [NO_CHOICE] * pos.players
+    _next_in_step(pos, 0)
+
+
+def _next_in_step(pos: Position, start: int) -> None:
+    for player in range(start, pos.players):
+        if not _takes_part(pos, player):
+            continue
+        options = step_legal(pos, player)
+        if len(options) == 1:
+            pos.pending[player] = options[0]
+            continue
+        pos.actor = player
+        pos.legal = options
+        return
+    _fold(pos, -pos.phase - 1, *pos.pending)
+    if pos.phase == phases.DECIDE:
+        _next_returner(pos, 0)
+    elif pos.phase == phases.CHOOSE:
+        _next_resolver(pos, 0)
+    else:
+        _settle_buys(pos)
+
+
+# --- C6 decide, C15 return -----------------------------------------------------------------------
+
+def start_turn(pos: Position) -> None:
+    """Begin a turn: every walking player decides to return or draw (C6)."""
+    _start_step(pos, phases.DECIDE)
+
+
+def _next_returner(pos: Position, start: int) -> None:
+    for player in range(start, pos.players):
+        if pos.pending[player] == RETURN_CODE and pos.walking[player]:
+            pos.vp[player] += paw_total(pos.paths[player])
+            path = pos.paths[player]
+            if path:
+                pos.phase = phases.RETURN_DISCARD
+                pos.actor = player
+                pos.legal = (DISCARD_NONE,) + tuple(DISCARD_PATH[k] for k in sorted(set(path)))
+                return
+            _go_home(pos, player)
+    _next_deal(pos, 0)
+
+
+def _go_home(pos: Position, player: int) -> None:
+    pos.bags[player] = pos.bags[player] + pos.paths[player]
+    pos.paths[player] = ()
+    pos.walking[player] = False
+
+
+# --- C7 draw ---------------------------------------------------------------------------------------
+
+def _next_deal(pos: Position, start: int) -> None:
+    for player in range(start, pos.players):
+        if pos.walking[player] and pos.pending[player] == DRAW_CODE:
+            pos.phase = phases.DEAL
+            pos.actor = player
+            return
+    if not any(pos.walking):
+        end_walk(pos)
+        return
+    _start_step(pos, phases.CHOOSE)
+
+
+def _deal(pos: Position, action: int) -> None:
+    player = pos.actor
+    bag = pos.bags[player]
+    if action >= DRAWN_TWO_BASE:
+        first, second = drawn_pair(action)
+        if len(bag) < 2:
+            raise IllegalActionError(f"{action}: player {player} has fewer than 2 tiles in the bag")
+        drawn: tuple[Kind, ...] = (first, second)
+    else:
+        if len(bag) != 1:
+            raise IllegalActionError(f"{action}: player {player} must draw 2 tiles")
+        drawn = (action - DRAWN_ONE_BASE,)
+    for kind in drawn:
+        if kind not in bag:
+            raise IllegalActionError(f"{action}: no {TILES[kind].name} in player {player}'s bag")
+        bag = _without(bag, kind)
+    pos.bags[player] = bag
+    hand = tuple(k for k in drawn if k != STORM)
+    pos.owned_storms[player] += len(drawn) - len(hand)
+    pos.hands[player] = hand
+    _next_deal(pos, player + 1)
+
+
+# --- C8–C11 resolving the played tiles ---------------------------------------------------------------
+
+def _next_resolver(pos: Position, start: int) -> None:
+    for player in range(start, pos.players):
+        choice = pos.pending[player]
+        if choice >= 0 and pos.walking[player]:
+            kind = choice - PLAY_BASE
+            pos.actor = player
+            pos.hands[player] = _without(pos.hands[player], kind)
+            _play(pos, kind)
+            return
+    _start_step(pos, phases.BUY)
+
+
+def _has_discard_target(pos: Position) -> bool:
+    return bool(pos.hands[pos.actor] or pos.paths[pos.actor])
+
+
+def _play(pos: Position, kind: Kind) -> None:
+    effects = TILES[kind].effects
+    if len(effects) > 1:
+        options = tuple(OPTIONS[e.name] for e in effects
+                        if not e.discards_required or _has_discard_target(pos))
+        if len(options) > 1:
+            pos.phase = phases.OPTION
+            pos.tile = kind
+            pos.legal = options
+            return
+        effects = tuple(e for e in effects if OPTIONS[e.name] == options[0])
+    _apply_effect(pos, kind, effects[0])
+
+
+def _apply_effect(pos: Position, kind: Kind, effect: Effect) -> None:
+    player = pos.actor
+    steps = pos.steps[player]
+    vp = pos.vp[player]
+    if steps >= effect.pay_steps and vp >= effect.pay_vp:
+        path = pos.paths[player]
+        paws = paw_total(path) if (effect.steps_per_paw or effect.vp_per_paw) else 0
+        steps += (effect.steps - effect.pay_steps + effect.steps_per_sun * pos.track_suns
+                  + effect.steps_per_path_tile * len(path) + effect.steps_per_paw * paws)
+        vp += (effect.vp - effect.pay_vp + effect.vp_per_sun * pos.track_suns
+               + effect.vp_per_path_tile * len(path) + effect.vp_per_paw * paws)
+        pos.steps[player] = steps
+        pos.vp[player] = vp
+        pos.extra_plays += effect.extra_plays
+        if effect.discards and _has_discard_target(pos):
+            pos.tile = kind
+            pos.discards_left = effect.discards
+            pos.discards_required = effect.discards_required
+            _offer_discard(pos)
+            return
+    _place(pos, kind)
+
+
+def _offer_discard(pos: Position) -> None:
+    player = pos.actor
+    targets: tuple[Action, ...] = (DISCARD_SECOND,) if pos.hands[player] else ()
+    targets += tuple(DISCARD_PATH[k] for k in sorted(set(pos.paths[player])))
+    pos.phase = phases.DISCARD
+    pos.legal = targets if pos.discards_required else (DISCARD_NONE,) + targets
+
+
+def _discard(pos: Position, action: int) -> None:
+    player = pos.actor
+    if action != DISCARD_NONE_CODE:
+        if action == DISCARD_SECOND_CODE:
+            kind = pos.hands[player][0]
+            pos.hands[player] = ()
+        else:
+            kind = action - DISCARD_PATH_BASE
+            pos.paths[player] = _without(pos.paths[player], kind)
+        pos.box = pos.box + (kind,)
+        pos.discards_left -= 1
+        pos.discards_required = max(0, pos.discards_required - 1)
+        if pos.discards_left and _has_discard_target(pos):
+            _offer_discard(pos)
+            return
+    _place(pos, pos.tile)
+
+
+def _place(pos: Position, kind: Kind) -> None:
+    """C20: the tile joins the path once its own effect is applied, before additional plays."""
+    pos.paths[pos.actor] = pos.paths[pos.actor] + (kind,)
+    _continue_extra_plays(pos)
+
+
+def _continue_extra_plays(pos: Position) -> None:
+    player = pos.actor
+    if pos.extra_plays:
+        hand = pos.hands[player]
+        has_bag = bool(pos.bags[player])
+        if hand and has_bag:
+            pos.phase = phases.EXTRA
+            pos.legal = (PLAY[hand[0]], DRAW)
+            return
+        if hand:
+            pos.extra_plays -= 1
+            pos.hands[player] = ()
+            _play(pos, hand[0])
+            return
+        if has_bag:
+            pos.phase = phases.EXTRA_DRAW
+            return
+        pos.extra_plays = 0
+    pos.tile = NO_CHOICE
+    _next_resolver(pos, player + 1)
+
+
+def _extra(pos: Position, action: int) -> None:
+    player = pos.actor
+    hand = pos.hands[player]
+    if action == DRAW_CODE:
+        pos.set_aside[player] = pos.set_aside[player] + hand
+        pos.hands[player] = ()
+        pos.phase = phases.EXTRA_DRAW
+        return
+    pos.extra_plays -= 1
+    pos.hands[player] = ()
+    _play(pos, hand[0])
+
+
+def _extra_draw(pos: Position, action: int) -> None:
+    player = pos.actor
+    kind = action - DRAWN_ONE_BASE
+    if not 0 <= kind < KIND_COUNT or kind not in pos.bags[player]:
+        raise IllegalActionError(f"{action}: no such tile in player {player}'s bag")
+    pos.bags[player] = _without(pos.bags[player], kind)
+    pos.extra_plays -= 1
+    if kind == STORM:
+        pos.owned_storms[player] += 1
+        _continue_extra_plays(pos)
+    else:
+        _play(pos, kind)
+
+
+# --- C12 buying --------------------------------------------------------------------------------------
+
+def _settle_buys(pos: Position) -> None:
+    ties = []
+    rank = [(pos.vp[p], pos.steps[p]) for p in range(pos.players)]
+    wanted: dict[Kind, list[int]] = {}
+    for player, choice in enumerate(pos.pending):
+        if choice >= BUY_BASE:
+            wanted.setdefault(choice - BUY_BASE, []).append(player)
+    for kind, buyers in sorted(wanted.items()):
+        supply = pos.market[kind]
+        if len(buyers) > supply:
+            buyers.sort(key=rank.__getitem__)
+            cut = rank[buyers[supply - 1]]
+            sure = [p for p in buyers if rank[p] < cut]
+            tied = tuple(p for p in buyers if rank[p] == cut)
+            slots = supply - len(sure)
+            if len(tied) > slots:
+                ties.append((kind, tied, slots))
+                buyers = sure
+            else:
+                buyers = sure + list(tied)
+        for player in buyers:
+            _buy(pos, player, kind)
+    pos.ties = tuple(ties)
+    _next_tie(pos)
+
+
+def _buy(pos: Position, player: int, kind: Kind) -> None:
+    pos.steps[player] -= COST[kind]
+    pos.bags[player] = pos.bags[player] + (kind,)
+    market = list(pos.market)
+    market[kind] -= 1
+    pos.market = tuple(market)
+
+
+def _next_tie(pos: Position) -> None:
+    if pos.ties:
+        pos.phase = phases.TIEBREAK
+        return
+    _turn_weather(pos)
+
+
+def _tiebreak(pos: Position, action: int) -> None:
+    kind, tied, slots = pos.ties[0]
+    winner = action - TIEBREAK_BASE
+    if winner not in tied:
+        raise IllegalActionError(f"{action}: player {winner} is not in the tie for {TILES[kind].name}")
+    _buy(pos, winner, kind)
+    tied = tuple(p for p in tied if p != winner)
+    slots -= 1
+    rest = pos.ties[1:]
+    if slots and len(tied) > slots:
+        rest = ((kind, tied, slots),) + rest
+    elif slots:
+        for player in tied:
+            _buy(pos, player, kind)
+    pos.ties = rest
+    _next_tie(pos)
+
+
+# --- C13 weather, C16 storm, C14 / C17 ends ------------------------------------------------------------
+
+def _turn_weather(pos: Position) -> None:
+    if pos.deck_suns + pos.deck_storms:
+        pos.phase = phases.WEATHER
+        return
+    if pos.reserve:
+        pos.reserve -= 1
+        pos.track_storms += 1
+    _check_storm(pos)
+
+
+def _weather(pos: Position, action: int) -> None:
+    if action == WEATHER_SUN:
+        if not pos.deck_suns:
+            raise IllegalActionError("weather sun: no Sun left in the weather deck")
+        pos.deck_suns -= 1
+        pos.track_suns += 1
+    else:
+        if not pos.deck_storms:
+            raise IllegalActionError("weather storm: no Storm left in the weather deck")
+        pos.deck_storms -= 1
+        pos.track_storms += 1
+    _check_storm(pos)
+
+
+def _check_storm(pos: Position) -> None:
+    if pos.track_storms + sum(pos.owned_storms) >= pos.threshold:
+        storm_hits(pos)
+        end_walk(pos)
+        return
+    for player in range(pos.players):
+        if pos.hands[player] or pos.set_aside[player]:
+            pos.bags[player] = pos.bags[player] + pos.hands[player] + pos.set_aside[player]
+            pos.hands[player] = ()
+            pos.set_aside[player] = ()
+    pos.turn += 1
+    start_turn(pos)
+
+
+def storm_hits(pos: Position) -> None:
+    """C16: walkers score no animals, pay a Step per penalised tile, a VP per missing Step (floor 0)."""
+    is_penalised = pos.ruleset.is_penalised
+    for player in range(pos.players):
+        if pos.walking[player]:
+            penalty = sum(1 for k in pos.paths[player] if is_penalised(k))
+            paid = min(penalty, pos.steps[player])
+            pos.steps[player] -= paid
+            pos.vp[player] = max(0, pos.vp[player] - (penalty - paid))
+
+
+def end_walk(pos: Position) -> None:
+    """C17: Storms, paths and hands back to the bags, weather reset; the game ends after the last."""
+    for player in range(pos.players):
+        pos.bags[player] = (pos.bags[player] + pos.paths[player] + pos.hands[player]
+                            + pos.set_aside[player] + (STORM,) * pos.owned_storms[player])
+        pos.paths[player] = ()
+        pos.hands[player] = ()
+        pos.set_aside[player] = ()
+        pos.owned_storms[player] = 0
+        pos.walking[player] = True
+    reset_weather(pos)
+    reset_resolution(pos)
+    pos.walk += 1
+    pos.turn = 0
+    if pos.walk >= pos.ruleset.walks:
+        pos.phase = phases.OVER
+        pos.actor = phases.TERMINAL_PLAYER
+        pos.legal = ()
+        return
+    start_turn(pos)
+
+
+# --- chance --------------------------------------------------------------------------------------------
+
+def chance_outcomes(pos: Position) -> list[tuple[Action, float]]:
+    """Every outcome of the pending chance event with its probability."""
+    phase = pos.phase
+    if phase == phases.WEATHER:
+        total = pos.deck_suns + pos.deck_storms
+        outcomes = [(WEATHER_SUN, pos.deck_suns / total), (WEATHER_STORM, pos.deck_storms / total)]
+        return [(a, p) for a, p in outcomes if p > 0]
+    if phase == phases.TIEBREAK:
+        tied = pos.ties[0][1]
+        return [(TIEBREAK[p], 1.0 / len(tied)) for p in tied]
+    bag = pos.bags[pos.actor]
+    counts: dict[Kind, int] = {}
+    for kind in bag:
+        counts[kind] = counts.get(kind, 0) + 1
+    size = len(bag)
+    if phase == phases.EXTRA_DRAW or size == 1:
+        return [(DRAWN_ONE[k], c / size) for k, c in sorted(counts.items())]
+    pairs = size * (size - 1)
+    result = []
+    kinds = sorted(counts)
+    for i, first in enumerate(kinds):
+        for second in kinds[i:]:
+            if first == second:
+                ways = counts[first] * (counts[first] - 1)
+            else:
+                ways = 2 * counts[first] * counts[second]
+            if ways:
+                result.append((drawn_two(first, second), ways / pairs))
+    return result
+
+
+def sample_chance(pos: Position, rng: random.Random) -> Action:
+    """One outcome of the pending chance event, drawn with its probability."""
+    phase = pos.phase
+    if phase == phases.WEATHER:
+        suns = pos.deck_suns
+        return WEATHER_SUN if rng.random() * (suns + pos.deck_storms) < suns else WEATHER_STORM
+    if phase == phases.TIEBREAK:
+        tied = pos.ties[0][1]
+        return TIEBREAK[tied[int(rng.random() * len(tied))]]
+    bag = pos.bags[pos.actor]
+    size = len(bag)
+    first = int(rng.random() * size)
+    if phase == phases.EXTRA_DRAW or size == 1:
+        return DRAWN_ONE[bag[first]]
+    second = int(rng.random() * (size - 1))
+    if second >= first:
+        second += 1
+    return drawn_two(bag[first], bag[second])
+
+
+# --- apply -----------------------------------------------------------------------------------------------
+
+def apply(pos: Position, action: int) -> None:
+    """Play a decision or a chance outcome in place.
+
+    Raises:
+        IllegalActionError: the action is not legal here.
+    """
+    phase = pos.phase
+    if phase in phases.CHANCE_PHASES:
+        _apply_chance(pos, phase, action)
+        return
+    if action not in pos.legal:
+        raise IllegalActionError(_illegal_message(pos, action))
+    if phase in phases.SIMULTANEOUS:
+        pos.pending[pos.actor] = action
+        _next_in_step(pos, pos.actor + 1)
+        return
+    _fold(pos, pos.actor, action)
+    if phase == phases.RETURN_DISCARD:
+        player = pos.actor
+        if action != DISCARD_NONE_CODE:
+            kind = action - DISCARD_PATH_BASE
+            pos.paths[player] = _without(pos.paths[player], kind)
+            pos.box = pos.box + (kind,)
+        _go_home(pos, player)
+        _next_returner(pos, player + 1)
+    elif phase == phases.OPTION:
+        name = OPTION_NAMES[action - OPTION_BASE]
+        effect = next(e for e in TILES[pos.tile].effects if e.name == name)
+        _apply_effect(pos, pos.tile, effect)
+    elif phase == phases.DISCARD:
+        _discard(pos, action)
+    elif phase == phases.EXTRA:
+        _extra(pos, action)
+    else:
+        raise IllegalActionError(f"{action}: the game is over")
+
+
+def _apply_chance(pos: Position, phase: int, action: int) -> None:
+    _fold(pos, phases.CHANCE_PLAYER, action)
+    if phase == phases.DEAL and (action >= DRAWN_TWO_BASE or DRAWN_ONE_BASE <= action < TIEBREAK_BASE):
+        _deal(pos, action)
+    elif phase == phases.EXTRA_DRAW and DRAWN_ONE_BASE <= action < TIEBREAK_BASE:
+        _extra_draw(pos, action)
+    elif phase == phases.TIEBREAK and TIEBREAK_BASE <= action < TIEBREAK_BASE + pos.players:
+        _tiebreak(pos, action)
+    elif phase == phases.WEATHER and action in (WEATHER_SUN, WEATHER_STORM):
+        _weather(pos, action)
+    else:
+        raise IllegalActionError(f"{_describe(action)} is not a possible {phases.NAMES[phase]} outcome")
+
+
+def _describe(action: int) -> str:
+    try:
+        from positions.actions import action_from_code
+        return str(action_from_code(action))
+    except ValueError:
+        return f"action code {action}"
+
+
+def _illegal_message(pos: Position, action: int) -> str:
+    legal = ", ".join(str(a) for a in pos.legal)
+    return (f"{_describe(action)} is not legal for player {pos.actor} at "
+            f"{phases.NAMES[pos.phase]} (legal: {legal})")
