@@ -169,21 +169,9 @@ class Position:
             return [action for action, _ in rules.chance_outcomes(self)]
         return self.legal
 
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
-        """Each possible chance outcome with its probability (they sum to 1)."""
-        return rules.chance_outcomes(self)
-
-    def sample_chance(self, rng: random.Random) -> Action:
-        """One chance outcome drawn with its probability."""
-        return rules.sample_chance(self, rng)
-
-    def apply(self, action: int) -> None:
-        """Play a decision or chance outcome in place.
-
-        Raises:
-            IllegalActionError: the action is not legal here.
-        """
-        rules.apply(self, action)
+    chance_outcomes = rules.chance_outcomes
+    sample_chance = rules.sample_chance
+    apply = rules.apply
 
     def scores(self) -> list[int]:
         """Each player's victory points."""

@@ -163,24 +163,28 @@ def _next_deal(pos: Position, start: int) -> None:
 
 def _deal(pos: Position, action: int) -> None:
     player = pos.actor
-    bag = pos.bags[player]
+    bag = list(pos.bags[player])
     if action >= DRAWN_TWO_BASE:
-        first, second = drawn_pair(action)
         if len(bag) < 2:
-            raise IllegalActionError(f"{action}: player {player} has fewer than 2 tiles in the bag")
-        drawn: tuple[Kind, ...] = (first, second)
+            raise IllegalActionError(f"{_describe(action)}: player {player} has only 1 tile to draw")
+        drawn: tuple[Kind, ...] = divmod(action - DRAWN_TWO_BASE, KIND_COUNT)
     else:
         if len(bag) != 1:
-            raise IllegalActionError(f"{action}: player {player} must draw 2 tiles")
+            raise IllegalActionError(f"{_describe(action)}: player {player} must draw 2 tiles")
         drawn = (action - DRAWN_ONE_BASE,)
-    for kind in drawn:
-        if kind not in bag:
-            raise IllegalActionError(f"{action}: no {TILES[kind].name} in player {player}'s bag")
-        bag = _without(bag, kind)
-    pos.bags[player] = bag
-    hand = tuple(k for k in drawn if k != STORM)
-    pos.owned_storms[player] += len(drawn) - len(hand)
-    pos.hands[player] = hand
+    try:
+        for kind in drawn:
+            bag.remove(kind)
+    except ValueError:
+        raise IllegalActionError(
+            f"{_describe(action)}: player {player}'s bag does not hold these tiles") from None
+    pos.bags[player] = tuple(bag)
+    if STORM in drawn:
+        hand = tuple(k for k in drawn if k != STORM)
+        pos.owned_storms[player] += len(drawn) - len(hand)
+        pos.hands[player] = hand
+    else:
+        pos.hands[player] = drawn
     _next_deal(pos, player + 1)
 
 
@@ -243,6 +247,9 @@ def _offer_discard(pos: Position) -> None:
     player = pos.actor
     targets: tuple[Action, ...] = (DISCARD_SECOND,) if pos.hands[player] else ()
     targets += tuple(DISCARD_PATH[k] for k in sorted(set(pos.paths[player])))
+    if pos.discards_required and len(targets) == 1:
+        _discard(pos, targets[0])
+        return
     pos.phase = phases.DISCARD
     pos.legal = targets if pos.discards_required else (DISCARD_NONE,) + targets
 

@@ -52,7 +52,7 @@ class TileKind(NamedTuple):
 
 
 def _single(**gain: int) -> tuple[Effect, ...]:
-    return (Effect(**gain),)
+    return (Effect("effect", **gain),)
 
 
 def _either(first: Effect, second: Effect) -> tuple[Effect, ...]:
