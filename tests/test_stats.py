@@ -1,0 +1,69 @@
+"""Elo, CI, LOS, SPRT and rating maths against hand-computed cases."""
+
+import math
+
+import pytest
+
+from advisor import stats
+
+
+def test_elo_of_known_scores() -> None:
+    """76% expected score is about 200 Elo; 50% is 0; the map inverts."""
+    assert stats.elo_from_score(0.5) == pytest.approx(0.0)
+    assert stats.elo_from_score(1 / (1 + 10 ** -0.5)) == pytest.approx(200.0)
+    assert stats.score_from_elo(stats.elo_from_score(0.3)) == pytest.approx(0.3)
+
+
+def test_trinomial_score_variance_and_ci() -> None:
+    """60 wins, 20 draws, 20 losses: score 0.7; variance by hand 0.6*0.09+0.2*0.04+0.2*0.49=0.16."""
+    summary = stats.trinomial(60, 20, 20)
+    assert summary.score == pytest.approx(0.7)
+    assert summary.variance == pytest.approx(0.16)
+    low, high = summary.score_ci95
+    assert (low, high) == pytest.approx((0.7 - 1.959964 * 0.04, 0.7 + 1.959964 * 0.04))
+    elo_low, elo_high = summary.elo_ci95
+    assert elo_low < summary.elo < elo_high
+
+
+def test_los_is_normal_tail() -> None:
+    """LOS of score 0.7 with standard error 0.04 is Phi(5)."""
+    summary = stats.trinomial(60, 20, 20)
+    assert summary.los == pytest.approx(stats.normal_cdf(0.2 / 0.04))
+    assert stats.trinomial(10, 0, 10).los == pytest.approx(0.5)
+
+
+def test_pentanomial_pairs() -> None:
+    """Pairs scoring 2, 1, 1, 0 of 2: mean 0.5 of 1, variance (0.25+0+0+0.25)/4."""
+    summary = stats.pentanomial([1, 0, 2, 0, 1])
+    assert summary.units == 4
+    assert summary.score == pytest.approx(0.5)
+    assert summary.variance == pytest.approx(0.125)
+    with pytest.raises(ValueError):
+        stats.pentanomial([1, 2])
+
+
+def test_sprt_bounds_and_llr_by_hand() -> None:
+    """Bounds are log(b/(1-a)) and log((1-b)/a); LLR = N (s1-s0)(2s-s0-s1) / (2 var)."""
+    summary = stats.trinomial(60, 20, 20)
+    result = stats.sprt(summary, 0.0, 10.0)
+    assert result.lower == pytest.approx(math.log(0.05 / 0.95))
+    assert result.upper == pytest.approx(math.log(0.95 / 0.05))
+    s0, s1 = 0.5, stats.score_from_elo(10.0)
+    assert result.llr == pytest.approx(100 * (s1 - s0) * (1.4 - s0 - s1) / (2 * 0.16))
+    assert result.llr == pytest.approx(1.734, abs=1e-3)
+    assert result.decision == "continue"
+    assert stats.sprt(stats.trinomial(600, 200, 200), 0.0, 10.0).decision == "H1"
+    assert stats.sprt(stats.trinomial(200, 200, 600), 0.0, 10.0).decision == "H0"
+    assert stats.sprt(stats.trinomial(5, 0, 5), 0.0, 10.0).decision == "continue"
+
+
+def test_bradley_terry_recovers_an_ordering_and_anchor() -> None:
+    """A beats B 75% of the time: about +191 Elo (shrunk slightly by the prior); anchor is 0."""
+    results = [("a", "b", 1.0)] * 300 + [("a", "b", 0.0)] * 100
+    ratings = {r.name: r for r in stats.bradley_terry(["a", "b"], results, anchor="b")}
+    assert ratings["b"].elo == pytest.approx(0.0)
+    assert 170 < ratings["a"].elo < 195
+    low, high = ratings["a"].ci95
+    assert low < ratings["a"].elo < high
+    with pytest.raises(ValueError):
+        stats.bradley_terry(["a"], [], anchor="zz")
