@@ -96,7 +96,7 @@ class Position:
         pos.owned_storms = [0] * players
         pos.market = tuple(ruleset.stack_size if k in route.kinds else 0 for k in range(KIND_COUNT))
         pos.box = ()
-        pos.history = hash((players, route.kinds, ruleset))
+        pos.history = hash((players, route.kinds, ruleset.fingerprint()))
         rules.reset_weather(pos)
         rules.reset_resolution(pos)
         rules.start_turn(pos)

@@ -51,6 +51,9 @@ def render(pos: Position) -> str:
             f"hand [{tile_list(pos.hands[player])}]; set aside [{tile_list(pos.set_aside[player])}]; "
             f"bag {len(pos.bags[player])}: {tile_counts(pos.bags[player])}"
         )
+    if pos.phase in (phases.OPTION, phases.DISCARD):
+        lines.append(f"Resolving: {TILES[pos.tile].name} (player {pos.actor}), "
+                     f"{pos.extra_plays} additional play(s) to come")
     if pos.box:
         lines.append(f"Box: {tile_counts(pos.box)}")
     if pos.current_player() >= 0:

@@ -554,7 +554,16 @@ def apply(pos: Position, action: int) -> None:
 
 
 def _apply_chance(pos: Position, phase: int, action: int) -> None:
+    history = pos.history
     _fold(pos, phases.CHANCE_PLAYER, action)
+    try:
+        _dispatch_chance(pos, phase, action)
+    except IllegalActionError:
+        pos.history = history  # every outcome check comes before any other change: undo the fold
+        raise
+
+
+def _dispatch_chance(pos: Position, phase: int, action: int) -> None:
     if phase == phases.DEAL and (action >= DRAWN_TWO_BASE or DRAWN_ONE_BASE <= action < TIEBREAK_BASE):
         _deal(pos, action)
     elif phase == phases.EXTRA_DRAW and DRAWN_ONE_BASE <= action < TIEBREAK_BASE:

@@ -43,6 +43,12 @@ class Ruleset(NamedTuple):
         """Whether a tile of this kind in a path costs a Step when the Storm hits (C16)."""
         return self.penalised_kinds is None or kind in self.penalised_kinds
 
+    def fingerprint(self) -> tuple:
+        """The rule facts as ints only, so that hashing them gives the same value in every process."""
+        penalised = (-1,) if self.penalised_kinds is None else self.penalised_kinds
+        return (self.start_bag, self.storm_thresholds, penalised, self.walks, self.start_steps,
+                self.deck_suns, self.deck_storms, self.reserve_storms, self.stack_size)
+
     @property
     def start_storms(self) -> int:
         """Storms in each player's start bag."""
