@@ -1,0 +1,130 @@
+"""In-process agents built from agent specs: bots and ISMCTS behind one ``choose(position, rng)``.
+
+External engines (``cmd:``, ``rev:``) are built by the arena; other packages can add kinds with
+:func:`register_agent_kind` (the OpenSpiel bridge does).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Protocol
+
+from advisor.agent_specs import AgentSpec, AgentSpecError, parse_agent_spec
+from positions import Position
+from positions.actions import Action, action_from_code
+from search.request import SearchRequest, SearchResult
+
+
+class Agent(Protocol):
+    """Anything that picks a legal action for the player to decide."""
+
+    name: str
+
+    def choose(self, position: Position, rng: random.Random) -> Action:
+        """A legal action for ``position.current_player()``; all randomness from `rng`."""
+        ...
+
+
+class PolicyAgent:
+    """A bot or rollout policy used as a player; it sees a determinized copy, never hidden choices."""
+
+    def __init__(self, name: str, policy) -> None:
+        self.name = name
+        self.policy = policy
+
+    def choose(self, position: Position, rng: random.Random) -> Action:
+        """The policy's action on the player's own view of the position."""
+        view = position.determinize(position.current_player(), rng)
+        return action_from_code(self.policy.choose(view, rng))
+
+
+class SearchAgent:
+    """ISMCTS with an iteration and/or time budget per decision; keeps the last result."""
+
+    def __init__(self, name: str, iterations: int | None = None, seconds: float | None = None,
+                 exploration: float = 0.7, workers: int = 1, rollout: str = "heuristic") -> None:
+        from advisor.bots import DEFAULT_ROLLOUT, random_bot
+
+        policies = {"heuristic": DEFAULT_ROLLOUT, "random": random_bot()}
+        if rollout not in policies:
+            raise AgentSpecError(f"ismcts: unknown rollout {rollout!r} (expected heuristic or random)")
+        self.name = name
+        self.template = SearchRequest(iterations=iterations, seconds=seconds, exploration=exploration,
+                                      workers=workers, rollout=policies[rollout])
+        self.last: SearchResult | None = None
+
+    def request(self, seed: int) -> SearchRequest:
+        """This agent's search request with the given seed."""
+        t = self.template
+        return SearchRequest(iterations=t.iterations, seconds=t.seconds, seed=seed,
+                             exploration=t.exploration, workers=t.workers, rollout=t.rollout)
+
+    def choose(self, position: Position, rng: random.Random) -> Action:
+        """The most visited root action of a search seeded from `rng`."""
+        from search.ismcts import search
+
+        legal = position.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        self.last = search(position, self.request(rng.getrandbits(63)))
+        return action_from_code(self.last.chosen)
+
+
+AgentFactory = Callable[[AgentSpec], Agent]
+_KINDS: dict[str, AgentFactory] = {}
+
+
+def register_agent_kind(kind: str, factory: AgentFactory) -> None:
+    """Let specs of this kind build agents with `factory`."""
+    _KINDS[kind] = factory
+
+
+def _bot(spec: AgentSpec) -> Agent:
+    from advisor.bots import BOTS, HeuristicPolicy
+
+    if spec.params:
+        raise AgentSpecError(f"agent {spec.kind!r} takes no parameters, got {spec.text!r}")
+    policy = HeuristicPolicy() if spec.kind == "heuristic" else BOTS[spec.kind]()
+    return PolicyAgent(spec.text or spec.kind, policy)
+
+
+def _ismcts(spec: AgentSpec) -> Agent:
+    known = {"iterations", "seconds", "exploration", "workers", "rollout"}
+    unknown = set(spec.params) - known
+    if unknown:
+        raise AgentSpecError(f"ismcts: unknown parameter {sorted(unknown)[0]!r} "
+                             f"(expected {', '.join(sorted(known))})")
+    params = dict(spec.params)
+    if "iterations" not in params and "seconds" not in params:
+        params["iterations"] = 1000
+    try:
+        return SearchAgent(spec.text or "ismcts", **params)  # type: ignore[arg-type]
+    except ValueError as error:
+        raise AgentSpecError(f"agent spec {spec.text!r}: {error}") from None
+
+
+for _name in ("random", "heuristic", "cautious", "greedy"):
+    register_agent_kind(_name, _bot)
+register_agent_kind("ismcts", _ismcts)
+
+
+def agent_kinds() -> list[str]:
+    """The in-process agent kinds a spec can name."""
+    return sorted(_KINDS)
+
+
+def make_agent(spec: AgentSpec | str) -> Agent:
+    """The in-process agent a spec names.
+
+    Raises:
+        AgentSpecError: unknown kind or bad parameters.
+    """
+    if isinstance(spec, str):
+        spec = parse_agent_spec(spec)
+    if spec.kind in ("cmd", "rev"):
+        raise AgentSpecError(f"{spec.text!r}: external engines are run by the arena, not in-process")
+    factory = _KINDS.get(spec.kind)
+    if factory is None:
+        raise AgentSpecError(f"unknown agent {spec.kind!r} (expected one of {', '.join(agent_kinds())}, "
+                             "cmd:COMMAND or rev:GITREF:SPEC)")
+    return factory(spec)
