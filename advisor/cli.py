@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from advisor.files_cli import COMMANDS as FILE_COMMANDS
 from positions import RefugeError, Position
 from positions.render import render
 
@@ -27,10 +28,16 @@ def demo(players: int, route: str) -> None:
     click.echo(render(Position.new_game(players, route)))
 
 
+for _command in FILE_COMMANDS:
+    cli.add_command(_command)
+
+
 def main() -> None:
     """Entry point: run the CLI, turning bad input into a one-line error and exit code 1."""
     try:
-        cli.main(standalone_mode=False)
+        code = cli.main(standalone_mode=False)
+        if isinstance(code, int) and code:  # click returns, not raises, Exit(code) in this mode
+            sys.exit(code)
     except click.exceptions.Exit as stop:
         sys.exit(stop.exit_code)
     except click.ClickException as error:
