@@ -6,7 +6,11 @@ import sys
 
 import click
 
+from advisor.advise_cli import COMMANDS as ADVISE_COMMANDS
+from advisor.annotate_cli import annotate
 from advisor.files_cli import COMMANDS as FILE_COMMANDS
+from advisor.play_cli import play
+from advisor.selfplay_cli import selfplay
 from positions import RefugeError, Position
 from positions.render import render
 
@@ -28,7 +32,7 @@ def demo(players: int, route: str) -> None:
     click.echo(render(Position.new_game(players, route)))
 
 
-for _command in FILE_COMMANDS:
+for _command in FILE_COMMANDS + ADVISE_COMMANDS + (selfplay, play, annotate):
     cli.add_command(_command)
 
 

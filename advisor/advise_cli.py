@@ -1,0 +1,123 @@
+"""`refuge best-move` and `refuge solve`: advice at one decision of a saved position."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from tabulate import tabulate
+
+from advisor.best_move import ADVICE_HEADERS, DEFAULT_ITERATIONS, advice_rows, advice_to_data, advise
+from advisor.bots import DEFAULT_ROLLOUT, position_key
+from advisor.cli_errors import fail, reports_bad_input
+from advisor.files_cli import load_position_arg
+from advisor.progress import Spinner
+from positions import Position
+from positions.actions import action_from_code
+from positions.render import render
+from search.request import SearchRequest
+from search.solver import DEFAULT_MAX_NODES, solve as solve_exactly
+
+
+def _decision_or_fail(position: Position, source: str) -> None:
+    if position.current_player() < 0:
+        what = "the game is over" if position.is_terminal() else "the next event is chance"
+        fail(f"{source}: no decision to advise on: {what}")
+
+
+def search_request(iterations: int | None, seconds: float | None, seed: int, workers: int,
+                   exploration: float) -> SearchRequest:
+    """The request for the budget options (iterations by default)."""
+    if iterations is not None and seconds is not None:
+        raise click.UsageError("give --iterations or --seconds, not both")
+    if iterations is None and seconds is None:
+        iterations = DEFAULT_ITERATIONS
+    return SearchRequest(iterations=iterations, seconds=seconds, seed=seed, workers=workers,
+                         exploration=exploration, rollout=DEFAULT_ROLLOUT)
+
+
+def budget_options(command):
+    """The --iterations / --seconds / --seed / --workers / --exploration options."""
+    command = click.option("--exploration", type=float, default=0.7, show_default=True,
+                           help="UCT exploration constant.")(command)
+    command = click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+                           help="Processes searching independent trees (root parallelisation).")(command)
+    command = click.option("--seed", type=int, default=0, show_default=True,
+                           help="Every random choice flows from it: same seed, same answer.")(command)
+    command = click.option("--seconds", type=click.FloatRange(min=0.001), default=None,
+                           help="Time budget (results then vary from run to run).")(command)
+    command = click.option("--iterations", type=click.IntRange(min=1), default=None,
+                           help=f"Iteration budget [default: {DEFAULT_ITERATIONS}].")(command)
+    return command
+
+
+@click.command("best-move")
+@click.argument("position_file", metavar="POSITION")
+@budget_options
+@click.option("--json", "as_json", is_flag=True, help="Print the documented JSON document.")
+@reports_bad_input
+def best_move(position_file: str, iterations: int | None, seconds: float | None, seed: int,
+              workers: int, exploration: float, as_json: bool) -> None:
+    """Every option at the decision of POSITION with win %, 95% CI, expected score and visits.
+
+    POSITION is a saved-position file, a game record (its last position) or an example name.
+
+    Example: refuge best-move storm-one-away --iterations 4000 --seed 1
+    """
+    position = load_position_arg(position_file)
+    _decision_or_fail(position, position_file)
+    request = search_request(iterations, seconds, seed, workers, exploration)
+    budget = f"{request.iterations} iterations" if request.iterations else f"{request.seconds} s"
+    with Spinner(f"searching ({budget}, {workers} worker(s))", request.seconds, enabled=None
+                 if not as_json else False):
+        advice = advise(position, request)
+    if as_json:
+        click.echo(json.dumps(advice_to_data(advice, position_file), indent=2))
+        return
+    player = advice.result.player
+    click.echo(render(position))
+    click.echo()
+    click.echo(f"Player {player} decides. {advice.result.iterations} iterations in "
+               f"{advice.result.seconds:.2f} s (seed {seed}, {workers} worker(s)):")
+    click.echo(tabulate(advice_rows(advice), headers=ADVICE_HEADERS, tablefmt="simple"))
+    click.echo()
+    click.echo(f"Recommendation: {advice.best}")
+    if advice.facts is not None:
+        click.echo()
+        for line in advice.facts.lines():
+            click.echo(f"  {line}")
+
+
+@click.command("solve")
+@click.argument("position_file", metavar="POSITION")
+@click.option("--max-nodes", type=click.IntRange(min=1), default=DEFAULT_MAX_NODES, show_default=True,
+              help="Give up beyond this many distinct positions.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@reports_bad_input
+def solve(position_file: str, max_nodes: int, as_json: bool) -> None:
+    """Exact win probability and expected score of every option, where the position is small enough.
+
+    The solver handles positions where one player makes every remaining decision, such as the last
+    walk with a single player still walking.
+
+    Example: refuge solve endgame-solo
+    """
+    position = load_position_arg(position_file)
+    _decision_or_fail(position, position_file)
+    with Spinner("solving", enabled=None if not as_json else False):
+        result = solve_exactly(position, position_key, max_nodes)
+    options = sorted(result.options, key=lambda o: (-o.win, -o.score))
+    if as_json:
+        click.echo(json.dumps({
+            "format": "refuge-solve/1", "position": position_file, "player": result.player,
+            "options": [{"action": str(action_from_code(o.action)), "win_probability": o.win,
+                         "expected_score": o.score} for o in options],
+            "best": str(action_from_code(result.best)), "nodes": result.nodes}, indent=2))
+        return
+    click.echo(f"Player {result.player} decides; exact values over {result.nodes} positions:")
+    click.echo(tabulate([[str(action_from_code(o.action)), f"{100 * o.win:.2f}%", f"{o.score:.3f}"]
+                         for o in options], headers=["action", "win", "exp. score"]))
+    click.echo(f"Best: {action_from_code(result.best)}")
+
+
+COMMANDS = (best_move, solve)

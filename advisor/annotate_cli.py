@@ -1,0 +1,104 @@
+"""`refuge annotate`: a finished game's decisions, losses, labels, accuracies and a win chart."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import click
+from tabulate import tabulate
+
+from advisor.annotate import DEFAULT_ITERATIONS, Annotation, annotate_game, decisions_to_annotate, summarise, win_curves
+from advisor.cli_errors import reports_bad_input
+from positions.record import load_record, replay
+
+JSON_FORMAT = "refuge-annotation/1"
+
+
+def _players(text: str | None, count: int) -> list[int] | None:
+    if not text:
+        return None
+    chosen = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isdigit() or int(part) >= count:
+            raise click.BadParameter(f"{part!r}: expected seat numbers 0-{count - 1}, comma-separated",
+                                     param_hint="--players")
+        chosen.append(int(part))
+    return chosen
+
+
+def _row(a: Annotation) -> list[object]:
+    played = "-" if a.played_win is None else f"{100 * a.played_win:.1f}%"
+    return [a.event, f"{a.walk}.{a.turn}", a.player, a.decision, a.played, played, a.best,
+            f"{100 * a.best_win:.1f}%", f"{100 * a.loss:.1f}", a.label]
+
+
+@click.command("annotate")
+@click.argument("game_file", metavar="GAME")
+@click.option("--players", default=None, help="Seats to annotate, e.g. 0 or 0,2 [default: all].")
+@click.option("--iterations", type=click.IntRange(min=1), default=None,
+              help=f"Iterations per decision [default: {DEFAULT_ITERATIONS}].")
+@click.option("--seconds-per-decision", "seconds", type=click.FloatRange(min=0.001), default=None,
+              help="Time per decision instead (results then vary from run to run).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1,
+              show_default="all cores", help="Decisions searched in parallel.")
+@click.option("--json", "as_json", is_flag=True, help="Print the documented JSON document.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+              help="Write a win-probability chart (.png or .svg; needs the [plot] extra).")
+@reports_bad_input
+def annotate(game_file: str, players: str | None, iterations: int | None, seconds: float | None,
+             seed: int, workers: int, as_json: bool, plot_path: str | None) -> None:
+    """Each decision's loss against the engine's best, labelled inaccuracy / mistake / blunder.
+
+    Losses are in win-probability points (5 / 10 / 15, lichess's thresholds); a loss within the Monte
+    Carlo noise of the two estimates gets no label. Decisions with a single option are skipped.
+
+    Example: refuge annotate mygame.json --players 0 --plot mygame.png
+    """
+    if iterations is not None and seconds is not None:
+        raise click.UsageError("give --iterations or --seconds-per-decision, not both")
+    if iterations is None and seconds is None:
+        iterations = DEFAULT_ITERATIONS
+    record = load_record(game_file)
+    game = replay(record, game_file)
+    seats = _players(players, record.players)
+    total = len(decisions_to_annotate(game, seats))
+    with click.progressbar(length=total, label="annotating", show_eta=True, show_pos=True,
+                           file=None if not as_json else open(os.devnull, "w")) as bar:
+        annotations = annotate_game(game, seats, iterations, seconds, seed, workers,
+                                    on_done=lambda a: bar.update(1))
+    summaries = summarise(annotations, record)
+    if plot_path:
+        from advisor.charts import plot_win_curves
+
+        plot_win_curves(win_curves(annotations), record.names, plot_path,
+                        title=f"{os.path.basename(game_file)}: win probability")
+    if as_json:
+        click.echo(json.dumps({
+            "format": JSON_FORMAT, "game": game_file, "seed": seed,
+            "iterations_per_decision": iterations, "seconds_per_decision": seconds,
+            "decisions": [a.__dict__ for a in annotations],
+            "players": [s.__dict__ for s in summaries],
+            "plot": plot_path,
+        }, indent=2))
+        return
+    click.echo(tabulate([_row(a) for a in annotations],
+                        headers=["event", "walk.turn", "player", "decision", "played", "win",
+                                 "best", "best win", "loss", "label"]))
+    click.echo()
+    click.echo(tabulate([[s.player, s.name, s.decisions, f"{s.accuracy:.1f}", s.inaccuracies,
+                          s.mistakes, s.blunders, f"{100 * s.mean_loss:.2f}"] for s in summaries],
+                        headers=["player", "name", "decisions", "accuracy", "inaccuracies",
+                                 "mistakes", "blunders", "mean loss"]))
+    costly = sorted((a for a in annotations if a.loss > 0), key=lambda a: -a.loss)[:5]
+    if costly:
+        click.echo()
+        click.echo("Costliest decisions:")
+        for a in costly:
+            click.echo(f"  event {a.event} (walk {a.walk}, turn {a.turn}), player {a.player}: "
+                       f"{a.played} instead of {a.best}, -{100 * a.loss:.1f} points"
+                       + (f" ({a.label})" if a.label else " (within noise)" if a.loss <= a.noise else ""))
+    if plot_path:
+        click.echo(f"chart written to {plot_path}")

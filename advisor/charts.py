@@ -1,0 +1,48 @@
+"""Charts (matplotlib with the Agg backend, imported only when a chart is asked for; `[plot]` extra)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from positions.errors import RefugeError
+
+
+def _pyplot():
+    try:
+        import matplotlib
+    except ImportError:
+        raise RefugeError("charts need matplotlib: pip install 'refuge-advisor[plot]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_win_curves(curves: dict[int, list[tuple[int, float]]], names: Sequence[str], path: str,
+                    title: str = "Win probability over the game") -> None:
+    """A line per player: estimated win probability after each of their decisions, by event index.
+
+    Raises:
+        RefugeError: matplotlib is missing or the file type is not png/svg/pdf.
+    """
+    if not path.lower().endswith((".png", ".svg", ".pdf")):
+        raise RefugeError(f"{path}: chart files must end in .png, .svg or .pdf")
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(9, 4.5))
+    for player, points in sorted(curves.items()):
+        label = names[player] if player < len(names) else f"player {player}"
+        axes.plot([e for e, _ in points], [100 * w for _, w in points], marker=".",
+                  label=f"P{player} {label}")
+    axes.set_ylim(0, 100)
+    axes.set_xlabel("event")
+    axes.set_ylabel("win probability (%)")
+    axes.set_title(title)
+    axes.grid(alpha=0.3)
+    axes.legend()
+    figure.tight_layout()
+    try:
+        figure.savefig(path)
+    except OSError as error:
+        raise RefugeError(f"{path}: cannot write the chart: {error.strerror}") from None
+    finally:
+        plt.close(figure)

@@ -1,0 +1,101 @@
+"""Playing whole games between agents: seeded chance streams, seats, and the record as it grows."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Callable, Sequence
+
+from advisor.agents import Agent
+from positions import phases
+from positions.actions import Action
+from positions.errors import IllegalActionError
+from positions.position import Position
+from positions.record import GameRecorder
+from positions.routes import Route
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from any parts, the same in every process and on every machine."""
+    digest = hashlib.sha256(repr(parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+class DealStreams:
+    """The chance of one deal: one stream per seat for its draws, one for weather, one for ties.
+
+    With seats rotated between games of a pair, each seat's draws follow the same stream, so the
+    luck of the deal is shared out evenly (the arena's paired games).
+    """
+
+    def __init__(self, seed: int, players: int) -> None:
+        self.seats = [random.Random(derive_seed(seed, "seat", s)) for s in range(players)]
+        self.weather = random.Random(derive_seed(seed, "weather"))
+        self.ties = random.Random(derive_seed(seed, "ties"))
+
+    def sample(self, pos: Position) -> Action:
+        """The next chance outcome, from the stream that owns this kind of event."""
+        phase = pos.phase
+        if phase == phases.WEATHER:
+            return pos.sample_chance(self.weather)
+        if phase == phases.TIEBREAK:
+            return pos.sample_chance(self.ties)
+        return pos.sample_chance(self.seats[pos.actor])
+
+
+Listener = Callable[[GameRecorder, int, Action, bool], None]
+"""Called after every event with the recorder, the actor (or CHANCE_PLAYER), the action, and whether
+the action is a choice still hidden from the other players (their step is not complete)."""
+
+
+def step_of(pos: Position) -> tuple[int, int, int]:
+    """Walk, turn and phase: equal before and after an action while a simultaneous step goes on."""
+    return pos.walk, pos.turn, pos.phase
+
+
+def play_game(agents: Sequence[Agent], route: Route | str, seed: int,
+              names: Sequence[str] = (), on_event: Listener | None = None) -> GameRecorder:
+    """Play a whole game, agent i in seat i; every random choice flows from `seed`.
+
+    Raises:
+        IllegalActionError: an agent chose an illegal action (the message names agent and turn).
+    """
+    players = len(agents)
+    recorder = GameRecorder.new(players, route, list(names) or [a.name for a in agents], seed)
+    streams = DealStreams(seed, players)
+    agent_rngs = [random.Random(derive_seed(seed, "agent", seat)) for seat in range(players)]
+    pos = recorder.position
+    while not pos.is_terminal():
+        actor = pos.current_player()
+        if actor == phases.CHANCE_PLAYER:
+            action = streams.sample(pos)
+        else:
+            action = agents[actor].choose(pos, agent_rngs[actor])
+            if action not in pos.legal_actions():
+                raise IllegalActionError(
+                    f"agent {agents[actor].name!r} (seat {actor}) chose {action!s}, which is not "
+                    f"legal at walk {pos.walk + 1}, turn {pos.turn + 1}")
+        step = step_of(pos)
+        recorder.apply(action)
+        pos = recorder.position
+        if on_event is not None:
+            hidden = pos.is_simultaneous() and step_of(pos) == step
+            on_event(recorder, actor, action, hidden)
+    return recorder
+
+
+def split_agent_list(text: str) -> list[str]:
+    """Split ``ismcts:iterations=500,exploration=0.5,heuristic`` into agent specs.
+
+    A comma-separated piece that is only ``key=value`` continues the spec before it.
+    """
+    specs: list[str] = []
+    for piece in text.split(","):
+        piece = piece.strip()
+        if not piece:
+            continue
+        if specs and "=" in piece and ":" not in piece:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs

@@ -1,0 +1,75 @@
+"""`refuge selfplay`: records of bot games, written as they finish and resumed after a crash."""
+
+from __future__ import annotations
+
+import os
+
+import click
+from tabulate import tabulate
+
+from advisor.agent_specs import parse_agent_spec
+from advisor.agents import make_agent
+from advisor.cli_errors import fail, reports_bad_input
+from advisor.games import derive_seed, play_game, split_agent_list
+from positions.record import load_record, replay
+from positions.routes import parse_route
+
+
+def game_file(out: str, index: int) -> str:
+    """The record file of game `index` in `out`."""
+    return os.path.join(out, f"game-{index + 1:05d}.json")
+
+
+def seat_order(index: int, agents: int) -> list[int]:
+    """Which agent sits in each seat in game `index`: seats rotate from game to game."""
+    return [(seat + index) % agents for seat in range(agents)]
+
+
+@click.command("selfplay")
+@click.option("--agents", "agent_list", required=True,
+              help="One agent spec per seat, comma-separated, e.g. ismcts:iterations=500,heuristic")
+@click.option("--games", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seeds every game's chance and agents.")
+@click.option("--route", default="meadows", show_default=True,
+              help="meadows, forest, mountains or 8 comma-separated kinds.")
+@click.option("--out", "out", required=True, type=click.Path(file_okay=False),
+              help="Folder for the game records (game-00001.json, ...).")
+@reports_bad_input
+def selfplay(agent_list: str, games: int, seed: int, route: str, out: str) -> None:
+    """Play bot games and write each as a game record; games already in OUT are kept, not replayed.
+
+    Seats rotate from game to game so every agent plays every seat.
+
+    Example: refuge selfplay --agents heuristic,cautious --games 20 --seed 1 --out runs/h-vs-c
+    """
+    specs = split_agent_list(agent_list)
+    if not 2 <= len(specs) <= 4:
+        raise click.UsageError(f"--agents: need 2 to 4 agent specs, got {len(specs)}")
+    agents = [make_agent(parse_agent_spec(s)) for s in specs]
+    the_route = parse_route(route)
+    os.makedirs(out, exist_ok=True)
+    totals = {i: [0, 0.0, 0.0] for i in range(len(specs))}
+    label = "selfplay"
+    with click.progressbar(range(games), label=label, file=None,
+                           show_eta=True) as bar:
+        for index in bar:
+            path = game_file(out, index)
+            order = seat_order(index, len(specs))
+            if os.path.exists(path):
+                final = replay(load_record(path), path).final
+                if not final.is_terminal():
+                    fail(f"{path}: unfinished game record; delete it to replay the game")
+            else:
+                recorder = play_game([agents[i] for i in order], the_route,
+                                     derive_seed(seed, "selfplay", index),
+                                     names=[specs[i] for i in order])
+                recorder.write(path)
+                final = recorder.position
+            for seat, agent_index in enumerate(order):
+                totals[agent_index][0] += 1
+                totals[agent_index][1] += final.returns()[seat]
+                totals[agent_index][2] += final.scores()[seat]
+    rows = [[specs[i], n, f"{wins:.1f}", f"{100 * wins / n:.1f}%", f"{score / n:.1f}"]
+            for i, (n, wins, score) in totals.items()]
+    click.echo(tabulate(rows, headers=["agent", "games", "wins", "win rate", "mean score"]))
+    click.echo(f"records in {out}")
