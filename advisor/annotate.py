@@ -87,11 +87,15 @@ def annotate_decision(position: Position, played: int, event: int, request: Sear
         best_visits=best.visits)
 
 
-def decisions_to_annotate(game: Replay, players: Sequence[int] | None) -> list[int]:
-    """Indexes of the replay steps worth a look: the chosen players' decisions with two or more options."""
+def decisions_to_annotate(game: Replay, players: Sequence[int] | None,
+                          events: range | None = None) -> list[int]:
+    """Indexes of the replay steps worth a look: the chosen players' decisions with two or more
+    options, within the chosen event range."""
     chosen = []
     for i, step in enumerate(game.steps):
         if step.player < 0 or (players is not None and step.player not in players):
+            continue
+        if events is not None and step.event not in events:
             continue
         if len(step.position.legal_actions()) >= 2:
             chosen.append(i)
@@ -103,12 +107,12 @@ def _job(args: tuple[Position, int, int, SearchRequest]) -> Annotation:
 
 
 def annotate_game(game: Replay, players: Sequence[int] | None, iterations: int | None,
-                  seconds: float | None, seed: int, workers: int,
+                  seconds: float | None, seed: int, workers: int, events: range | None = None,
                   on_done: Callable[[Annotation], None] | None = None) -> list[Annotation]:
     """Annotate every chosen decision; each search is seeded from (seed, event), so the result does
     not depend on the worker count."""
     jobs = []
-    for i in decisions_to_annotate(game, players):
+    for i in decisions_to_annotate(game, players, events):
         step = game.steps[i]
         request = SearchRequest(iterations=iterations, seconds=seconds,
                                 seed=derive_seed(seed, "annotate", step.event),

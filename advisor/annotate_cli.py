@@ -41,6 +41,10 @@ def _row(a: Annotation) -> list[object]:
               help=f"Iterations per decision [default: {DEFAULT_ITERATIONS}].")
 @click.option("--seconds-per-decision", "seconds", type=click.FloatRange(min=0.001), default=None,
               help="Time per decision instead (results then vary from run to run).")
+@click.option("--from-event", "first", type=click.IntRange(min=0), default=0,
+              help="Annotate from this event index on.")
+@click.option("--to-event", "last", type=click.IntRange(min=0), default=None,
+              help="Annotate up to this event index (inclusive).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1,
               show_default="all cores", help="Decisions searched in parallel.")
@@ -49,7 +53,8 @@ def _row(a: Annotation) -> list[object]:
               help="Write a win-probability chart (.png or .svg; needs the [plot] extra).")
 @reports_bad_input
 def annotate(game_file: str, players: str | None, iterations: int | None, seconds: float | None,
-             seed: int, workers: int, as_json: bool, plot_path: str | None) -> None:
+             first: int, last: int | None, seed: int, workers: int, as_json: bool,
+             plot_path: str | None) -> None:
     """Each decision's loss against the engine's best, labelled inaccuracy / mistake / blunder.
 
     Losses are in win-probability points (5 / 10 / 15, lichess's thresholds); a loss within the Monte
@@ -64,10 +69,11 @@ def annotate(game_file: str, players: str | None, iterations: int | None, second
     record = load_record(game_file)
     game = replay(record, game_file)
     seats = _players(players, record.players)
-    total = len(decisions_to_annotate(game, seats))
+    events = range(first, len(record.events) if last is None else last + 1)
+    total = len(decisions_to_annotate(game, seats, events))
     with click.progressbar(length=total, label="annotating", show_eta=True, show_pos=True,
                            file=None if not as_json else open(os.devnull, "w")) as bar:
-        annotations = annotate_game(game, seats, iterations, seconds, seed, workers,
+        annotations = annotate_game(game, seats, iterations, seconds, seed, workers, events,
                                     on_done=lambda a: bar.update(1))
     summaries = summarise(annotations, record)
     if plot_path:

@@ -1,0 +1,152 @@
+"""The advisor commands `best-move`, `solve`, `selfplay` and `play`, through click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from click.testing import CliRunner
+
+from advisor.cli import cli
+from advisor.files_cli import load_position_arg
+from positions.record import load_record, replay
+
+
+def _run(*args: str, input: str | None = None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def _without_timing(document: dict) -> dict:
+    return {k: v for k, v in document.items() if k != "seconds"}
+
+
+# --- best-move ---------------------------------------------------------------------------------------
+
+def test_best_move_json_lists_every_option_with_the_documented_fields() -> None:
+    result = _run("best-move", "storm-one-away", "--iterations", "300", "--seed", "4", "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    legal = [str(a) for a in load_position_arg("storm-one-away").legal_actions()]
+    assert sorted(o["action"] for o in doc["options"]) == sorted(legal)
+    assert sum(o["visits"] for o in doc["options"]) == doc["iterations"] == 300
+    for option in doc["options"]:
+        low, high = option["ci95"]
+        assert 0 <= low <= option["win_probability"] <= high <= 1
+        assert set(option) == {"action", "win_probability", "ci95", "expected_score", "visits"}
+    assert doc["best"] == doc["options"][0]["action"]
+    assert doc["seed"] == 4 and doc["facts"]["storms_on_track"] + 1 == doc["facts"]["threshold"]
+
+
+def test_best_move_is_reproducible_for_a_seed() -> None:
+    first = _run("best-move", "which-tile", "--iterations", "200", "--seed", "9", "--json")
+    second = _run("best-move", "which-tile", "--iterations", "200", "--seed", "9", "--json")
+    assert _without_timing(json.loads(first.output)) == _without_timing(json.loads(second.output))
+
+
+def test_best_move_text_has_table_recommendation_and_return_facts() -> None:
+    result = _run("best-move", "storm-one-away", "--iterations", "200")
+    assert result.exit_code == 0, result.output
+    assert "Recommendation:" in result.output and "visits" in result.output
+    assert "Chance the Storm hits at the end of this turn" in result.output
+    assert "Animal points at stake" in result.output
+
+
+def test_best_move_rejects_both_budgets_as_usage_error() -> None:
+    result = _run("best-move", "opening-2p", "--iterations", "10", "--seconds", "1")
+    assert result.exit_code == 2
+    assert "not both" in result.output
+
+
+def test_best_move_unknown_position_is_one_line_and_exit_1() -> None:
+    result = _run("best-move", "no-such-example")
+    assert result.exit_code == 1
+    assert result.output.strip().count("\n") == 0 and "no such file or example" in result.output
+
+
+def test_best_move_on_a_finished_game_says_there_is_no_decision(tmp_path) -> None:
+    out = tmp_path / "games"
+    assert _run("selfplay", "--agents", "random,random", "--games", "1", "--out", str(out)).exit_code == 0
+    result = _run("best-move", str(out / "game-00001.json"))
+    assert result.exit_code == 1 and "no decision" in result.output
+
+
+# --- solve -------------------------------------------------------------------------------------------
+
+def test_solve_gives_exact_values_where_one_player_is_left() -> None:
+    result = _run("solve", "endgame-solo", "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    best = max(doc["options"], key=lambda o: (o["win_probability"], o["expected_score"]))
+    assert doc["best"] == best["action"] and doc["nodes"] > 0
+
+
+def test_solve_refuses_a_position_with_two_deciders_clearly() -> None:
+    result = _run("solve", "opening-2p")
+    assert result.exit_code == 1
+    assert "single decider" in result.output and "Traceback" not in result.output
+
+
+def test_solve_refuses_beyond_its_node_budget_naming_the_size() -> None:
+    result = _run("solve", "endgame-solo", "--max-nodes", "10")
+    assert result.exit_code == 1 and "max_nodes=10" in result.output
+
+
+# --- selfplay ----------------------------------------------------------------------------------------
+
+def test_selfplay_writes_replayable_records_and_resumes(tmp_path) -> None:
+    out = tmp_path / "run"
+    result = _run("selfplay", "--agents", "heuristic,random", "--games", "3", "--seed", "5",
+                  "--out", str(out))
+    assert result.exit_code == 0, result.output
+    files = sorted(os.listdir(out))
+    assert files == ["game-00001.json", "game-00002.json", "game-00003.json"]
+    for name in files:
+        record = load_record(str(out / name))
+        assert replay(record).final.is_terminal()
+    names = [load_record(str(out / f)).names for f in files]
+    assert names[0] == ("heuristic", "random") and names[1] == ("random", "heuristic")
+    stamps = {f: os.stat(out / f).st_mtime_ns for f in files}
+    again = _run("selfplay", "--agents", "heuristic,random", "--games", "4", "--seed", "5",
+                 "--out", str(out))
+    assert again.exit_code == 0
+    assert {f: os.stat(out / f).st_mtime_ns for f in files} == stamps
+    assert len(os.listdir(out)) == 4
+    assert again.output.split("records in")[0].strip() != ""
+
+
+def test_selfplay_is_deterministic_for_a_seed(tmp_path) -> None:
+    for name in ("a", "b"):
+        assert _run("selfplay", "--agents", "cautious,greedy", "--games", "2", "--seed", "8",
+                    "--out", str(tmp_path / name)).exit_code == 0
+    for game in ("game-00001.json", "game-00002.json"):
+        assert (tmp_path / "a" / game).read_text() == (tmp_path / "b" / game).read_text()
+
+
+def test_selfplay_bad_agent_spec_is_one_line_error(tmp_path) -> None:
+    result = _run("selfplay", "--agents", "heuristic,wizard", "--out", str(tmp_path))
+    assert result.exit_code == 1 and "unknown agent 'wizard'" in result.output
+    result = _run("selfplay", "--agents", "heuristic", "--out", str(tmp_path))
+    assert result.exit_code == 2
+
+
+# --- play --------------------------------------------------------------------------------------------
+
+def test_play_records_the_game_and_hides_earlier_seats_choices(tmp_path) -> None:
+    record = tmp_path / "game.json"
+    result = _run("play", "--seats", "heuristic,human", "--seed", "3", "--record", str(record),
+                  input="hint\nbogus\n2\nquit\n")
+    assert result.exit_code == 1  # quitting aborts
+    before_first_prompt = result.output.split("number, notation")[0]
+    assert "player 0:" not in before_first_prompt, "seat 0's hidden choice was shown to seat 1"
+    assert "hint:" in result.output and "not an option here: 'bogus'" in result.output
+    saved = load_record(str(record))
+    assert [str(e) for e in saved.events[:2]] == ["draw", "draw"]
+    replay(saved)
+
+
+def test_play_between_bots_runs_to_the_end(tmp_path) -> None:
+    record = tmp_path / "bots.json"
+    result = _run("play", "--seats", "random,cautious", "--seed", "2", "--record", str(record))
+    assert result.exit_code == 0, result.output
+    assert "Final scores" in result.output
+    assert replay(load_record(str(record))).final.is_terminal()
