@@ -71,6 +71,23 @@ def _walk_index(pos: Position) -> int:
     return min(pos.walk, len(STEP_VALUE) - 1)
 
 
+_BAG_VALUES: dict[tuple[int, tuple[Kind, ...]], float] = {}
+
+
+def bag_value(walk: int, bag: tuple[Kind, ...]) -> float:
+    """Mean typical worth of the walk tiles in `bag` during `walk` (memoised: rollouts ask often)."""
+    key = (walk, bag)
+    value = _BAG_VALUES.get(key)
+    if value is None:
+        worth = WORTH[walk]
+        tiles = [worth[k] for k in bag if k != STORM]
+        value = sum(tiles) / len(tiles) if tiles else 0.0
+        if len(_BAG_VALUES) > 200_000:
+            _BAG_VALUES.clear()
+        _BAG_VALUES[key] = value
+    return value
+
+
 def storm_hit_chance(pos: Position, player: int) -> float:
     """The chance the Storm hits at the end of this turn if `player` draws (C5, C7, C13).
 
@@ -91,6 +108,7 @@ def storm_hit_chance(pos: Position, player: int) -> float:
         storms = bag.count(STORM)
         if not storms:
             continue
+        source: tuple[float, ...]
         if size == 1:
             source = (0.0, 1.0)
         else:
@@ -131,7 +149,7 @@ class HeuristicPolicy:
     def __repr__(self) -> str:
         return f"HeuristicPolicy({self.aggression!r}, {self.buy_style!r}, {self.name!r})"
 
-    def choose(self, state: Position, rng: random.Random) -> int:  # type: ignore[override]
+    def choose(self, state: Position, rng: random.Random) -> int:
         """The heuristic's action for the player to move at `state` (ties broken by `rng`)."""
         legal = state.legal_actions()
         if len(legal) == 1:
@@ -141,7 +159,9 @@ class HeuristicPolicy:
         if phase == phases.DECIDE:
             return self._decide(state, player)
         if phase == phases.CHOOSE:
-            return max(legal, key=lambda a: self._play_value(state, player, a - PLAY_BASE))
+            first, second = legal[0], legal[1]
+            return first if (self._play_value(state, player, first - PLAY_BASE)
+                             >= self._play_value(state, player, second - PLAY_BASE)) else second
         if phase == phases.BUY:
             return self._buy(state, player, legal)
         if phase == phases.OPTION:
@@ -149,8 +169,8 @@ class HeuristicPolicy:
         if phase in (phases.DISCARD, phases.RETURN_DISCARD):
             return self._discard(state, player, legal, phase == phases.RETURN_DISCARD)
         if phase == phases.EXTRA:
-            second = state.hands[player][0]
-            play_second = self._play_value(state, player, second)
+            kept = state.hands[player][0]
+            play_second = self._play_value(state, player, kept)
             return legal[0] if play_second >= self._bag_value(state, player) else DRAW
         return legal[int(rng.random() * len(legal))]
 
@@ -179,12 +199,7 @@ class HeuristicPolicy:
 
     def _bag_value(self, pos: Position, player: int) -> float:
         """Mean typical worth of the walk tiles in the bag (what one more draw is worth)."""
-        worth = WORTH[_walk_index(pos)]
-        bag = pos.bags[player]
-        tiles = [k for k in bag if k != STORM]
-        if not tiles:
-            return 0.0
-        return sum(worth[k] for k in tiles) / len(tiles)
+        return bag_value(_walk_index(pos), pos.bags[player])
 
     # --- C8-C11 playing ------------------------------------------------------------------------------
 
@@ -243,7 +258,8 @@ class HeuristicPolicy:
         if pos.walk >= pos.ruleset.walks - 1:
             return PASS
         worth = WORTH[_walk_index(pos)]
-        best, best_value = PASS, 0.0
+        best: int = PASS
+        best_value = 0.0
         for action in legal:
             if action < BUY_BASE:
                 continue
@@ -272,8 +288,9 @@ def random_bot() -> UniformRandom:
     return UniformRandom()
 
 
-DEFAULT_ROLLOUT = HeuristicPolicy()
-"""The rollout policy the advisor uses unless told otherwise."""
+DEFAULT_ROLLOUT = HeuristicPolicy(aggression=1.8, buy_style="max_value", name="heuristic")
+"""The rollout policy the advisor uses unless told otherwise (the greedy style: the strongest
+heuristic in paired matches, 78% against the cautious one)."""
 
 
 class HeuristicEvaluator:
@@ -285,7 +302,7 @@ class HeuristicEvaluator:
     def __repr__(self) -> str:
         return f"HeuristicEvaluator({self.scale!r})"
 
-    def evaluate(self, state: Position) -> tuple[list[float], list[float]]:  # type: ignore[override]
+    def evaluate(self, state: Position) -> tuple[list[float], list[float]]:
         """(win share per player, projected final score per player)."""
         walks_left = max(0, state.ruleset.walks - 1 - state.walk)
         projected = []

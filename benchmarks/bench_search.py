@@ -1,0 +1,46 @@
+"""Search speed: ISMCTS iterations per second on a fixed 2-player mid-walk position.
+
+Rollouts go to the end of the game. Run with ``make bench``; under ``make test`` (benchmarks
+disabled) each function still runs once and checks its deterministic result.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from advisor.bots import DEFAULT_ROLLOUT
+from positions import Position, phases
+from search.ismcts import search
+from search.request import SearchRequest
+
+ITERATIONS = {"random": 2_000, "heuristic": 400}
+
+
+def reference_position() -> Position:
+    """Walk 1, turn 4, player 0 to decide return or draw; reached by seeded heuristic play."""
+    rng = random.Random(7)
+    pos = Position.new_game(2, "meadows")
+    while True:
+        if pos.is_chance():
+            pos.apply(pos.sample_chance(rng))
+        elif pos.phase == phases.DECIDE and pos.turn >= 3 and pos.actor == 0:
+            return pos
+        else:
+            pos.apply(DEFAULT_ROLLOUT.choose(pos, rng))
+
+
+@pytest.mark.parametrize("rollout", ["random", "heuristic"])
+@pytest.mark.parametrize("workers", [1, 2])
+def test_iterations_per_second(benchmark, rollout: str, workers: int) -> None:  # type: ignore[no-untyped-def]
+    """ISMCTS iterations per second (ops x ITERATIONS[rollout]) with 1 and 2 worker processes."""
+    pos = reference_position()
+    assert (pos.walk, pos.turn, pos.phase) == (0, 3, phases.DECIDE)
+    request = SearchRequest(iterations=ITERATIONS[rollout], seed=1, workers=workers,
+                            rollout=DEFAULT_ROLLOUT if rollout == "heuristic" else None)
+    if workers > 1:
+        search(pos, SearchRequest(iterations=2, workers=workers))  # start the pool outside the timing
+    result = benchmark(search, pos, request)
+    assert sum(s.visits for s in result.actions) == ITERATIONS[rollout]
+    assert search(pos, request).actions == result.actions  # deterministic for a fixed seed

@@ -1,0 +1,85 @@
+"""Find small solver positions (last walk, one player still walking) and store them for the tests.
+
+Plays seeded 2-player games with heuristic bots (a little randomness for variety) until the last
+walk has a single walker facing a choice, keeps the positions the exact solver can finish within
+a node budget and whose best option is clear, and writes them to tests/data/solver_positions.json
+as replayable action lists (notation from ``Position.new_game(players, route)``).
+
+Usage: .venv/bin/python scripts/make_solver_positions.py [--count 12] [--max-nodes 20000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from advisor.bots import HeuristicPolicy, position_key  # noqa: E402
+from positions import Position, RULES_VERSION  # noqa: E402
+from positions import phases  # noqa: E402
+from search.errors import SolverLimitError  # noqa: E402
+from search.solver import solve  # noqa: E402
+
+OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "solver_positions.json"
+
+
+def candidate(seed: int, route: str, max_nodes: int) -> dict | None:
+    """The first single-walker choice of the last walk in game `seed`, if the solver can finish it."""
+    rng = random.Random(seed)
+    bots = [HeuristicPolicy(rng.uniform(0.6, 2.0)), HeuristicPolicy(rng.uniform(0.6, 2.0), "max_value")]
+    pos = Position.new_game(2, route)
+    actions: list[str] = []
+    while not pos.is_terminal():
+        if pos.is_chance():
+            action = pos.sample_chance(rng)
+        else:
+            legal = pos.legal_actions()
+            if (pos.walk == pos.ruleset.walks - 1 and sum(pos.walking) == 1
+                    and pos.phase != phases.RETURN_DISCARD and len(legal) <= 3):
+                try:
+                    result = solve(pos, position_key, max_nodes=max_nodes)
+                except SolverLimitError:
+                    result = None
+                if result is not None:
+                    wins = sorted((o.win for o in result.options), reverse=True)
+                    if wins[0] - wins[1] >= 0.03:
+                        return {"players": 2, "route": route, "seed": seed, "actions": actions,
+                                "phase": phases.NAMES[pos.phase], "nodes": result.nodes,
+                                "exact": [{"action": str(o.action), "win": o.win, "score": o.score}
+                                          for o in result.options],
+                                "best": str(result.best)}
+            action = bots[pos.current_player()].choose(pos, rng)
+            if rng.random() < 0.1:
+                action = legal[int(rng.random() * len(legal))]
+        actions.append(str(action))
+        pos.apply(action)
+    return None
+
+
+def main() -> None:
+    """Search seeds until enough positions are found, then write the file."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=12)
+    parser.add_argument("--max-nodes", type=int, default=20_000)
+    parser.add_argument("--seeds", type=int, default=400)
+    args = parser.parse_args()
+    found = []
+    routes = ("meadows", "forest", "mountains")
+    for seed in range(args.seeds):
+        entry = candidate(seed, routes[seed % 3], args.max_nodes)
+        if entry is not None:
+            found.append(entry)
+            print(seed, entry["route"], entry["phase"], entry["nodes"],
+                  [(e["action"], round(e["win"], 3)) for e in entry["exact"]], flush=True)
+            if len(found) >= args.count:
+                break
+    OUT.write_text(json.dumps({"rules_version": RULES_VERSION, "positions": found}, indent=1) + "\n")
+    print(f"wrote {len(found)} positions to {OUT}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,151 @@
+"""Multiple-observer information set MCTS (Cowling, Powley & Whitehouse 2012).
+
+Each iteration determinizes the root from the searching player's information set, then descends.
+The tree is a dict keyed by ``(player, information_set_key)``: one tree per observing player, so a
+player's choice in a simultaneous step is made without seeing the others' (their pending choices
+are not part of that player's key). Nodes hold statistics only, per action
+``[visits, availability, value_sum, score_sum]``: UCT uses the availability count (the number of
+iterations in which the action was legal) as the parent count. One node is added per iteration,
+chance is sampled inside simulations, and every player's return and final score is backed up to
+the nodes where that player chose.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Hashable, Sequence
+
+from search.errors import SearchError
+from search.parallel import derive_seed, map_in_processes, split_iterations
+from search.protocol import CHANCE_PLAYER, TERMINAL_PLAYER, Evaluator, Game, Policy
+from search.request import SearchRequest, SearchResult
+
+Node = dict[int, list[float]]
+"""Per action: [visits, availability, value_sum, score_sum]."""
+
+
+@dataclass(frozen=True)
+class TreeOutcome:
+    """One tree's root statistics: ``action -> [visits, value_sum, score_sum]``, and its work."""
+
+    sums: dict[int, list[float]]
+    iterations: int
+    seconds: float
+    nodes: int
+
+
+def rollout(state: Game, rng: random.Random, policy: Policy[Any] | None = None,
+            cutoff: int | None = None, evaluator: Evaluator[Any] | None = None,
+            ) -> tuple[Sequence[float], Sequence[float]]:
+    """Play `state` on in place to the end (or `cutoff` decisions, then evaluate): (returns, scores)."""
+    decisions = 0
+    while True:
+        actor = state.current_player()
+        if actor == TERMINAL_PLAYER:
+            return state.returns(), state.scores()
+        if actor == CHANCE_PLAYER:
+            state.apply(state.sample_chance(rng))
+            continue
+        if cutoff is not None and decisions >= cutoff and evaluator is not None:
+            return evaluator.evaluate(state)
+        if policy is None:
+            legal = state.legal_actions()
+            state.apply(legal[int(rng.random() * len(legal))])
+        else:
+            state.apply(policy.choose(state, rng))
+        decisions += 1
+
+
+def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | None) -> TreeOutcome:
+    """Grow one tree from `root` for `iterations` (and/or ``request.seconds``); its root statistics."""
+    start = time.perf_counter()
+    deadline = start + request.seconds if request.seconds is not None else math.inf
+    limit = iterations if iterations is not None else -1
+    rng = random.Random(seed)
+    player = root.current_player()
+    exploration = request.exploration
+    policy, cutoff, evaluator = request.rollout, request.rollout_cutoff, request.evaluator
+    uniform_root = request.root_selection == "uniform"
+    tree: dict[Hashable, Node] = {}
+    log, sqrt, inf, clock = math.log, math.sqrt, math.inf, time.perf_counter
+    done = 0
+    while done != limit and (deadline == inf or clock() < deadline):
+        state = root.determinize(player, rng)
+        path: list[tuple[list[float], int]] = []
+        expanded = False
+        while True:
+            actor = state.current_player()
+            if actor < 0:
+                if actor == TERMINAL_PLAYER:
+                    returns, scores = state.returns(), state.scores()
+                    break
+                state.apply(state.sample_chance(rng))
+                continue
+            key = (actor, state.information_set_key(actor))
+            node = tree.get(key)
+            if node is None:
+                if expanded:
+                    returns, scores = rollout(state, rng, policy, cutoff, evaluator)
+                    break
+                node = tree[key] = {}
+                expanded = True
+            chosen: list[float] = []
+            action = -1
+            best = -inf
+            untried = 0
+            for candidate in state.legal_actions():
+                stats = node.get(candidate)
+                if stats is None:
+                    stats = node[candidate] = [0, 0, 0.0, 0.0]
+                stats[1] += 1
+                visits = stats[0]
+                if uniform_root and not path:
+                    if -visits > best:  # round robin: the least visited, first in order
+                        chosen, action, best = stats, candidate, -visits
+                elif not visits:
+                    untried += 1  # reservoir sampling: a uniform pick among untried actions
+                    if untried == 1 or rng.random() * untried < 1.0:
+                        chosen, action, best = stats, candidate, inf
+                elif best != inf:
+                    value = stats[2] / visits + exploration * sqrt(log(stats[1]) / visits)
+                    if value > best:
+                        chosen, action, best = stats, candidate, value
+            path.append((chosen, actor))
+            state.apply(action)
+        for stats, actor in path:
+            stats[0] += 1
+            stats[2] += returns[actor]
+            stats[3] += scores[actor]
+        done += 1
+    root_node = tree.get((player, root.information_set_key(player)), {})
+    sums = {a: [s[0], s[2], s[3]] for a, s in root_node.items()}
+    return TreeOutcome(sums, done, time.perf_counter() - start, len(tree))
+
+
+def search(state: Game, request: SearchRequest) -> SearchResult:
+    """Search the decision at `state` for its current player; never mutates `state`.
+
+    Raises:
+        SearchError: `state` is not a decision (chance or the end of the game).
+    """
+    player = state.current_player()
+    if player < 0:
+        what = "a chance event" if player == CHANCE_PLAYER else "the end of the game"
+        raise SearchError(f"search: the root is {what}, not a player's decision")
+    start = time.perf_counter()
+    budgets = split_iterations(request.iterations, request.workers)
+    jobs = [(state, request, derive_seed(request.seed, i), budget) for i, budget in enumerate(budgets)]
+    outcomes = map_in_processes(run_tree, jobs)
+    merged: dict[int, list[float]] = {}
+    for outcome in outcomes:
+        for action, sums in outcome.sums.items():
+            total = merged.setdefault(action, [0, 0.0, 0.0])
+            for i in range(3):
+                total[i] += sums[i]
+    return SearchResult.from_sums(player, state.legal_actions(), merged,
+                                  sum(o.iterations for o in outcomes), time.perf_counter() - start,
+                                  [o.iterations for o in outcomes],
+                                  by_win=request.root_selection == "uniform")

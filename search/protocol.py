@@ -1,0 +1,94 @@
+"""The game interface the search speaks: OpenSpiel's state verbs, nothing Refuge-specific.
+
+Any game whose state has these methods can be searched; ``positions.Position`` is one, the toy
+games in ``tests/`` are others. ``search/`` never imports a game.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Hashable, Protocol, Sequence, TypeVar
+
+CHANCE_PLAYER = -1
+"""``current_player()`` at a chance event."""
+TERMINAL_PLAYER = -2
+"""``current_player()`` once the game is over."""
+
+
+class Game(Protocol):
+    """A game state the search can copy, mutate and observe (OpenSpiel's verbs)."""
+
+    players: int
+    """How many players take part."""
+
+    def current_player(self) -> int:
+        """The player to act, ``CHANCE_PLAYER`` or ``TERMINAL_PLAYER``."""
+        ...
+
+    def is_chance(self) -> bool:
+        """Whether the next event is a chance outcome."""
+        ...
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        ...
+
+    def is_simultaneous(self) -> bool:
+        """Whether the current decision is part of a step the players take without seeing each other's."""
+        ...
+
+    def legal_actions(self) -> Sequence[int]:
+        """The current player's actions (or the chance outcomes), in a fixed order."""
+        ...
+
+    def apply(self, action: int) -> None:
+        """Play an action or chance outcome in place."""
+        ...
+
+    def copy(self) -> "Game":
+        """An independent copy."""
+        ...
+
+    def chance_outcomes(self) -> Sequence[tuple[int, float]]:
+        """Each chance outcome with its probability (they sum to 1)."""
+        ...
+
+    def sample_chance(self, rng: random.Random) -> int:
+        """One chance outcome drawn with its probability."""
+        ...
+
+    def returns(self) -> Sequence[float]:
+        """Each player's reward at the end: 1 win, 0 loss, 1/k for k tied winners."""
+        ...
+
+    def scores(self) -> Sequence[float]:
+        """Each player's score (at the end: the final score)."""
+        ...
+
+    def information_set_key(self, player: int) -> Hashable:
+        """Everything `player` knows, as a hashable key; equal keys for indistinguishable states."""
+        ...
+
+    def determinize(self, player: int, rng: random.Random) -> "Game":
+        """A copy in which whatever `player` cannot see is resampled consistently with what they saw."""
+        ...
+
+
+G = TypeVar("G", bound=Game)
+S_contra = TypeVar("S_contra", contravariant=True)
+
+
+class Policy(Protocol[S_contra]):
+    """Picks a decision for the current player: rollout policies and bots share this shape."""
+
+    def choose(self, state: S_contra, rng: random.Random) -> int:
+        """One legal action for ``state.current_player()``; all randomness from `rng`."""
+        ...
+
+
+class Evaluator(Protocol[S_contra]):
+    """Estimates each player's win share and final score for a non-terminal state (rollout cut-off)."""
+
+    def evaluate(self, state: S_contra) -> tuple[Sequence[float], Sequence[float]]:
+        """(win share per player summing to 1, expected final score per player)."""
+        ...

@@ -1,0 +1,154 @@
+"""Two tiny games with known answers that run through the same search as Refuge.
+
+``DiceGame``: one player, push your luck with a three-sided die. ``BidGame``: two players bid
+0 or 1 at the same time (the higher bid wins, equal bids tie), so each player's choice must be
+made without seeing the other's.
+"""
+
+from __future__ import annotations
+
+import random
+
+CHANCE, TERMINAL = -1, -2
+STOP, ROLL = 0, 1
+FACE_BASE = 10
+
+
+class DiceGame:
+    """Roll a die with faces 1-3 or stop; a 1 busts to 0; reaching `target` ends the game in a win.
+
+    From 0 with target 3: rolling is worth 1/3 * 0 + 1/3 * 2/3 + 1/3 * 1 = 5/9 (at 2 you must roll
+    again: 2/3), stopping is worth 0. The expected final score of rolling is (0 + 3 + 3) / 3 = 2
+    (at 2, rolling ends on 0, 4 or 5: 3 on average).
+    """
+
+    players = 1
+
+    def __init__(self, target: int = 3):
+        self.target = target
+        self.total = 0
+        self.rolling = False
+        self.over = False
+
+    def copy(self) -> "DiceGame":
+        other = DiceGame(self.target)
+        other.total, other.rolling, other.over = self.total, self.rolling, self.over
+        return other
+
+    def current_player(self) -> int:
+        return TERMINAL if self.over else CHANCE if self.rolling else 0
+
+    def is_chance(self) -> bool:
+        return self.rolling and not self.over
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def is_simultaneous(self) -> bool:
+        return False
+
+    def legal_actions(self) -> list[int]:
+        if self.rolling:
+            return [FACE_BASE + f for f in (1, 2, 3)]
+        return [STOP, ROLL]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(FACE_BASE + f, 1 / 3) for f in (1, 2, 3)]
+
+    def sample_chance(self, rng: random.Random) -> int:
+        return FACE_BASE + 1 + int(rng.random() * 3)
+
+    def apply(self, action: int) -> None:
+        if self.rolling:
+            face = action - FACE_BASE
+            self.rolling = False
+            if face == 1:
+                self.total, self.over = 0, True
+            else:
+                self.total += face
+                self.over = self.total >= self.target
+        elif action == STOP:
+            self.over = True
+        else:
+            self.rolling = True
+
+    def returns(self) -> list[float]:
+        return [1.0 if self.over and self.total >= self.target else 0.0]
+
+    def scores(self) -> list[float]:
+        return [float(self.total)]
+
+    def information_set_key(self, player: int) -> tuple[int, bool, bool]:
+        return (self.total, self.rolling, self.over)
+
+    def determinize(self, player: int, rng: random.Random) -> "DiceGame":
+        return self.copy()
+
+    def key(self) -> tuple[int, bool, bool]:
+        """The solver's memo key."""
+        return (self.total, self.rolling, self.over)
+
+
+class BidGame:
+    """Players 0 and 1 bid 0 or 1 simultaneously (in seat order, choices hidden until both bid).
+
+    Bidding 1 never does worse: with both playing it, player 0's bid 1 is worth 1/2 and bid 0 is
+    worth 0. A player who cannot see the other's bid and assumes it uniform values bid 1 at 3/4
+    and bid 0 at 1/4.
+    """
+
+    players = 2
+
+    def __init__(self) -> None:
+        self.bids = [-1, -1]
+
+    def copy(self) -> "BidGame":
+        other = BidGame()
+        other.bids = self.bids[:]
+        return other
+
+    def current_player(self) -> int:
+        if self.bids[0] < 0:
+            return 0
+        return 1 if self.bids[1] < 0 else TERMINAL
+
+    def is_chance(self) -> bool:
+        return False
+
+    def is_terminal(self) -> bool:
+        return self.bids[1] >= 0
+
+    def is_simultaneous(self) -> bool:
+        return not self.is_terminal()
+
+    def legal_actions(self) -> list[int]:
+        return [0, 1]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return []
+
+    def sample_chance(self, rng: random.Random) -> int:
+        raise ValueError("BidGame has no chance events")
+
+    def apply(self, action: int) -> None:
+        self.bids[self.current_player()] = action
+
+    def returns(self) -> list[float]:
+        first, second = self.bids
+        if first == second:
+            return [0.5, 0.5]
+        return [1.0, 0.0] if first > second else [0.0, 1.0]
+
+    def scores(self) -> list[float]:
+        return [float(b) for b in self.bids]
+
+    def information_set_key(self, player: int) -> tuple[int, int, bool]:
+        """Player 1 sees that player 0 has bid, not what."""
+        return (player, self.bids[player], self.bids[0] >= 0)
+
+    def determinize(self, player: int, rng: random.Random) -> "BidGame":
+        state = self.copy()
+        other = 1 - player
+        if state.bids[other] >= 0 and not state.is_terminal():
+            state.bids[other] = int(rng.random() * 2)
+        return state
