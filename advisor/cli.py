@@ -8,6 +8,10 @@ import click
 
 from advisor.advise_cli import COMMANDS as ADVISE_COMMANDS
 from advisor.annotate_cli import annotate
+from advisor.arena import arena_command
+from advisor.bench import bench_command
+from advisor.engine import engine_command
+from advisor.ladder import ladder_command
 from advisor.files_cli import COMMANDS as FILE_COMMANDS
 from advisor.play_cli import play
 from advisor.selfplay_cli import selfplay
@@ -34,6 +38,10 @@ def demo(players: int, route: str) -> None:
 
 for _command in FILE_COMMANDS + ADVISE_COMMANDS + (selfplay, play, annotate):
     cli.add_command(_command)
+cli.add_command(arena_command)
+cli.add_command(engine_command)
+cli.add_command(ladder_command)
+cli.add_command(bench_command)
 
 
 def main() -> None:

@@ -1,0 +1,440 @@
+"""`refuge arena`: agents play paired deals, results go to SQLite as they finish, Elo and SPRT at the end.
+
+The schedule is a fixed list of games by index: for every deal (seeded chance streams), every table
+(a set of agents, one per seat) and every distinct seat rotation. A run resumes by skipping the
+indices already stored. See docs/arena.md.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shlex
+import sys
+import time
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Sequence
+
+import click
+
+from advisor.agent_specs import AgentSpec, parse_agent_spec
+from advisor.agents import make_agent
+from advisor.arena_exec import Runner, default_workers, parse_executor, run_tasks
+from advisor.arena_play import (
+    Entrant, GameJob, GameOutcome, derive_seed, play_batch, stop_engines,
+)
+from advisor.arena_report import (
+    PairStats, Played, fault_lines, format_sprt, format_table, pair_stats, sprt_of, summary_line,
+)
+from advisor.arena_revisions import describe_checkout, prepare
+from advisor.arena_store import ArenaStore
+from advisor.engine import EngineClient, EngineError, package_version
+from positions.errors import RefugeError
+from positions.position import Position
+
+NAME = re.compile(r"[A-Za-z0-9_.@+-]+")
+DEFAULT_MOVE_TIMEOUT = 60.0
+"""Seconds per decision for agents with no time budget of their own (external engines)."""
+
+
+class ArenaError(RefugeError):
+    """Arena settings that cannot be used together, or a run that cannot go on."""
+
+
+# --- the schedule ------------------------------------------------------------------------------------
+
+def make_tables(entrants: int, players: int) -> list[tuple[int, ...]]:
+    """Who plays together: every set of `players` agents, or all agents cycled over the seats."""
+    if entrants >= players:
+        return list(combinations(range(entrants), players))
+    return [tuple(seat % entrants for seat in range(players))]
+
+
+def rotations(table: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The distinct cyclic rotations of a table's seats (every agent meets every seat's luck)."""
+    found: list[tuple[int, ...]] = []
+    for shift in range(len(table)):
+        rotated = table[shift:] + table[:shift]
+        if rotated not in found:
+            found.append(rotated)
+    return found
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """The games of a run, by index: deal-major, so any prefix of deals is complete."""
+
+    players: int
+    route: str
+    seed: int
+    tables: tuple[tuple[tuple[int, ...], ...], ...]
+    """Each table's distinct seat rotations."""
+    deals: int
+
+    @classmethod
+    def build(cls, entrants: int, players: int, route: str, seed: int, games: int) -> "Schedule":
+        """The schedule giving each table at least `games` games, in whole deals."""
+        tables = tuple(tuple(rotations(t)) for t in make_tables(entrants, players))
+        per_deal = len(tables[0])
+        return cls(players, route, seed, tables, max(1, math.ceil(games / per_deal)))
+
+    @property
+    def per_deal(self) -> int:
+        """Games per deal over all tables."""
+        return sum(len(t) for t in self.tables)
+
+    @property
+    def total(self) -> int:
+        """Games in the whole schedule."""
+        return self.deals * self.per_deal
+
+    def rotations_per_table(self) -> list[int]:
+        """How many games make a complete deal at each table."""
+        return [len(t) for t in self.tables]
+
+    def jobs(self) -> list[GameJob]:
+        """Every game, in index order."""
+        jobs: list[GameJob] = []
+        for deal in range(self.deals):
+            deal_seed = derive_seed(self.seed, "deal", deal)
+            for table, seatings in enumerate(self.tables):
+                for rotation, seats in enumerate(seatings):
+                    jobs.append(GameJob(len(jobs), table, deal, rotation, self.players, self.route,
+                                        deal_seed, seats))
+        return jobs
+
+
+def batches(jobs: Sequence[GameJob], deals_per_batch: int) -> list[list[GameJob]]:
+    """The jobs grouped by whole deals, `deals_per_batch` deals (of one table or several) per task."""
+    groups: list[list[GameJob]] = []
+    for job in jobs:
+        if groups and (groups[-1][0].deal, groups[-1][0].table) == (job.deal, job.table):
+            groups[-1].append(job)
+        else:
+            groups.append([job])
+    return [[job for group in groups[i:i + deals_per_batch] for job in group]
+            for i in range(0, len(groups), deals_per_batch)]
+
+
+# --- agents ----------------------------------------------------------------------------------------------
+
+def parse_named_agent(text: str) -> tuple[str, str]:
+    """``NAME=SPEC`` (or a bare SPEC, named by itself) as (name, spec text).
+
+    Raises:
+        ArenaError: an empty name or spec.
+    """
+    head, equals, rest = text.partition("=")
+    if equals and ":" not in head:
+        name, spec = head.strip(), rest.strip()
+        if not NAME.fullmatch(name):
+            raise ArenaError(f"--agent {text!r}: agent names use letters, digits and _.@+- only")
+        if not spec:
+            raise ArenaError(f"--agent {text!r}: expected NAME=SPEC")
+        return name, spec
+    return text.strip(), text.strip()
+
+
+def _seconds_budget(spec: AgentSpec) -> float | None:
+    seconds = spec.params.get("seconds")
+    return float(seconds) if isinstance(seconds, (int, float)) else None
+
+
+def _timeout(spec: AgentSpec, move_timeout: float | None, external: bool) -> float | None:
+    """A generous per-decision budget: 5 times the agent's own plus 5 s, or the default for engines."""
+    if move_timeout is not None:
+        return move_timeout
+    seconds = _seconds_budget(spec)
+    if seconds is not None:
+        return 5 * seconds + 5
+    return DEFAULT_MOVE_TIMEOUT if external else None
+
+
+def make_entrant(name: str, text: str, move_timeout: float | None = None) -> Entrant:
+    """Check an agent and find the code it plays: in-process, ``cmd:`` or ``rev:`` (built, then asked
+    to identify itself, so a broken engine stops the run before it starts).
+
+    Raises:
+        RefugeError: a bad spec, an unknown revision, or an engine that does not start.
+    """
+    spec = parse_agent_spec(text)
+    if spec.kind == "cmd":
+        argv = tuple(shlex.split(spec.command))
+        identity = _identify(name, argv, None)
+        revision = f"{identity.get('name', '?')} {identity.get('version', '?')}"
+        return Entrant(name, spec.text, revision, argv, None, _timeout(spec, move_timeout, True))
+    if spec.kind == "rev":
+        assert spec.inner is not None
+        if spec.inner.kind in ("cmd", "rev"):
+            raise ArenaError(f"agent {name}: rev: runs an in-process spec, not {spec.inner.text!r}")
+        built = prepare(spec.revision)
+        argv = tuple(built.argv(spec.inner.text))
+        _identify(name, argv, built.tree)
+        return Entrant(name, spec.text, built.describe, argv, built.tree,
+                       _timeout(spec.inner, move_timeout, True))
+    make_agent(spec)  # check the parameters now, not in a worker
+    revision = describe_checkout() or package_version()
+    return Entrant(name, spec.text, revision, (), None, _timeout(spec, move_timeout, False))
+
+
+def _identify(name: str, argv: Sequence[str], cwd: str | None) -> dict[str, object]:
+    try:
+        client = EngineClient(argv, f"agent {name}", cwd)
+    except EngineError as error:
+        raise ArenaError(f"{error} (is it an engine speaking refuge-engine/1?)") from None
+    identity = client.identity
+    client.close()
+    return identity
+
+
+# --- a run ------------------------------------------------------------------------------------------------
+
+@dataclass
+class ArenaSettings:
+    """Everything `refuge arena` was asked to do."""
+
+    agents: list[tuple[str, str]]
+    games: int
+    players: int = 2
+    route: str = "meadows"
+    seed: int = 0
+    db: str = "arena.sqlite"
+    workers: int = 1
+    sprt: tuple[float, float] | None = None
+    executor: str = "local"
+    resume: bool = False
+    move_timeout: float | None = None
+
+    def identity(self) -> dict[str, object]:
+        """What fixes the game list (and so identifies the run in the store)."""
+        return {"agents": [list(a) for a in self.agents], "players": self.players,
+                "route": self.route, "seed": self.seed}
+
+
+@dataclass
+class Progress:
+    """What has been played so far and how it is reported."""
+
+    names: list[str]
+    schedule: Schedule
+    sprt_bounds: tuple[float, float] | None
+    played: list[Played] = field(default_factory=list)
+    last_line: float = field(default_factory=time.monotonic)
+    last_count: int = 0
+    bar: object = None
+
+    def rows(self) -> list[PairStats]:
+        """The pair statistics so far."""
+        return pair_stats(len(self.names), self.schedule.players, self.played,
+                          self.schedule.rotations_per_table())
+
+    def add(self, job: GameJob, outcome: GameOutcome) -> None:
+        """Count one finished game."""
+        fault = (job.seats[outcome.fault.seat], outcome.fault.kind) if outcome.fault else None
+        self.played.append(Played(job.table, job.deal, job.seats, outcome.returns, outcome.scores,
+                                  fault))
+
+    def decided(self) -> bool:
+        """Whether the SPRT has reached a decision."""
+        result = sprt_of(self.rows(), self.sprt_bounds)
+        return result is not None and result.decision != "continue"
+
+    def report(self, force: bool = False) -> None:
+        """A summary line every tenth of the run or every minute (and when `force`)."""
+        done, total = len(self.played), self.schedule.total
+        step = max(1, total // 10)
+        if not force and done - self.last_count < step and time.monotonic() - self.last_line < 60:
+            return
+        self.last_line, self.last_count = time.monotonic(), done
+        rows = self.rows()
+        _echo(summary_line(self.names, rows, done, total, sprt_of(rows, self.sprt_bounds)), self.bar)
+
+
+def _echo(text: str, bar: object) -> None:
+    if bar is not None:
+        bar.write(text, file=sys.stdout)  # type: ignore[attr-defined]
+    else:
+        click.echo(text)
+
+
+def _progress_bar(total: int, initial: int) -> object:
+    """A tqdm bar on stderr when it is a terminal, else ``None`` (quiet in logs and tests)."""
+    if not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, initial=initial, unit="game", file=sys.stderr, leave=False)
+
+
+def run_arena(settings: ArenaSettings) -> Progress:
+    """Play (the rest of) a run, storing each game as it finishes; the tally of the whole run.
+
+    Raises:
+        RefugeError: bad agents or settings, a clashing run in the store, an unusable executor.
+    """
+    address = parse_executor(settings.executor)
+    if len(settings.agents) < 2:
+        raise ArenaError("the arena needs at least two --agent")
+    names = [name for name, _ in settings.agents]
+    duplicate = next((n for n in names if names.count(n) > 1), None)
+    if duplicate is not None:
+        raise ArenaError(f"two agents are named {duplicate!r}: give each its own NAME=SPEC")
+    if settings.sprt is not None and len(names) != 2:
+        raise ArenaError("--sprt compares exactly two agents (the first against the second)")
+    Position.new_game(settings.players, settings.route)  # checks the route and player count
+    entrants = [make_entrant(name, spec, settings.move_timeout) for name, spec in settings.agents]
+    schedule = Schedule.build(len(entrants), settings.players, settings.route, settings.seed,
+                              settings.games)
+    store = ArenaStore(settings.db)
+    try:
+        run = _open_run(store, settings)
+        progress = Progress(names, schedule, settings.sprt)
+        done = store.finished(run)
+        for game in store.games(run):
+            seats = tuple(names.index(name) for name, _, _ in game.seats)
+            info = game.fault or {}
+            seat = info.get("seat")
+            fault = (seats[seat], str(info.get("kind"))) if isinstance(seat, int) else None
+            progress.played.append(Played(game.table, game.deal, seats, game.returns, game.scores,
+                                          fault))
+        remaining = [job for job in schedule.jobs() if job.index not in done]
+        if remaining and not progress.decided():
+            _play(settings, address, store, run, entrants, remaining, progress)
+        return progress
+    finally:
+        store.close()
+
+
+def _open_run(store: ArenaStore, settings: ArenaSettings) -> int:
+    config = settings.identity()
+    run = store.find_run(config)
+    if run is None:
+        if settings.resume:
+            raise ArenaError(f"{settings.db}: no run with these agents, players, route and seed "
+                             "to resume")
+        return store.create_run(config)
+    stored = store.count(run)
+    if stored and not settings.resume:
+        raise ArenaError(f"{settings.db} already holds this run ({stored} games): add --resume to "
+                         "continue it, or choose another --seed or --db")
+    return run
+
+
+def _play(settings: ArenaSettings, address: str | None, store: ArenaStore, run: int,
+          entrants: list[Entrant], remaining: list[GameJob], progress: Progress) -> None:
+    runner = Runner(min(settings.workers, len(remaining)), address)
+    groups = len(batches(remaining, 1))
+    per_task = 1 if settings.sprt else max(1, min(8, groups // (4 * runner.workers)))
+    progress.bar = _progress_bar(progress.schedule.total, len(progress.played))
+
+    def finished(task: Sequence[GameJob], outcomes: list[GameOutcome]) -> bool:
+        for job, outcome in zip(task, outcomes):
+            store.add(run, job, entrants, outcome)
+            progress.add(job, outcome)
+        if progress.bar is not None:
+            progress.bar.update(len(outcomes))  # type: ignore[attr-defined]
+        progress.report()
+        return progress.decided()
+
+    try:
+        run_tasks(runner, play_batch, batches(remaining, per_task), (entrants,), finished)
+    except BaseException:
+        runner.abort()  # Ctrl-C or an error: stored games stay stored, nothing else is awaited
+        raise
+    else:
+        runner.shutdown()
+    finally:
+        if progress.bar is not None:
+            progress.bar.close()  # type: ignore[attr-defined]
+        stop_engines()
+
+
+# --- the command ----------------------------------------------------------------------------------------
+
+def parse_sprt(text: str) -> tuple[float, float]:
+    """``ELO0,ELO1`` as two numbers with elo0 < elo1.
+
+    Raises:
+        ValueError: anything else.
+    """
+    parts = text.split(",")
+    try:
+        elo0, elo1 = (float(p) for p in parts)
+    except ValueError:
+        raise ValueError(f"expected ELO0,ELO1 (e.g. 0,10), got {text!r}") from None
+    if not (math.isfinite(elo0) and math.isfinite(elo1) and elo0 < elo1):
+        raise ValueError(f"expected finite ELO0 < ELO1, got {text!r}")
+    return elo0, elo1
+
+
+def fail(error: Exception) -> None:
+    """Report bad input on one line and exit 1 (the whole message on one line, no traceback)."""
+    click.echo("error: " + " ".join(str(error).split()), err=True)
+    raise click.exceptions.Exit(1)
+
+
+@click.command("arena")
+@click.option("--agent", "agents", multiple=True, required=True, metavar="NAME=SPEC",
+              help="an agent (twice or more): random, heuristic, ismcts:iterations=N, cmd:COMMAND, "
+                   "rev:GITREF:SPEC")
+@click.option("--games", type=click.IntRange(1), default=100, show_default=True,
+              help="games per table (rounded up to whole deals: one game per seat rotation)")
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option("--route", default="meadows", show_default=True)
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--db", default="arena.sqlite", show_default=True, help="the SQLite store")
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="local worker processes (default: every core)")
+@click.option("--sprt", "sprt_text", metavar="ELO0,ELO1", default=None,
+              help="stop when the first agent is shown stronger by ELO1 or not by ELO0 "
+                   "(alpha = beta = 0.05)")
+@click.option("--executor", default="local", show_default=True, help="local or dask://HOST:PORT")
+@click.option("--resume", is_flag=True, help="continue the stored run with these settings")
+@click.option("--move-timeout", type=click.FloatRange(0, min_open=True), default=None,
+              metavar="SECONDS", help="seconds per decision before an agent loses the game "
+              "(default: 5x its own seconds + 5, or 60 for engines without one)")
+def arena_command(agents: tuple[str, ...], games: int, players: int, route: str, seed: int, db: str,
+                  workers: int | None, sprt_text: str | None, executor: str, resume: bool,
+                  move_timeout: float | None) -> None:
+    """Play agents against each other on paired deals and report Elo (optionally an SPRT).
+
+    Example: refuge arena --agent new=ismcts:iterations=400 --agent old=rev:HEAD~1:ismcts:iterations=400
+    --games 200 --seed 1 --sprt 0,10
+    """
+    try:
+        bounds = parse_sprt(sprt_text) if sprt_text is not None else None
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="'--sprt'") from None
+    try:
+        settings = ArenaSettings([parse_named_agent(a) for a in agents], games, players, route, seed,
+                                 db, workers or default_workers(), bounds, executor, resume,
+                                 move_timeout)
+        schedule_note(settings)
+        progress = run_arena(settings)
+    except KeyboardInterrupt:
+        click.echo(f"interrupted: finished games are in {db}; rerun with --resume to go on", err=True)
+        raise click.exceptions.Exit(130)
+    except RefugeError as error:
+        fail(error)
+        return
+    rows = progress.rows()
+    click.echo(format_table(progress.names, rows))
+    result = sprt_of(rows, bounds)
+    if result is not None:
+        click.echo(format_sprt(result))
+    for line in fault_lines(progress.names, progress.played):
+        click.echo(line)
+    click.echo(f"{len(progress.played)} of {progress.schedule.total} games in {db}")
+
+
+def schedule_note(settings: ArenaSettings) -> None:
+    """Say how --games was rounded up to whole deals (on stderr)."""
+    tables = make_tables(len(settings.agents), settings.players)
+    per_deal = len(rotations(tables[0]))
+    if settings.games % per_deal:
+        rounded = math.ceil(settings.games / per_deal) * per_deal
+        click.echo(f"note: {settings.games} games per table rounded up to {rounded} "
+                   f"(whole deals of {per_deal} seat rotations)", err=True)

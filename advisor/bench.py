@@ -1,0 +1,127 @@
+"""`refuge bench`: a fixed search on fixed positions with fixed seeds, like Stockfish's bench.
+
+It prints a signature (a hash of every chosen action and root visit count) and the speed. The
+signature depends only on the rules, the bots and the search, never on the machine, so a change to
+any of them that alters play changes it; tests/data/bench_signature.json holds the expected value.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from dataclasses import dataclass
+
+import click
+
+from advisor.bots import DEFAULT_ROLLOUT, HeuristicPolicy
+from positions import phases
+from positions.actions import action_from_code
+from positions.position import Position
+from search.ismcts import search
+from search.request import SearchRequest
+
+DEFAULT_ITERATIONS = 400
+BENCH_SEED = 20240611
+
+
+def _after(players: int, route: str, seed: int, walk: int, phase: str) -> Position:
+    """The first `phase` decision in or after `walk` (0-based) of a seeded heuristic game."""
+    rng = random.Random(seed)
+    bot = HeuristicPolicy()
+    position = Position.new_game(players, route)
+    while True:
+        if position.is_terminal():
+            raise AssertionError(f"bench position: game {seed} ended before walk {walk + 1}")
+        if position.is_chance():
+            position.apply(position.sample_chance(rng))
+        elif position.walk >= walk and phases.NAMES[position.phase] == phase:
+            return position
+        else:
+            position.apply(bot.choose(position, rng))
+
+
+BENCH_POSITIONS: tuple[tuple[str, int, str, int, int, str], ...] = (
+    ("opening-2p", 2, "meadows", 0, 0, "decide"),
+    ("choose-3p-forest", 3, "forest", 1, 0, "choose"),
+    ("buy-2p", 2, "meadows", 2, 1, "buy"),
+    ("decide-2p-mountains", 2, "mountains", 3, 2, "decide"),
+    ("option-3p", 3, "meadows", 4, 2, "option"),
+    ("buy-4p-forest", 4, "forest", 5, 3, "buy"),
+)
+"""(label, players, route, seed, walk, phase): the first such decision of a seeded heuristic game."""
+
+
+def bench_positions() -> list[tuple[str, Position]]:
+    """The benchmark's positions, rebuilt the same way every time."""
+    return [(label, _after(players, route, seed, walk, phase))
+            for label, players, route, seed, walk, phase in BENCH_POSITIONS]
+
+
+@dataclass(frozen=True)
+class BenchLine:
+    """One position's search: what it chose and how its root visits fell."""
+
+    label: str
+    chosen: str
+    visits: tuple[tuple[str, int], ...]
+    iterations: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    """The whole bench: per-position lines, the signature and the speed."""
+
+    lines: tuple[BenchLine, ...]
+    signature: str
+    iterations: int
+    seconds: float
+
+    @property
+    def speed(self) -> float:
+        """Iterations per second over the whole bench."""
+        return self.iterations / self.seconds if self.seconds > 0 else 0.0
+
+
+def run_bench(iterations: int = DEFAULT_ITERATIONS) -> BenchResult:
+    """Search every bench position with `iterations` iterations and fixed seeds."""
+    lines = []
+    for number, (label, position) in enumerate(bench_positions()):
+        request = SearchRequest(iterations=iterations, seed=BENCH_SEED + number, rollout=DEFAULT_ROLLOUT)
+        result = search(position, request)
+        visits = tuple((str(action_from_code(s.action)), s.visits) for s in result.actions)
+        lines.append(BenchLine(label, str(action_from_code(result.chosen)), visits, result.iterations,
+                               result.seconds))
+    digest = hashlib.sha256(json.dumps(
+        [[line.label, line.chosen, [list(v) for v in line.visits]] for line in lines]).encode())
+    return BenchResult(tuple(lines), digest.hexdigest()[:16], sum(line.iterations for line in lines),
+                       sum(line.seconds for line in lines))
+
+
+@click.command("bench")
+@click.option("--iterations", type=click.IntRange(1), default=DEFAULT_ITERATIONS, show_default=True,
+              help="search iterations per position")
+@click.option("--json", "as_json", is_flag=True, help="print the result as one JSON object")
+def bench_command(iterations: int, as_json: bool) -> None:
+    """Search fixed positions with fixed seeds; print a deterministic signature and the speed.
+
+    Example: refuge bench --iterations 400
+    """
+    started = time.perf_counter()
+    result = run_bench(iterations)
+    if as_json:
+        click.echo(json.dumps({"iterations_per_position": iterations, "signature": result.signature,
+                               "iterations": result.iterations,
+                               "seconds": round(result.seconds, 3),
+                               "iterations_per_second": round(result.speed, 1)}))
+        return
+    for line in result.lines:
+        top = max(line.visits, key=lambda v: v[1])
+        click.echo(f"{line.label:<20} {line.chosen:<24} visits {top[1]:>5}/{line.iterations:<5} "
+                   f"{line.iterations / line.seconds if line.seconds else 0:>8.0f} it/s")
+    click.echo(f"iterations: {result.iterations}")
+    click.echo(f"seconds: {time.perf_counter() - started:.2f}")
+    click.echo(f"iterations/s: {result.speed:.0f}")
+    click.echo(f"signature: {result.signature}")

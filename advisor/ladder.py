@@ -1,0 +1,185 @@
+"""`refuge ladder`: Bradley–Terry ratings of every agent and version from all games in an arena store.
+
+An agent's identity is its name and the code it played (``name@revision``), so one name tested at
+several revisions gives one rating per version. Agents that never met (directly or through others)
+cannot be compared: each connected group of the who-played-whom graph is rated on its own.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import click
+import networkx as nx
+from tabulate import tabulate
+
+from advisor.arena import fail
+from advisor.arena_store import ArenaStore, StoredGame
+from advisor.stats import Rating, bradley_terry
+from positions.errors import RefugeError
+
+
+class LadderError(RefugeError):
+    """A ladder that cannot be computed: no games, an unknown anchor, an unwritable plot."""
+
+
+@dataclass(frozen=True)
+class Rated:
+    """One agent version's rating within its group."""
+
+    label: str
+    name: str
+    revision: str
+    rating: Rating
+    group: int
+    anchor: str
+
+
+def label(name: str, revision: str) -> str:
+    """``name@revision`` (just the name when the revision is unknown)."""
+    return f"{name}@{revision}" if revision else name
+
+
+def pairwise(games: Iterable[StoredGame]) -> tuple[list[tuple[str, str, float]], dict[str, tuple[str, str]]]:
+    """Every (a, b, score of a) between seats of different agent versions, and who each label is.
+
+    The share of the win decides, then the final score (as in the arena's own table).
+    """
+    results: list[tuple[str, str, float]] = []
+    who: dict[str, tuple[str, str]] = {}
+    for game in games:
+        labels = [label(name, revision) for name, _, revision in game.seats]
+        for (name, _, revision), text in zip(game.seats, labels):
+            who.setdefault(text, (name, revision))
+        for i in range(len(labels)):
+            for j in range(i + 1, len(labels)):
+                if labels[i] == labels[j]:
+                    continue
+                a, b = (game.returns[i], game.scores[i]), (game.returns[j], game.scores[j])
+                results.append((labels[i], labels[j], 1.0 if a > b else 0.5 if a == b else 0.0))
+    return results, who
+
+
+def _find_anchor(anchor: str, labels: Sequence[str], who: dict[str, tuple[str, str]]) -> str:
+    if anchor in labels:
+        return anchor
+    matches = sorted(text for text in labels if who[text][0] == anchor)
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise LadderError(f"anchor {anchor!r} names {len(matches)} versions: {', '.join(matches)} "
+                          "(give one as NAME@REVISION)")
+    raise LadderError(f"unknown anchor {anchor!r} (agents: {', '.join(sorted(labels))})")
+
+
+def ladder(games: Iterable[StoredGame], anchor: str | None = None) -> list[Rated]:
+    """Ratings of every agent version, one Bradley–Terry fit per connected group of agents.
+
+    Raises:
+        LadderError: no games between two different agents, or an unknown or ambiguous anchor.
+    """
+    results, who = pairwise(games)
+    if not results:
+        raise LadderError("no games between two different agents in the store")
+    graph = nx.Graph()
+    played: Counter[str] = Counter()
+    for a, b, _ in results:
+        graph.add_edge(a, b)
+        played[a] += 1
+        played[b] += 1
+    chosen = _find_anchor(anchor, list(who), who) if anchor is not None else None
+    groups = sorted(nx.connected_components(graph), key=lambda g: (chosen not in g, -len(g)))
+    rated: list[Rated] = []
+    for number, members in enumerate(groups, 1):
+        names = sorted(members)
+        group_anchor = (chosen if chosen is not None and chosen in members
+                        else max(names, key=lambda n: (played[n], n)))
+        group_results = [r for r in results if r[0] in members]
+        for rating in bradley_terry(names, group_results, group_anchor):
+            name, revision = who[rating.name]
+            rated.append(Rated(rating.name, name, revision, rating, number, group_anchor))
+    return rated
+
+
+def format_ladder(rated: Sequence[Rated]) -> str:
+    """The ladder as a table, best first within each group."""
+    rows = []
+    for entry in rated:
+        r = entry.rating
+        rows.append([entry.group, entry.name, entry.revision or "-", f"{r.elo:+.1f}",
+                     f"[{r.ci95[0]:+.1f}, {r.ci95[1]:+.1f}]", r.games,
+                     "anchor" if entry.label == entry.anchor else ""])
+    return tabulate(rows, headers=["group", "agent", "version", "Elo", "95% CI", "games", ""],
+                    tablefmt="simple", disable_numparse=True)
+
+
+def plot_ladder(rated: Sequence[Rated], path: str, order: Sequence[str]) -> None:
+    """Strength across versions: one line per agent name, versions in the order they first played.
+
+    Raises:
+        LadderError: the file cannot be written.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    position = {revision: i for i, revision in enumerate(order)}
+    by_name: dict[str, list[Rated]] = defaultdict(list)
+    for entry in rated:
+        by_name[entry.name].append(entry)
+    figure, axes = plt.subplots(figsize=(8, 4.5))
+    for name, entries in sorted(by_name.items()):
+        entries.sort(key=lambda e: position.get(e.revision, len(order)))
+        xs = [position.get(e.revision, len(order)) for e in entries]
+        ys = [e.rating.elo for e in entries]
+        errors = [[e.rating.elo - e.rating.ci95[0] for e in entries],
+                  [e.rating.ci95[1] - e.rating.elo for e in entries]]
+        axes.errorbar(xs, ys, yerr=errors, marker="o", capsize=3, label=name)
+    axes.set_xticks(range(len(order)), [r or "?" for r in order], rotation=30, ha="right")
+    axes.set_xlabel("version (in the order first played)")
+    axes.set_ylabel("Elo (95% CI)")
+    axes.set_title("Refuge agents across versions")
+    axes.legend()
+    figure.tight_layout()
+    try:
+        figure.savefig(path)
+    except OSError as error:
+        raise LadderError(f"{path}: cannot write the plot ({error.strerror or error})") from None
+    finally:
+        plt.close(figure)
+
+
+@click.command("ladder")
+@click.option("--db", default="arena.sqlite", show_default=True, help="the arena's SQLite store")
+@click.option("--anchor", default=None, metavar="NAME", help="the agent rated 0 (NAME or NAME@VERSION; "
+              "default: the most played)")
+@click.option("--plot", "plot_path", default=None, metavar="FILE", help="also draw the ratings (PNG, SVG, PDF)")
+def ladder_command(db: str, anchor: str | None, plot_path: str | None) -> None:
+    """Rate every agent and version from all games stored by `refuge arena`.
+
+    Example: refuge ladder --db arena.sqlite --anchor heuristic --plot ladder.png
+    """
+    try:
+        if not os.path.exists(db):
+            raise LadderError(f"{db}: no such arena database")
+        store = ArenaStore(db)
+        try:
+            games = list(store.games())
+        finally:
+            store.close()
+        rated = ladder(games, anchor)
+        click.echo(format_ladder(rated))
+        groups = {entry.group for entry in rated}
+        if len(groups) > 1:
+            click.echo(f"note: {len(groups)} groups never played each other; each is rated against "
+                       "its own anchor")
+        if plot_path is not None:
+            order = list(dict.fromkeys(revision for game in games for _, _, revision in game.seats))
+            plot_ladder(rated, plot_path, order)
+            click.echo(f"plot: {plot_path}")
+    except RefugeError as error:
+        fail(error)
