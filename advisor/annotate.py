@@ -116,7 +116,7 @@ def annotate_game(game: Replay, players: Sequence[int] | None, iterations: int |
         step = game.steps[i]
         request = SearchRequest(iterations=iterations, seconds=seconds,
                                 seed=derive_seed(seed, "annotate", step.event),
-                                rollout=DEFAULT_ROLLOUT)
+                                rollout=DEFAULT_ROLLOUT, root_selection="uniform")
         jobs.append((step.position, int(step.action), step.event, request))
     results: list[Annotation] = []
     for annotation in _run(jobs, workers):

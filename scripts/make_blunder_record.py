@@ -21,8 +21,8 @@ from positions.rules import paw_total
 
 def make(seed: int) -> tuple[GameRecorder, int] | None:
     """A record ending just after the blunder, and the blunder's event index (None if none came)."""
-    agents = [make_agent("ismcts:iterations=300"), make_agent("heuristic")]
-    recorder = GameRecorder.new(2, "meadows", ["ismcts:iterations=300", "heuristic"], seed)
+    agents = [make_agent("ismcts:iterations=1500"), make_agent("heuristic")]
+    recorder = GameRecorder.new(2, "meadows", ["ismcts:iterations=1500", "heuristic"], seed)
     streams = DealStreams(seed, 2)
     rngs = [random.Random(derive_seed(seed, "agent", s)) for s in range(2)]
     blunder = None
