@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/refuge demo
+	$(BIN)/refuge best-move opening-2p
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider --benchmark-disable tests benchmarks

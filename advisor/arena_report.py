@@ -104,7 +104,8 @@ def regularized(summary: MatchSummary) -> MatchSummary:
     n, w = summary.units, PSEUDO_COUNT
     total = n + w * len(values)
     mean = (n * summary.score + w * sum(values)) / total
-    variance = (n * (summary.score - mean) ** 2 + w * sum((v - mean) ** 2 for v in values)) / total
+    variance = (n * (summary.variance + (summary.score - mean) ** 2)
+                + w * sum((v - mean) ** 2 for v in values)) / total
     return MatchSummary(n, mean, variance)
 
 

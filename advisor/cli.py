@@ -15,8 +15,7 @@ from advisor.ladder import ladder_command
 from advisor.files_cli import COMMANDS as FILE_COMMANDS
 from advisor.play_cli import play
 from advisor.selfplay_cli import selfplay
-from positions import RefugeError, Position
-from positions.render import render
+from positions import RefugeError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -25,23 +24,9 @@ def cli() -> None:
     """Refuge Advisor: rules engine, search and analysis for the board game Refuge."""
 
 
-@cli.command()
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
-@click.option("--route", default="meadows", show_default=True, help="meadows, forest or mountains")
-def demo(players: int, route: str) -> None:
-    """Show a new game's opening position.
-
-    Example: refuge demo --players 3 --route forest
-    """
-    click.echo(render(Position.new_game(players, route)))
-
-
-for _command in FILE_COMMANDS + ADVISE_COMMANDS + (selfplay, play, annotate):
+for _command in (*FILE_COMMANDS, *ADVISE_COMMANDS, selfplay, play, annotate,
+                 arena_command, engine_command, ladder_command, bench_command):
     cli.add_command(_command)
-cli.add_command(arena_command)
-cli.add_command(engine_command)
-cli.add_command(ladder_command)
-cli.add_command(bench_command)
 
 
 def main() -> None:

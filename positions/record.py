@@ -361,11 +361,11 @@ class GameRecorder:
         Raises:
             IllegalActionError: the action is not legal here (nothing is recorded).
         """
-        if action not in self.position.legal_actions():
-            raise IllegalActionError(
-                f"event {len(self.events)}: {where(self.position)}: {_describe(action)} is not legal "
-                f"at {phases.NAMES[self.position.phase]}")
-        self.position.apply(action)
+        place = where(self.position)
+        try:
+            self.position.apply(action)  # checks legality and changes nothing when it refuses
+        except IllegalActionError as error:
+            raise IllegalActionError(f"event {len(self.events)}: {place}: {error}") from None
         self.events.append(action_from_code(action))
 
     def record(self) -> GameRecord:

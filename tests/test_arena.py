@@ -201,3 +201,16 @@ def test_a_broken_pool_is_rebuilt_and_its_games_replayed(tmp_path) -> None:
                                        workers=2))
     assert os.path.exists(flag)  # a worker did die
     assert [g[0] for g in _games(db)] == list(range(8)) and len(progress.played) == 8
+
+
+def test_regularized_keeps_the_observed_variance_and_ends_clean_sweeps() -> None:
+    """Fishtest's pseudo-counts barely move real data, and give a sweep a finite, decisive LLR."""
+    from advisor.arena_report import regularized
+    from advisor.stats import pentanomial, sprt
+
+    real = pentanomial([10, 20, 40, 20, 10])
+    padded = regularized(real)
+    assert padded.score == pytest.approx(real.score)
+    assert padded.variance == pytest.approx(real.variance, rel=1e-3)
+    sweep = regularized(pentanomial([0, 0, 0, 0, 40]))
+    assert sweep.variance > 0 and sprt(sweep, 0.0, 10.0).decision == "H1"
