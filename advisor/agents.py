@@ -12,6 +12,7 @@ from typing import Callable, Protocol
 from advisor.agent_specs import AgentSpec, AgentSpecError, parse_agent_spec
 from positions import Position
 from positions.actions import Action, action_from_code
+from search.protocol import Policy
 from search.request import SearchRequest, SearchResult
 
 
@@ -45,7 +46,7 @@ class SearchAgent:
                  exploration: float = 0.7, workers: int = 1, rollout: str = "heuristic") -> None:
         from advisor.bots import DEFAULT_ROLLOUT, random_bot
 
-        policies = {"heuristic": DEFAULT_ROLLOUT, "random": random_bot()}
+        policies: dict[str, Policy[Position]] = {"heuristic": DEFAULT_ROLLOUT, "random": random_bot()}
         if rollout not in policies:
             raise AgentSpecError(f"ismcts: unknown rollout {rollout!r} (expected heuristic or random)")
         self.name = name
@@ -123,6 +124,8 @@ def make_agent(spec: AgentSpec | str) -> Agent:
         spec = parse_agent_spec(spec)
     if spec.kind in ("cmd", "rev"):
         raise AgentSpecError(f"{spec.text!r}: external engines are run by the arena, not in-process")
+    if spec.kind.startswith("openspiel") and spec.kind not in _KINDS:
+        import advisor.openspiel_agent  # noqa: F401  (registers the openspiel-* kinds)
     factory = _KINDS.get(spec.kind)
     if factory is None:
         raise AgentSpecError(f"unknown agent {spec.kind!r} (expected one of {', '.join(agent_kinds())}, "

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import Callable, Hashable
+from typing import Callable, Hashable, cast
 
 from search.errors import SearchConfigError, SolverLimitError
-from search.protocol import CHANCE_PLAYER, TERMINAL_PLAYER, Game
+from search.protocol import CHANCE_PLAYER, TERMINAL_PLAYER, G
 
 DEFAULT_MAX_NODES = 300_000
 """Distinct positions the solver evaluates before it gives up."""
@@ -52,7 +52,7 @@ class SolverResult:
         raise KeyError(action)
 
 
-def solve(state: Game, key: Callable[[Game], Hashable], max_nodes: int = DEFAULT_MAX_NODES,
+def solve(state: G, key: Callable[[G], Hashable], max_nodes: int = DEFAULT_MAX_NODES,
           ) -> SolverResult:
     """The exact value of each option at `state` for its current player.
 
@@ -71,7 +71,7 @@ def solve(state: Game, key: Callable[[Game], Hashable], max_nodes: int = DEFAULT
         raise SolverLimitError("solver: the root must be a player's decision, not chance or the end")
     memo: dict[Hashable, tuple[float, float]] = {}
 
-    def value(node: Game) -> tuple[float, float]:
+    def value(node: G) -> tuple[float, float]:
         signature = key(node)
         known = memo.get(signature)
         if known is not None:
@@ -87,7 +87,7 @@ def solve(state: Game, key: Callable[[Game], Hashable], max_nodes: int = DEFAULT
         elif actor == CHANCE_PLAYER:
             win = score = 0.0
             for outcome, probability in node.chance_outcomes():
-                child = node.copy()
+                child = cast(G, node.copy())
                 child.apply(outcome)
                 child_win, child_score = value(child)
                 win += probability * child_win
@@ -114,8 +114,7 @@ def solve(state: Game, key: Callable[[Game], Hashable], max_nodes: int = DEFAULT
     return SolverResult(player, options, best, len(memo))
 
 
-def _after(node: Game, action: int,
-           value: Callable[[Game], tuple[float, float]]) -> tuple[float, float]:
-    child = node.copy()
+def _after(node: G, action: int, value: Callable[[G], tuple[float, float]]) -> tuple[float, float]:
+    child = cast(G, node.copy())
     child.apply(action)
     return value(child)
