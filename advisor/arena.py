@@ -22,13 +22,14 @@ from advisor.agent_specs import AgentSpec, parse_agent_spec
 from advisor.agents import make_agent
 from advisor.arena_exec import Runner, default_workers, parse_executor, run_tasks
 from advisor.arena_play import (
-    Entrant, GameJob, GameOutcome, derive_seed, play_batch, stop_engines,
+    Entrant, GameJob, GameOutcome, play_batch, stop_engines,
 )
 from advisor.arena_report import (
     PairStats, Played, fault_lines, format_sprt, format_table, pair_stats, sprt_of, summary_line,
 )
 from advisor.arena_revisions import describe_checkout, prepare
 from advisor.arena_store import ArenaStore
+from advisor.games import derive_seed
 from advisor.engine import EngineClient, EngineError, package_version
 from positions.errors import RefugeError
 from positions.position import Position

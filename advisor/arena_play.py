@@ -6,7 +6,6 @@ values and agents are built (and external engines started) once per worker threa
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import threading
@@ -15,16 +14,11 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from advisor.agents import Agent, make_agent
+from advisor.games import DealStreams, derive_seed
 from advisor.engine import EngineAgent, EngineError
 from positions import phases
 from positions.position import Position
 from positions.record import GameRecorder
-
-
-def derive_seed(seed: int, *parts: object) -> int:
-    """A 63-bit seed derived from `seed` and labels (stable across processes, runs and platforms)."""
-    text = ":".join(["refuge-arena", str(seed), *map(str, parts)])
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
 @dataclass(frozen=True)
@@ -85,28 +79,6 @@ class GameOutcome:
     """The game record (``refuge-game/1``) as compact JSON."""
     seconds: float
     decisions: int
-
-
-class DealStreams:
-    """The chance of one deal, one stream per source, so that rotated seats meet the same luck.
-
-    Each seat's draws come from that seat's own stream, weather tiles from one stream and tie-breaks
-    from another, all derived from the deal's seed: whoever sits at seat 1 in any rotation draws from
-    seat 1's stream, and the same weather turns while the bags are alike.
-    """
-
-    def __init__(self, deal_seed: int, players: int) -> None:
-        self.seats = [random.Random(derive_seed(deal_seed, "draws", s)) for s in range(players)]
-        self.weather = random.Random(derive_seed(deal_seed, "weather"))
-        self.tiebreak = random.Random(derive_seed(deal_seed, "tiebreak"))
-
-    def stream(self, position: Position) -> random.Random:
-        """The stream that decides the pending chance event."""
-        if position.phase == phases.WEATHER:
-            return self.weather
-        if position.phase == phases.TIEBREAK:
-            return self.tiebreak
-        return self.seats[position.actor]
 
 
 _LOCAL = threading.local()

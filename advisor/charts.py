@@ -7,7 +7,12 @@ from typing import Sequence
 from positions.errors import RefugeError
 
 
-def _pyplot():
+def pyplot():
+    """matplotlib's pyplot on the Agg backend.
+
+    Raises:
+        RefugeError: matplotlib is not installed.
+    """
     try:
         import matplotlib
     except ImportError:
@@ -27,7 +32,7 @@ def plot_win_curves(curves: dict[int, list[tuple[int, float]]], names: Sequence[
     """
     if not path.lower().endswith((".png", ".svg", ".pdf")):
         raise RefugeError(f"{path}: chart files must end in .png, .svg or .pdf")
-    plt = _pyplot()
+    plt = pyplot()
     figure, axes = plt.subplots(figsize=(9, 4.5))
     for player, points in sorted(curves.items()):
         label = names[player] if player < len(names) else f"player {player}"
@@ -39,10 +44,20 @@ def plot_win_curves(curves: dict[int, list[tuple[int, float]]], names: Sequence[
     axes.set_title(title)
     axes.grid(alpha=0.3)
     axes.legend()
+    save(figure, path)
+
+
+def save(figure, path: str) -> None:
+    """Lay out, write and close a figure.
+
+    Raises:
+        RefugeError: the file cannot be written.
+    """
+    plt = pyplot()
     figure.tight_layout()
     try:
         figure.savefig(path)
     except OSError as error:
-        raise RefugeError(f"{path}: cannot write the chart: {error.strerror}") from None
+        raise RefugeError(f"{path}: cannot write the chart ({error.strerror or error})") from None
     finally:
         plt.close(figure)

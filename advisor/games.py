@@ -22,25 +22,29 @@ def derive_seed(*parts: object) -> int:
 
 
 class DealStreams:
-    """The chance of one deal: one stream per seat for its draws, one for weather, one for ties.
+    """The chance of one deal, one stream per source, so that rotated seats meet the same luck.
 
-    With seats rotated between games of a pair, each seat's draws follow the same stream, so the
-    luck of the deal is shared out evenly (the arena's paired games).
+    Each seat's draws come from that seat's own stream, weather tiles from one stream and tie-breaks
+    from another, all derived from the deal's seed: whoever sits at seat 1 in any rotation draws from
+    seat 1's stream, and the same weather turns while the bags are alike (the arena's paired games).
     """
 
-    def __init__(self, seed: int, players: int) -> None:
-        self.seats = [random.Random(derive_seed(seed, "seat", s)) for s in range(players)]
-        self.weather = random.Random(derive_seed(seed, "weather"))
-        self.ties = random.Random(derive_seed(seed, "ties"))
+    def __init__(self, deal_seed: int, players: int) -> None:
+        self.seats = [random.Random(derive_seed(deal_seed, "draws", s)) for s in range(players)]
+        self.weather = random.Random(derive_seed(deal_seed, "weather"))
+        self.tiebreak = random.Random(derive_seed(deal_seed, "tiebreak"))
 
-    def sample(self, pos: Position) -> Action:
-        """The next chance outcome, from the stream that owns this kind of event."""
-        phase = pos.phase
-        if phase == phases.WEATHER:
-            return pos.sample_chance(self.weather)
-        if phase == phases.TIEBREAK:
-            return pos.sample_chance(self.ties)
-        return pos.sample_chance(self.seats[pos.actor])
+    def stream(self, position: Position) -> random.Random:
+        """The stream that decides the pending chance event."""
+        if position.phase == phases.WEATHER:
+            return self.weather
+        if position.phase == phases.TIEBREAK:
+            return self.tiebreak
+        return self.seats[position.actor]
+
+    def sample(self, position: Position) -> Action:
+        """The pending chance event's outcome, drawn from its stream."""
+        return position.sample_chance(self.stream(position))
 
 
 Listener = Callable[[GameRecorder, int, Action, bool], None]

@@ -120,13 +120,11 @@ def plot_ladder(rated: Sequence[Rated], path: str, order: Sequence[str]) -> None
     """Strength across versions: one line per agent name, versions in the order they first played.
 
     Raises:
-        LadderError: the file cannot be written.
+        RefugeError: matplotlib is missing or the file cannot be written.
     """
-    import matplotlib
+    from advisor.charts import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     position = {revision: i for i, revision in enumerate(order)}
     by_name: dict[str, list[Rated]] = defaultdict(list)
     for entry in rated:
@@ -144,13 +142,7 @@ def plot_ladder(rated: Sequence[Rated], path: str, order: Sequence[str]) -> None
     axes.set_ylabel("Elo (95% CI)")
     axes.set_title("Refuge agents across versions")
     axes.legend()
-    figure.tight_layout()
-    try:
-        figure.savefig(path)
-    except OSError as error:
-        raise LadderError(f"{path}: cannot write the plot ({error.strerror or error})") from None
-    finally:
-        plt.close(figure)
+    save(figure, path)
 
 
 @click.command("ladder")
