@@ -4,7 +4,7 @@ PYTHON ?= python3
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo test bench typecheck clean
+.PHONY: demo test bench typecheck lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,9 @@ bench: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/python -m mypy
+
+lint: $(STAMP)
+	$(BIN)/ruff check positions search advisor benchmarks scripts tests
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .benchmarks .hypothesis

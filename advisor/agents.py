@@ -6,6 +6,7 @@ External engines (``cmd:``, ``rev:``) are built by the arena; other packages can
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Callable, Protocol
 
@@ -43,22 +44,22 @@ class SearchAgent:
     """ISMCTS with an iteration and/or time budget per decision; keeps the last result."""
 
     def __init__(self, name: str, iterations: int | None = None, seconds: float | None = None,
-                 exploration: float = 0.7, workers: int = 1, rollout: str = "heuristic") -> None:
-        from advisor.bots import DEFAULT_ROLLOUT, random_bot
+                 exploration: float = 0.7, workers: int = 1, rollout: str = "heuristic",
+                 cutoff: int | None = None) -> None:
+        from advisor.bots import DEFAULT_ROLLOUT, HeuristicEvaluator, random_bot
 
         policies: dict[str, Policy[Position]] = {"heuristic": DEFAULT_ROLLOUT, "random": random_bot()}
         if rollout not in policies:
             raise AgentSpecError(f"ismcts: unknown rollout {rollout!r} (expected heuristic or random)")
         self.name = name
         self.template = SearchRequest(iterations=iterations, seconds=seconds, exploration=exploration,
-                                      workers=workers, rollout=policies[rollout])
+                                      workers=workers, rollout=policies[rollout], rollout_cutoff=cutoff,
+                                      evaluator=HeuristicEvaluator() if cutoff is not None else None)
         self.last: SearchResult | None = None
 
     def request(self, seed: int) -> SearchRequest:
         """This agent's search request with the given seed."""
-        t = self.template
-        return SearchRequest(iterations=t.iterations, seconds=t.seconds, seed=seed,
-                             exploration=t.exploration, workers=t.workers, rollout=t.rollout)
+        return dataclasses.replace(self.template, seed=seed)
 
     def choose(self, position: Position, rng: random.Random) -> Action:
         """The most visited root action of a search seeded from `rng`."""
@@ -90,7 +91,7 @@ def _bot(spec: AgentSpec) -> Agent:
 
 
 def _ismcts(spec: AgentSpec) -> Agent:
-    known = {"iterations", "seconds", "exploration", "workers", "rollout"}
+    known = {"iterations", "seconds", "exploration", "workers", "rollout", "cutoff"}
     unknown = set(spec.params) - known
     if unknown:
         raise AgentSpecError(f"ismcts: unknown parameter {sorted(unknown)[0]!r} "

@@ -16,8 +16,6 @@ from typing import Sequence
 from advisor.agents import Agent, make_agent
 from advisor.games import DealStreams, derive_seed
 from advisor.engine import EngineAgent, EngineError
-from positions import phases
-from positions.position import Position
 from positions.record import GameRecorder
 
 

@@ -64,7 +64,13 @@ def make_bot(game: Any, iterations: int | None, seconds: float | None, explorati
 
     With `seconds` it searches until the clock runs out (at least one simulation); else it runs
     `iterations` simulations. `rollout` picks the evaluator (see ``ROLLOUTS``).
+
+    Raises:
+        AgentSpecError: unknown `rollout`, or OpenSpiel is not installed.
     """
+    if rollout not in ROLLOUTS:
+        raise AgentSpecError(f"{KIND}: unknown rollout {rollout!r} (expected {' or '.join(ROLLOUTS)})")
+    _require_openspiel()
     import numpy as np
     from open_spiel.python.algorithms import ismcts, mcts
 

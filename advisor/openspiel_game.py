@@ -8,7 +8,7 @@ already sequential in seat order with hidden choices, so the game is ``SEQUENTIA
 
 Cloning never deep-copies a position: OpenSpiel clones a Python state by deep-copying each
 attribute, and the only attribute is a :class:`PositionBox` whose ``__deepcopy__`` is
-``Position.copy()`` (a couple of microseconds instead of ~100).
+``Position.copy()`` (a clone takes about 6 us instead of about 100 us).
 
 A resampled state (:meth:`RefugeState.resample_from_infostate`) carries the original's OpenSpiel
 ``history()``: that C++ list cannot be rewritten from Python, so in a simultaneous step it still

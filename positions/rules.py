@@ -16,7 +16,7 @@ from positions.actions import (
     BUY, BUY_BASE, DISCARD_NONE, DISCARD_NONE_CODE, DISCARD_PATH, DISCARD_PATH_BASE,
     DISCARD_SECOND, DISCARD_SECOND_CODE, DRAW, DRAW_CODE, DRAWN_ONE, DRAWN_ONE_BASE,
     DRAWN_TWO_BASE, OPTION_BASE, OPTION_NAMES, OPTIONS, PASS, PLAY, PLAY_BASE, RETURN,
-    RETURN_CODE, TIEBREAK, TIEBREAK_BASE, WEATHER_STORM, WEATHER_SUN, Action, drawn_pair, drawn_two,
+    RETURN_CODE, TIEBREAK, TIEBREAK_BASE, WEATHER_STORM, WEATHER_SUN, Action, drawn_two,
 )
 from positions.errors import IllegalActionError
 from positions.tiles import COST, KIND_COUNT, PAW, PRIORITY, STORM, TILES, Effect, Kind
@@ -135,10 +135,15 @@ def _next_returner(pos: Position, start: int) -> None:
             if path:
                 pos.phase = phases.RETURN_DISCARD
                 pos.actor = player
-                pos.legal = (DISCARD_NONE,) + tuple(DISCARD_PATH[k] for k in sorted(set(path)))
+                pos.legal = return_discard_options(path)
                 return
             _go_home(pos, player)
     _next_deal(pos, 0)
+
+
+def return_discard_options(path: tuple[Kind, ...]) -> tuple[Action, ...]:
+    """A returning player may discard one walk tile of their path, or none (C15)."""
+    return (DISCARD_NONE,) + tuple(DISCARD_PATH[k] for k in sorted(set(path)))
 
 
 def _go_home(pos: Position, player: int) -> None:
@@ -197,7 +202,7 @@ def _next_resolver(pos: Position, start: int) -> None:
             kind = choice - PLAY_BASE
             pos.actor = player
             pos.hands[player] = _without(pos.hands[player], kind)
-            _play(pos, kind)
+            play_tile(pos, kind)
             return
     _start_step(pos, phases.BUY)
 
@@ -206,7 +211,8 @@ def _has_discard_target(pos: Position) -> bool:
     return bool(pos.hands[pos.actor] or pos.paths[pos.actor])
 
 
-def _play(pos: Position, kind: Kind) -> None:
+def play_tile(pos: Position, kind: Kind) -> None:
+    """Resolve a played tile: ask for its option if it has two open ones, else apply its effect."""
     effects = TILES[kind].effects
     if len(effects) > 1:
         options = tuple(OPTIONS[e.name] for e in effects
@@ -238,12 +244,13 @@ def _apply_effect(pos: Position, kind: Kind, effect: Effect) -> None:
             pos.tile = kind
             pos.discards_left = effect.discards
             pos.discards_required = effect.discards_required
-            _offer_discard(pos)
+            offer_discard(pos)
             return
     _place(pos, kind)
 
 
-def _offer_discard(pos: Position) -> None:
+def offer_discard(pos: Position) -> None:
+    """Stop for a discard target of Cairn, Hiker or Cave, or take the only required one (C11)."""
     player = pos.actor
     targets: tuple[Action, ...] = (DISCARD_SECOND,) if pos.hands[player] else ()
     targets += tuple(DISCARD_PATH[k] for k in sorted(set(pos.paths[player])))
@@ -267,7 +274,7 @@ def _discard(pos: Position, action: int) -> None:
         pos.discards_left -= 1
         pos.discards_required = max(0, pos.discards_required - 1)
         if pos.discards_left and _has_discard_target(pos):
-            _offer_discard(pos)
+            offer_discard(pos)
             return
     _place(pos, pos.tile)
 
@@ -275,10 +282,11 @@ def _discard(pos: Position, action: int) -> None:
 def _place(pos: Position, kind: Kind) -> None:
     """C20: the tile joins the path once its own effect is applied, before additional plays."""
     pos.paths[pos.actor] = pos.paths[pos.actor] + (kind,)
-    _continue_extra_plays(pos)
+    continue_extra_plays(pos)
 
 
-def _continue_extra_plays(pos: Position) -> None:
+def continue_extra_plays(pos: Position) -> None:
+    """Go on with the additional plays still owed (C10), then with the next player to resolve."""
     player = pos.actor
     if pos.extra_plays:
         hand = pos.hands[player]
@@ -290,7 +298,7 @@ def _continue_extra_plays(pos: Position) -> None:
         if hand:
             pos.extra_plays -= 1
             pos.hands[player] = ()
-            _play(pos, hand[0])
+            play_tile(pos, hand[0])
             return
         if has_bag:
             pos.phase = phases.EXTRA_DRAW
@@ -310,7 +318,7 @@ def _extra(pos: Position, action: int) -> None:
         return
     pos.extra_plays -= 1
     pos.hands[player] = ()
-    _play(pos, hand[0])
+    play_tile(pos, hand[0])
 
 
 def _extra_draw(pos: Position, action: int) -> None:
@@ -322,9 +330,9 @@ def _extra_draw(pos: Position, action: int) -> None:
     pos.extra_plays -= 1
     if kind == STORM:
         pos.owned_storms[player] += 1
-        _continue_extra_plays(pos)
+        continue_extra_plays(pos)
     else:
-        _play(pos, kind)
+        play_tile(pos, kind)
 
 
 # --- C12 buying --------------------------------------------------------------------------------------

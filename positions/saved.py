@@ -15,7 +15,7 @@ from typing import Callable, NamedTuple
 
 from positions import phases, rules
 from positions.actions import (
-    DISCARD_NONE, DISCARD_PATH, DRAW, RETURN, Action, action_from_code, parse_action,
+    DRAW, RETURN, Action, action_from_code, parse_action,
 )
 from positions.errors import ImpossiblePositionError, InvalidActionError, MalformedFileError
 from positions.position import Position
@@ -435,9 +435,9 @@ def _set_choices(pos: Position, choices: list[object], problems: Problems) -> No
                        or (phase in RESOLVING and bool(pos.hands[player]))))
         path: JsonPath = ("players", player, "choice")
         if value is not None and not public:
-            problems.add(path, f"not expected here: a saved position keeps only the revealed choices "
-                         f"of players after the actor at return-discard, option, discard, extra "
-                         f"and extra-draw")
+            problems.add(path, "not expected here: a saved position keeps only the revealed choices "
+                         "of players after the actor at return-discard, option, discard, extra "
+                         "and extra-draw")
             continue
         if phase in phases.SIMULTANEOUS and player < actor and _takes_part(pos, player):
             pos.pending[player] = rules.step_legal(pos, player)[0]
@@ -502,24 +502,24 @@ def _set_legal(pos: Position, problems: Problems) -> None:
             return
         pos.legal = rules.step_legal(pos, actor)
     elif phase == phases.RETURN_DISCARD:
-        pos.legal = (DISCARD_NONE,) + tuple(DISCARD_PATH[k] for k in sorted(set(pos.paths[actor])))
+        pos.legal = rules.return_discard_options(pos.paths[actor])
     elif phase == phases.OPTION:
         # The engine decides which options are open (C9, C11).
-        _set_engine_stop(pos, lambda trial: rules._play(trial, pos.tile), problems,
+        _set_engine_stop(pos, lambda trial: rules.play_tile(trial, pos.tile), problems,
                          f"{TILES[pos.tile].name} has a single open option here (nothing to "
                          f"discard, C11)")
     elif phase == phases.DISCARD:
         if not (pos.hands[actor] or pos.paths[actor]):
             problems.add(here, "nothing to discard: expected a second tile in hand or a path (C11)")
             return
-        _set_engine_stop(pos, rules._offer_discard, problems,
+        _set_engine_stop(pos, rules.offer_discard, problems,
                          "a single discard target for a required discard (C11)")
     elif phase == phases.EXTRA:
         if len(pos.hands[actor]) != 1 or not pos.bags[actor]:
             problems.add(("players", actor, "hand"), "expected exactly one second tile in hand and "
                          "tiles in the bag to choose between them (C10)")
             return
-        _set_engine_stop(pos, rules._continue_extra_plays, problems, "no choice for this play")
+        _set_engine_stop(pos, rules.continue_extra_plays, problems, "no choice for this play")
     elif phase == phases.EXTRA_DRAW and pos.hands[actor]:
         problems.add(("players", actor, "hand"), "expected no tile in hand at extra-draw: the second "
                      "tile is played or set aside first (C10)")
