@@ -64,19 +64,21 @@ def reset_resolution(pos: Position) -> None:
 
 # --- simultaneous steps (C6, C8, C12) -------------------------------------------------------------
 
-def _takes_part(pos: Position, player: int) -> bool:
-    if not pos.walking[player]:
-        return False
-    if pos.phase == phases.CHOOSE:
-        return len(pos.hands[player]) > 0
-    return True
+def takes_part(pos: Position, player: int) -> bool:
+    """Whether a player acts in the current simultaneous step: walking, and for a tile choice holding
+    a tile (a draw of two Storms leaves nothing to choose, C7)."""
+    return pos.walking[player] and (pos.phase != phases.CHOOSE or bool(pos.hands[player]))
+
+
+_RETURN_OR_DRAW = (RETURN, DRAW)
+_RETURN_ONLY = (RETURN,)
 
 
 def step_legal(pos: Position, player: int) -> tuple[Action, ...]:
     """A player's options in the current simultaneous step; none depend on another's choice."""
     phase = pos.phase
     if phase == phases.DECIDE:
-        return (RETURN, DRAW) if pos.bags[player] else (RETURN,)
+        return _RETURN_OR_DRAW if pos.bags[player] else _RETURN_ONLY
     if phase == phases.CHOOSE:
         return choose_options(pos.hands[player])
     steps = pos.steps[player]
@@ -102,7 +104,7 @@ def _start_step(pos: Position, phase: int) -> None:
 
 def _next_in_step(pos: Position, start: int) -> None:
     for player in range(start, pos.players):
-        if not _takes_part(pos, player):
+        if not takes_part(pos, player):
             continue
         options = step_legal(pos, player)
         if len(options) == 1:
@@ -338,6 +340,10 @@ def _extra_draw(pos: Position, action: int) -> None:
 # --- C12 buying --------------------------------------------------------------------------------------
 
 def _settle_buys(pos: Position) -> None:
+    if max(pos.pending) < BUY_BASE:  # everybody passed
+        pos.ties = ()
+        _turn_weather(pos)
+        return
     ties = []
     rank = [(pos.vp[p], pos.steps[p]) for p in range(pos.players)]
     wanted: dict[Kind, list[int]] = {}

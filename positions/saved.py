@@ -439,7 +439,7 @@ def _set_choices(pos: Position, choices: list[object], problems: Problems) -> No
                          "of players after the actor at return-discard, option, discard, extra "
                          "and extra-draw")
             continue
-        if phase in phases.SIMULTANEOUS and player < actor and _takes_part(pos, player):
+        if phase in phases.SIMULTANEOUS and player < actor and rules.takes_part(pos, player):
             pos.pending[player] = rules.step_legal(pos, player)[0]
         elif phase == phases.DEAL and pos.walking[player]:
             pos.pending[player] = DRAW
@@ -453,10 +453,6 @@ def _set_choices(pos: Position, choices: list[object], problems: Problems) -> No
         elif public:
             options = rules.choose_options(pos.hands[player])
             pos.pending[player] = _read_public_choice(value, options, path, problems)
-
-
-def _takes_part(pos: Position, player: int) -> bool:
-    return pos.walking[player] and (pos.phase != phases.CHOOSE or bool(pos.hands[player]))
 
 
 def _read_public_choice(value: object, options: tuple[Action, ...], path: JsonPath,
