@@ -8,6 +8,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from search.request import wilson_interval
+
 Z95 = 1.959963984540054
 
 
@@ -43,8 +45,12 @@ class MatchSummary:
 
     @property
     def score_ci95(self) -> tuple[float, float]:
-        """95% interval of the mean score."""
-        half = Z95 * math.sqrt(self.variance / self.units) if self.units else 0.5
+        """95% interval of the mean score (Wilson's when every unit scored alike, e.g. a sweep)."""
+        if not self.units:
+            return 0.0, 1.0
+        if self.variance <= 0:
+            return wilson_interval(self.score, self.units)
+        half = Z95 * math.sqrt(self.variance / self.units)
         return max(0.0, self.score - half), min(1.0, self.score + half)
 
     @property

@@ -67,3 +67,10 @@ def test_bradley_terry_recovers_an_ordering_and_anchor() -> None:
     assert low < ratings["a"].elo < high
     with pytest.raises(ValueError):
         stats.bradley_terry(["a"], [], anchor="zz")
+
+
+def test_a_clean_sweep_has_a_finite_lower_elo_bound() -> None:
+    """100 won pairs out of 100: Wilson's interval, not a zero-width one at +inf."""
+    low, high = stats.pentanomial([0, 0, 0, 0, 100]).score_ci95
+    assert 0.95 < low < 0.97 and high == 1.0
+    assert 400 < stats.pentanomial([0, 0, 0, 0, 100]).elo_ci95[0] < 700
