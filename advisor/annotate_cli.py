@@ -10,6 +10,7 @@ from tabulate import tabulate
 
 from advisor.annotate import DEFAULT_ITERATIONS, Annotation, annotate_game, decisions_to_annotate, summarise, win_curves
 from advisor.cli_errors import reports_bad_input
+from advisor.progress import progress_bar
 from positions.record import load_record, replay
 
 JSON_FORMAT = "refuge-annotation/1"
@@ -71,8 +72,7 @@ def annotate(game_file: str, players: str | None, iterations: int | None, second
     seats = _players(players, record.players)
     events = range(first, len(record.events) if last is None else last + 1)
     total = len(decisions_to_annotate(game, seats, events))
-    with click.progressbar(length=total, label="annotating", show_eta=True, show_pos=True,
-                           file=None if not as_json else open(os.devnull, "w")) as bar:
+    with progress_bar(length=total, label="annotating", show_pos=True) as bar:
         annotations = annotate_game(game, seats, iterations, seconds, seed, workers, events,
                                     on_done=lambda a: bar.update(1))
     summaries = summarise(annotations, record)

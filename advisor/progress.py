@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import sys
 import threading
 import time
 from types import TracebackType
+from typing import Any
+
+import click
 
 
 class Spinner:
@@ -42,3 +46,12 @@ class Spinner:
             sys.stderr.write(f"\r{frames[tick % 4]} {self.label}  {elapsed:.1f} s{budget}")
             sys.stderr.flush()
             tick += 1
+
+
+def progress_bar(iterable: Any = None, **options: Any) -> Any:
+    """click's progress bar with an ETA on stderr when stderr is a terminal; silent otherwise.
+
+    Standard output stays free for tables and JSON.
+    """
+    stream = sys.stderr if sys.stderr.isatty() else io.StringIO()
+    return click.progressbar(iterable, show_eta=True, file=stream, **options)

@@ -10,6 +10,7 @@ from tabulate import tabulate
 from advisor.agent_specs import parse_agent_spec
 from advisor.agents import make_agent
 from advisor.cli_errors import fail, reports_bad_input
+from advisor.progress import progress_bar
 from advisor.games import derive_seed, play_game, split_agent_list
 from positions.record import load_record, replay
 from positions.routes import parse_route
@@ -49,9 +50,7 @@ def selfplay(agent_list: str, games: int, seed: int, route: str, out: str) -> No
     the_route = parse_route(route)
     os.makedirs(out, exist_ok=True)
     totals = {i: [0, 0.0, 0.0] for i in range(len(specs))}
-    label = "selfplay"
-    with click.progressbar(range(games), label=label, file=None,
-                           show_eta=True) as bar:
+    with progress_bar(range(games), label="selfplay") as bar:
         for index in bar:
             path = game_file(out, index)
             order = seat_order(index, len(specs))

@@ -6,6 +6,7 @@ import random
 from typing import Sequence
 
 from positions import phases, rules
+from positions.phases import CHANCE_PHASES, OVER, SIMULTANEOUS
 from positions.actions import Action
 from positions.errors import ImpossiblePositionError
 from positions.routes import ROUTES, Route
@@ -145,27 +146,27 @@ class Position:
     def current_player(self) -> int:
         """The player to decide, ``CHANCE_PLAYER`` at a chance event, ``TERMINAL_PLAYER`` at the end."""
         phase = self.phase
-        if phase == phases.OVER:
+        if phase == OVER:
             return phases.TERMINAL_PLAYER
-        if phase in phases.CHANCE_PHASES:
+        if phase in CHANCE_PHASES:
             return phases.CHANCE_PLAYER
         return self.actor
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return self.phase == phases.OVER
+        return self.phase == OVER
 
     def is_chance(self) -> bool:
         """Whether the next event is chance (a draw, a weather tile, a tie-break)."""
-        return self.phase in phases.CHANCE_PHASES
+        return self.phase in CHANCE_PHASES
 
     def is_simultaneous(self) -> bool:
         """Whether the decision is part of a simultaneous step (C6, C8, C12)."""
-        return self.phase in phases.SIMULTANEOUS
+        return self.phase in SIMULTANEOUS
 
     def legal_actions(self) -> Sequence[Action]:
         """The decisions open to the current player, or the possible chance outcomes."""
-        if self.phase in phases.CHANCE_PHASES:
+        if self.phase in CHANCE_PHASES:
             return [action for action, _ in rules.chance_outcomes(self)]
         return self.legal
 

@@ -12,6 +12,7 @@ import random
 from typing import TYPE_CHECKING
 
 from positions import phases
+from positions.phases import CHANCE_PHASES, SIMULTANEOUS
 from positions.actions import (
     BUY, BUY_BASE, DISCARD_NONE, DISCARD_NONE_CODE, DISCARD_PATH, DISCARD_PATH_BASE,
     DISCARD_SECOND, DISCARD_SECOND_CODE, DRAW, DRAW_CODE, DRAWN_ONE, DRAWN_ONE_BASE,
@@ -537,12 +538,12 @@ def apply(pos: Position, action: int) -> None:
         IllegalActionError: the action is not legal here.
     """
     phase = pos.phase
-    if phase in phases.CHANCE_PHASES:
+    if phase in CHANCE_PHASES:
         _apply_chance(pos, phase, action)
         return
     if action not in pos.legal:
         raise IllegalActionError(_illegal_message(pos, action))
-    if phase in phases.SIMULTANEOUS:
+    if phase in SIMULTANEOUS:
         pos.pending[pos.actor] = action
         _next_in_step(pos, pos.actor + 1)
         return
