@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import click
@@ -12,6 +13,7 @@ from advisor.bots import DEFAULT_ROLLOUT, position_key
 from advisor.cli_errors import fail, reports_bad_input
 from advisor.files_cli import load_position_arg
 from advisor.progress import Spinner
+from advisor.tree_export import write_tree
 from positions import Position
 from positions.actions import action_from_code
 from positions.render import render
@@ -55,9 +57,11 @@ def budget_options(command):
 @click.argument("position_file", metavar="POSITION")
 @budget_options
 @click.option("--json", "as_json", is_flag=True, help="Print the documented JSON document.")
+@click.option("--tree", "tree_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write the search tree as GraphML (networkx) for inspection.")
 @reports_bad_input
 def best_move(position_file: str, iterations: int | None, seconds: float | None, seed: int,
-              workers: int, exploration: float, as_json: bool) -> None:
+              workers: int, exploration: float, as_json: bool, tree_path: str | None) -> None:
     """Every option at the decision of POSITION with win %, 95% CI, expected score and visits.
 
     POSITION is a saved-position file, a game record (its last position) or an example name.
@@ -67,10 +71,18 @@ def best_move(position_file: str, iterations: int | None, seconds: float | None,
     position = load_position_arg(position_file)
     _decision_or_fail(position, position_file)
     request = search_request(iterations, seconds, seed, workers, exploration)
+    if tree_path:
+        request = dataclasses.replace(request, keep_tree=True)
     budget = f"{request.iterations} iterations" if request.iterations else f"{request.seconds} s"
     with Spinner(f"searching ({budget}, {workers} worker(s))", request.seconds, enabled=None
                  if not as_json else False):
         advice = advise(position, request)
+    if tree_path and advice.result.tree is not None:
+        root = (advice.result.player, position.information_set_key(advice.result.player))
+        graph = write_tree(advice.result.tree, root, tree_path)
+        if not as_json:
+            click.echo(f"search tree: {graph.number_of_nodes()} nodes, {graph.number_of_edges()} "
+                       f"edges written to {tree_path}", err=True)
     if as_json:
         click.echo(json.dumps(advice_to_data(advice, position_file), indent=2))
         return

@@ -12,6 +12,7 @@ the nodes where that player chose.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -21,7 +22,7 @@ from typing import Any, Hashable, Sequence
 from search.errors import SearchError
 from search.parallel import derive_seed, map_in_processes, split_iterations
 from search.protocol import CHANCE_PLAYER, TERMINAL_PLAYER, Evaluator, Game, Policy
-from search.request import SearchRequest, SearchResult
+from search.request import SearchRequest, SearchResult, SearchTree
 
 Node = dict[int, list[float]]
 """Per action: [visits, availability, value_sum, score_sum]."""
@@ -35,6 +36,8 @@ class TreeOutcome:
     iterations: int
     seconds: float
     nodes: int
+    tree: SearchTree | None = None
+    """The whole tree, when the request asked to keep it."""
 
 
 def rollout(state: Game, rng: random.Random, policy: Policy[Any] | None = None,
@@ -70,12 +73,14 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     policy, cutoff, evaluator = request.rollout, request.rollout_cutoff, request.evaluator
     uniform_root = request.root_selection == "uniform"
     tree: dict[Hashable, Node] = {}
+    edges: dict[tuple[Hashable, int, Hashable], int] | None = {} if request.keep_tree else None
     log, sqrt, inf, clock = math.log, math.sqrt, math.inf, time.perf_counter
     done = 0
     while done != limit and (deadline == inf or clock() < deadline):
         state = root.determinize(player, rng)
         path: list[tuple[list[float], int]] = []
         expanded = False
+        came_from: tuple[Hashable, int] | None = None
         while True:
             actor = state.current_player()
             if actor < 0:
@@ -92,6 +97,9 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
                     break
                 node = tree[key] = {}
                 expanded = True
+            if edges is not None and came_from is not None:
+                edge = (came_from[0], came_from[1], key)
+                edges[edge] = edges.get(edge, 0) + 1
             chosen: list[float] = []
             action = -1
             best = -inf
@@ -114,6 +122,8 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
                     if value > best:
                         chosen, action, best = stats, candidate, value
             path.append((chosen, actor))
+            if edges is not None:
+                came_from = (key, action)
             state.apply(action)
         for stats, actor in path:
             stats[0] += 1
@@ -122,7 +132,10 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
         done += 1
     root_node = tree.get((player, root.information_set_key(player)), {})
     sums = {a: [s[0], s[2], s[3]] for a, s in root_node.items()}
-    return TreeOutcome(sums, done, time.perf_counter() - start, len(tree))
+    kept = None
+    if edges is not None:
+        kept = SearchTree({k: {a: (s[0], s[2]) for a, s in n.items()} for k, n in tree.items()}, edges)
+    return TreeOutcome(sums, done, time.perf_counter() - start, len(tree), kept)
 
 
 def search(state: Game, request: SearchRequest) -> SearchResult:
@@ -145,7 +158,11 @@ def search(state: Game, request: SearchRequest) -> SearchResult:
             total = merged.setdefault(action, [0, 0.0, 0.0])
             for i in range(3):
                 total[i] += sums[i]
-    return SearchResult.from_sums(player, state.legal_actions(), merged,
-                                  sum(o.iterations for o in outcomes), time.perf_counter() - start,
-                                  [o.iterations for o in outcomes],
-                                  by_win=request.root_selection == "uniform")
+    result = SearchResult.from_sums(player, state.legal_actions(), merged,
+                                    sum(o.iterations for o in outcomes), time.perf_counter() - start,
+                                    [o.iterations for o in outcomes],
+                                    by_win=request.root_selection == "uniform")
+    if request.keep_tree:
+        trees = [o.tree for o in outcomes if o.tree is not None]
+        result = dataclasses.replace(result, tree=SearchTree.merged(trees))
+    return result

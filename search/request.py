@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Hashable, Sequence
 
 from search.errors import SearchConfigError
 from search.protocol import Evaluator, Policy
@@ -40,6 +40,8 @@ class SearchRequest:
     """After this many rollout decisions, stop and ask ``evaluator``; ``None``: roll out to the end."""
     evaluator: Evaluator[Any] | None = None
     """Estimates returns and final scores where a rollout is cut off."""
+    keep_tree: bool = False
+    """Return the whole tree (every information-set node and the edges walked) for inspection."""
     root_selection: str = "uct"
     """``"uct"``: the root selects like every node and the most visited action is chosen.
     ``"uniform"``: every root action gets an equal share of iterations (UCT below), so each
@@ -113,6 +115,30 @@ class ActionStats:
 
 
 @dataclass(frozen=True)
+class SearchTree:
+    """A search tree for inspection: per node ``(player, key)`` and action, (visits, value_sum); and
+    how often each edge (node, action, next node) was walked. Chance sits inside the edges."""
+
+    nodes: dict[Hashable, dict[int, tuple[float, float]]]
+    edges: dict[tuple[Hashable, int, Hashable], int]
+
+    @classmethod
+    def merged(cls, trees: Sequence["SearchTree"]) -> "SearchTree":
+        """The trees of several workers as one (their statistics added up)."""
+        nodes: dict[Hashable, dict[int, tuple[float, float]]] = {}
+        edges: dict[tuple[Hashable, int, Hashable], int] = {}
+        for tree in trees:
+            for key, stats in tree.nodes.items():
+                node = nodes.setdefault(key, {})
+                for action, (visits, value) in stats.items():
+                    old = node.get(action, (0.0, 0.0))
+                    node[action] = (old[0] + visits, old[1] + value)
+            for edge, count in tree.edges.items():
+                edges[edge] = edges.get(edge, 0) + count
+        return cls(nodes, edges)
+
+
+@dataclass(frozen=True)
 class SearchResult:
     """What a search found: per-action statistics at the root and the action it picks."""
 
@@ -127,6 +153,8 @@ class SearchResult:
     seconds: float
     workers: int = 1
     per_worker_iterations: tuple[int, ...] = field(default=())
+    tree: SearchTree | None = None
+    """The whole tree, if the request asked to keep it."""
 
     def stats(self, action: int) -> ActionStats:
         """The statistics of one root action.

@@ -150,3 +150,20 @@ def test_play_between_bots_runs_to_the_end(tmp_path) -> None:
     assert result.exit_code == 0, result.output
     assert "Final scores" in result.output
     assert replay(load_record(str(record))).final.is_terminal()
+
+
+def test_best_move_exports_the_search_tree_as_graphml(tmp_path) -> None:
+    import networkx as nx
+
+    path = tmp_path / "tree.graphml"
+    result = _run("best-move", "storm-one-away", "--iterations", "200", "--tree", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    graph = nx.read_graphml(path)
+    root = [n for n, data in graph.nodes(data=True) if data["root"]]
+    assert len(root) == 1 and graph.nodes[root[0]]["visits"] == 200
+    options = {o["action"]: o["visits"] for o in json.loads(result.output)["options"]}
+    walked = {}
+    for _, _, data in graph.out_edges(root[0], data=True):
+        walked[data["action"]] = walked.get(data["action"], 0) + data["walked"]
+        assert data["visits"] == options[data["action"]]
+    assert all(walked[a] <= options[a] for a in walked) and set(walked) <= set(options)

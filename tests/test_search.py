@@ -197,3 +197,19 @@ def test_heuristic_policy_checks_its_style() -> None:
     """A bad heuristic configuration is refused."""
     with pytest.raises(ValueError, match="buy_style"):
         HeuristicPolicy(buy_style="cheap")
+
+
+def test_a_kept_tree_matches_the_root_statistics_with_one_or_two_workers() -> None:
+    """keep_tree returns every node; the root's action visits are the result's, merged over workers."""
+    from positions import Position
+    from search.ismcts import search
+    from search.request import SearchRequest
+
+    pos = Position.new_game(2)
+    for workers in (1, 2):
+        result = search(pos, SearchRequest(iterations=120, seed=3, workers=workers, keep_tree=True))
+        assert result.tree is not None
+        root = result.tree.nodes[(0, pos.information_set_key(0))]
+        assert {a: int(v) for a, (v, _) in root.items()} == {s.action: s.visits for s in result.actions}
+        assert sum(result.tree.edges.values()) >= 1
+    assert search(pos, SearchRequest(iterations=50, seed=3)).tree is None
