@@ -167,3 +167,9 @@ def test_best_move_exports_the_search_tree_as_graphml(tmp_path) -> None:
         walked[data["action"]] = walked.get(data["action"], 0) + data["walked"]
         assert data["visits"] == options[data["action"]]
     assert all(walked[a] <= options[a] for a in walked) and set(walked) <= set(options)
+
+
+def test_every_command_has_help_with_an_example() -> None:
+    for name in cli.commands:
+        result = _run(name, "--help")
+        assert result.exit_code == 0 and "Example" in result.output, name
