@@ -20,10 +20,10 @@ from positions.position import Position
 from positions.routes import ROUTES, Route, parse_route
 from positions.rulesets import DEFAULT_RULESET, RULES_VERSION, Ruleset
 from positions.saved import (
-    read_route, read_rules_version, read_ruleset, route_to_data, ruleset_to_data,
+    read_document, read_route, read_ruleset, route_to_data, ruleset_to_data,
 )
 from positions.validation import (
-    JsonPath, Problems, describe, did_you_mean, parse_json, read_int, read_list, read_object,
+    JsonPath, Problems, did_you_mean, parse_json, read_int, read_list, read_object,
     read_str, read_text_file,
 )
 
@@ -159,18 +159,7 @@ def parse_record(data: object, source: str = "") -> GameRecord:
     Raises:
         MalformedFileError: wrong structure, types, names, notation or format (every problem listed).
     """
-    problems = Problems(source)
-    obj = read_object(data, (), problems, FIELDS, required=("format", "players", "route", "events"))
-    if obj is None:
-        problems.raise_if_any(MalformedFileError)
-        raise AssertionError("unreachable")
-    fmt = obj.get("format")
-    if "format" in obj and fmt != FORMAT:
-        hint = " (this is a saved position)" if fmt == "refuge-position/1" else ""
-        problems.add(("format",), f"found {describe(fmt)}, expected {FORMAT!r}{hint}")
-        problems.raise_if_any(MalformedFileError)
-    if "rules_version" in obj:
-        read_rules_version(obj["rules_version"], ("rules_version",), problems)
+    obj, problems = read_document(data, source, FIELDS, ("format", "players", "route", "events"), FORMAT)
     ruleset = read_ruleset(obj.get("ruleset", DEFAULT_RULESET.name), ("ruleset",), problems)
     route = read_route(obj.get("route", "meadows"), ("route",), problems)
     counts = ruleset.player_counts

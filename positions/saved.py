@@ -58,6 +58,34 @@ class SavedPosition(NamedTuple):
 
 # --- rules version, ruleset and route (shared with game records) -----------------------------------
 
+FORMAT_HINTS = {
+    "refuge-game/1": " (this is a game record: use it with refuge position)",
+    "refuge-position/1": " (this is a saved position)",
+}
+
+
+def read_document(data: object, source: str, fields: tuple[str, ...], required: tuple[str, ...],
+                  expected_format: str) -> tuple[dict[str, object], Problems]:
+    """The top-level object of a saved file, its ``format`` and ``rules_version`` checked.
+
+    Raises:
+        MalformedFileError: not an object, or another format.
+    """
+    problems = Problems(source)
+    obj = read_object(data, (), problems, fields, required=required)
+    if obj is None:
+        problems.raise_if_any(MalformedFileError)
+        raise AssertionError("unreachable")
+    fmt = obj.get("format")
+    if "format" in obj and fmt != expected_format:
+        hint = FORMAT_HINTS.get(fmt, "") if isinstance(fmt, str) else ""
+        problems.add(("format",), f"found {describe(fmt)}, expected {expected_format!r}{hint}")
+        problems.raise_if_any(MalformedFileError)
+    if "rules_version" in obj:
+        read_rules_version(obj["rules_version"], ("rules_version",), problems)
+    return obj, problems
+
+
 def read_rules_version(value: object, path: JsonPath, problems: Problems) -> None:
     """Check a file's ``rules_version``: same major version as this program's."""
     text = read_str(value, path, problems)
@@ -194,19 +222,8 @@ def parse_position(data: object, source: str = "") -> SavedPosition:
         MalformedFileError: wrong structure, types, names or format (every problem listed).
         ImpossiblePositionError: well formed, but not a position the rules can reach.
     """
-    problems = Problems(source)
-    obj = read_object(data, (), problems, TOP_FIELDS, required=("format", "route", "walk",
-                                                                "decision", "players"))
-    if obj is None:
-        problems.raise_if_any(MalformedFileError)
-        raise AssertionError("unreachable")
-    fmt = obj.get("format")
-    if "format" in obj and fmt != FORMAT:
-        hint = " (this is a game record: use it with refuge position)" if fmt == "refuge-game/1" else ""
-        problems.add(("format",), f"found {describe(fmt)}, expected {FORMAT!r}{hint}")
-        problems.raise_if_any(MalformedFileError)
-    if "rules_version" in obj:
-        read_rules_version(obj["rules_version"], ("rules_version",), problems)
+    obj, problems = read_document(data, source, TOP_FIELDS, ("format", "route", "walk", "decision",
+                                                            "players"), FORMAT)
     title = _read_text_field(obj, "name", problems)
     story = _read_text_field(obj, "story", problems)
     ruleset = read_ruleset(obj.get("ruleset", DEFAULT_RULESET.name), ("ruleset",), problems)
