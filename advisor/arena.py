@@ -106,6 +106,10 @@ class Schedule:
         return jobs
 
 
+INSTANT_KINDS = frozenset(("random", "heuristic", "cautious", "greedy"))
+"""Agents that decide in microseconds: their games are batched."""
+
+
 def batches(jobs: Sequence[GameJob], deals_per_batch: int) -> list[list[GameJob]]:
     """The jobs grouped by whole deals, `deals_per_batch` deals (of one table or several) per task."""
     groups: list[list[GameJob]] = []
@@ -328,7 +332,10 @@ def _play(settings: ArenaSettings, address: str | None, store: ArenaStore, run: 
           entrants: list[Entrant], remaining: list[GameJob], progress: Progress) -> None:
     runner = Runner(min(settings.workers, len(remaining)), address)
     groups = len(batches(remaining, 1))
-    per_task = 1 if settings.sprt else max(1, min(8, groups // (4 * runner.workers)))
+    # Batches save per-task overhead for the instant bots; a searching agent takes seconds to
+    # minutes a game, so each deal is its own task and is stored as soon as it is played.
+    instant = all(parse_agent_spec(e.spec).kind in INSTANT_KINDS for e in entrants)
+    per_task = 1 if settings.sprt or not instant else max(1, min(8, groups // (4 * runner.workers)))
     progress.bar = _progress_bar(progress.schedule.total, len(progress.played))
 
     def finished(task: Sequence[GameJob], outcomes: list[GameOutcome]) -> bool:
