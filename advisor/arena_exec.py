@@ -148,7 +148,18 @@ def run_tasks(runner: Runner, function: Callable[..., Any], tasks: Sequence[Task
     while queue or running:
         while queue and not stopping and len(running) < 2 * runner.workers:
             task = queue.popleft()
-            running[runner.executor.submit(function, task, *common)] = task
+            try:
+                future = runner.executor.submit(function, task, *common)
+            except BrokenProcessPool:  # a worker died after the last wait: the pool takes no more
+                queue.appendleft(task)
+                if running:
+                    break  # the running tasks come back lost below, and the pool is rebuilt there
+                breaks += 1
+                if breaks >= MAX_BREAKS:
+                    raise ExecutorError(f"workers died {breaks} times in a row") from None
+                runner.rebuild()
+                continue
+            running[future] = task
         finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
         lost: list[Task] = []
         for future in finished:
