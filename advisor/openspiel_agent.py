@@ -91,7 +91,9 @@ def make_bot(game: Any, iterations: int | None, seconds: float | None, explorati
             self._root_node = self.create_new_node(state)
             deadline = time.perf_counter() + seconds
             self.simulations = 0
-            while self.simulations == 0 or time.perf_counter() < deadline:
+            # At least until the root has a visit: OpenSpiel's final policy asserts it has one.
+            while (self._root_node.total_visits == 0 and self.simulations < 1000) \
+                    or time.perf_counter() < deadline:
                 self.run_simulation(self.sample_root_state(state))
                 self.simulations += 1
             return self.get_final_policy(state, self._root_node)
