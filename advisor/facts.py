@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from positions import Position
 from positions.actions import DRAW
 from positions.phases import BUY, DECIDE, TIEBREAK, WEATHER
-from positions.rules import paw_total
+from positions.rules import paw_total, storm_penalty
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ def return_facts(pos: Position, samples: int = 2000, seed: int = 0) -> ReturnFac
             total += 1.0  # the walk ended with this player still walking: only the Storm does that
         elif state.turn == pos.turn:
             total += _hit_chance_after_plays(state)
-    penalty = sum(1 for k in pos.paths[player] if pos.ruleset.is_penalised(k))
+    penalty = storm_penalty(pos, player)
     steps = pos.steps[player]
     return ReturnFacts(
         storms_on_track=pos.storms_on_track(),

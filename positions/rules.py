@@ -443,12 +443,17 @@ def _check_storm(pos: Position) -> None:
     start_turn(pos)
 
 
+def storm_penalty(pos: Position, player: int) -> int:
+    """Steps the Storm costs a walker now: one per penalised tile in the path (C16)."""
+    is_penalised = pos.ruleset.is_penalised
+    return sum(1 for k in pos.paths[player] if is_penalised(k))
+
+
 def storm_hits(pos: Position) -> None:
     """C16: walkers score no animals, pay a Step per penalised tile, a VP per missing Step (floor 0)."""
-    is_penalised = pos.ruleset.is_penalised
     for player in range(pos.players):
         if pos.walking[player]:
-            penalty = sum(1 for k in pos.paths[player] if is_penalised(k))
+            penalty = storm_penalty(pos, player)
             paid = min(penalty, pos.steps[player])
             pos.steps[player] -= paid
             pos.vp[player] = max(0, pos.vp[player] - (penalty - paid))
