@@ -4,12 +4,13 @@ PYTHON ?= python3
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo test bench typecheck lint clean
+.PHONY: demo test bench typecheck lint native clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,plot,openspiel,cluster]'
+	$(BIN)/python -m pip install --quiet -e '.[test,plot,openspiel,cluster,native]'
+	$(BIN)/python scripts/build_native.py
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -27,5 +28,11 @@ typecheck: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check positions search advisor benchmarks scripts tests
 
+# Recompile the hot path (positions/rules.py, advisor/heuristics.py) after editing it; until then
+# the edited sources run as Python (positions/native.py keeps stale builds out).
+native: $(STAMP)
+	$(BIN)/python scripts/build_native.py
+
 clean:
+	$(PYTHON) scripts/build_native.py --clean
 	rm -rf $(VENV) build *.egg-info .pytest_cache .benchmarks .hypothesis

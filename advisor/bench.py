@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import click
 
 from advisor.bots import DEFAULT_ROLLOUT, HeuristicPolicy
-from positions import phases
+from positions import native, phases
 from positions.actions import action_from_code
 from positions.position import Position
 from search.ismcts import search
@@ -115,7 +115,8 @@ def bench_command(iterations: int, as_json: bool) -> None:
         click.echo(json.dumps({"iterations_per_position": iterations, "signature": result.signature,
                                "iterations": result.iterations,
                                "seconds": round(result.seconds, 3),
-                               "iterations_per_second": round(result.speed, 1)}))
+                               "iterations_per_second": round(result.speed, 1),
+                               "engine": {m: native.build_state(m) for m in native.NATIVE_MODULES}}))
         return
     for line in result.lines:
         top = max(line.visits, key=lambda v: v[1])
@@ -125,3 +126,4 @@ def bench_command(iterations: int, as_json: bool) -> None:
     click.echo(f"seconds: {time.perf_counter() - started:.2f}")
     click.echo(f"iterations/s: {result.speed:.0f}")
     click.echo(f"signature: {result.signature}")
+    click.echo(f"engine: {native.summary()}")

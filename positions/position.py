@@ -170,9 +170,22 @@ class Position:
             return [action for action, _ in rules.chance_outcomes(self)]
         return self.legal
 
-    chance_outcomes = rules.chance_outcomes
-    sample_chance = rules.sample_chance
-    apply = rules.apply
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """Every outcome of the pending chance event with its probability."""
+        return rules.chance_outcomes(self)
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        """One outcome of the pending chance event, drawn with its probability."""
+        return rules.sample_chance(self, rng)
+
+    def apply(self, action: int) -> None:
+        """Play a decision or a chance outcome in place (raises IllegalActionError if not legal)."""
+        rules.apply(self, action)
+
+    def playout(self, rng: random.Random, policy: rules.Policy | None = None) -> None:
+        """Play on in place to the end: `policy`'s decisions (uniformly random without one); the
+        rollout fast path, see :func:`positions.rules.playout`."""
+        rules.playout(self, rng, policy)
 
     def scores(self) -> list[int]:
         """Each player's victory points."""

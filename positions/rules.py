@@ -9,7 +9,7 @@ waits for a decision or a chance outcome.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from positions import phases
 from positions.phases import CHANCE_PHASES, SIMULTANEOUS
@@ -26,6 +26,14 @@ if TYPE_CHECKING:
     from positions.position import Position
 
 NO_CHOICE = -1
+
+
+class Policy(Protocol):
+    """Anything that picks the current player's decision: bots and rollout policies."""
+
+    def choose(self, state: Position, rng: random.Random) -> int:
+        """One legal action for the player to move at `state`."""
+        ...
 
 
 # --- small helpers ------------------------------------------------------------------------------
@@ -68,23 +76,28 @@ def reset_resolution(pos: Position) -> None:
 def takes_part(pos: Position, player: int) -> bool:
     """Whether a player acts in the current simultaneous step: walking, and for a tile choice holding
     a tile (a draw of two Storms leaves nothing to choose, C7)."""
-    return pos.walking[player] and (pos.phase != phases.CHOOSE or bool(pos.hands[player]))
+    return bool(step_legal(pos, player))
 
 
 _RETURN_OR_DRAW = (RETURN, DRAW)
 _RETURN_ONLY = (RETURN,)
+_NONE: tuple[Action, ...] = ()
 
 
 def step_legal(pos: Position, player: int) -> tuple[Action, ...]:
-    """A player's options in the current simultaneous step; none depend on another's choice."""
+    """A player's options in the current simultaneous step; none if they sit it out (home already,
+    or no tile to choose from, C7). No player's options depend on another's choice."""
+    if not pos.walking[player]:
+        return _NONE
     phase = pos.phase
     if phase == phases.DECIDE:
         return _RETURN_OR_DRAW if pos.bags[player] else _RETURN_ONLY
     if phase == phases.CHOOSE:
-        return choose_options(pos.hands[player])
+        hand = pos.hands[player]
+        return choose_options(hand) if hand else _NONE
     steps = pos.steps[player]
     market = pos.market
-    return (PASS,) + tuple(BUY[k] for k in pos.route.kinds if market[k] and COST[k] <= steps)
+    return (PASS,) + tuple([BUY[k] for k in pos.route.kinds if market[k] and COST[k] <= steps])
 
 
 def choose_options(hand: tuple[Kind, ...]) -> tuple[Action, ...]:
@@ -105,9 +118,9 @@ def _start_step(pos: Position, phase: int) -> None:
 
 def _next_in_step(pos: Position, start: int) -> None:
     for player in range(start, pos.players):
-        if not takes_part(pos, player):
-            continue
         options = step_legal(pos, player)
+        if not options:
+            continue
         if len(options) == 1:
             pos.pending[player] = options[0]
             continue
@@ -548,12 +561,17 @@ def apply(pos: Position, action: int) -> None:
         return
     if action not in pos.legal:
         raise IllegalActionError(_illegal_message(pos, action))
+    if phase not in SIMULTANEOUS:
+        _fold(pos, pos.actor, action)
+    _decide(pos, phase, action)
+
+
+def _decide(pos: Position, phase: int, action: int) -> None:
+    """Carry out a legal decision (checked and folded into the history by the caller)."""
     if phase in SIMULTANEOUS:
         pos.pending[pos.actor] = action
         _next_in_step(pos, pos.actor + 1)
-        return
-    _fold(pos, pos.actor, action)
-    if phase == phases.RETURN_DISCARD:
+    elif phase == phases.RETURN_DISCARD:
         player = pos.actor
         if action != DISCARD_NONE_CODE:
             kind = action - DISCARD_PATH_BASE
@@ -571,6 +589,36 @@ def apply(pos: Position, action: int) -> None:
         _extra(pos, action)
     else:
         raise IllegalActionError(f"{action}: the game is over")
+
+
+def playout(pos: Position, rng: random.Random, policy: Policy | None = None) -> None:
+    """Play on in place to the end of the game: `policy`'s decisions (uniformly random without
+    one) and chance outcomes from ``sample_chance``.
+
+    The rollout fast path: it ends in the same position, drawing from `rng` in the same order, as
+    applying each decision and ``sample_chance(rng)`` one by one with :func:`apply` (a random
+    decision is ``legal[int(rng.random() * len(legal))]``), but it skips what a rollout never looks
+    at: the history hash behind information-set keys, and the checks on chance outcomes drawn here.
+
+    Raises:
+        IllegalActionError: `policy` chose an action that is not legal.
+    """
+    random_ = rng.random
+    over = phases.OVER
+    while True:
+        phase = pos.phase
+        if phase in CHANCE_PHASES:
+            _CHANCE_EVENTS[phase](pos, sample_chance(pos, rng))
+        elif phase == over:
+            return
+        elif policy is None:
+            legal = pos.legal
+            _decide(pos, phase, legal[int(random_() * len(legal))])
+        else:
+            action = policy.choose(pos, rng)
+            if action not in pos.legal:
+                raise IllegalActionError(_illegal_message(pos, action))
+            _decide(pos, phase, action)
 
 
 def _apply_chance(pos: Position, phase: int, action: int) -> None:
@@ -594,6 +642,11 @@ def _dispatch_chance(pos: Position, phase: int, action: int) -> None:
         _weather(pos, action)
     else:
         raise IllegalActionError(f"{_describe(action)} is not a possible {phases.NAMES[phase]} outcome")
+
+
+_CHANCE_EVENTS = {phases.DEAL: _deal, phases.EXTRA_DRAW: _extra_draw,
+                  phases.TIEBREAK: _tiebreak, phases.WEATHER: _weather}
+"""The handler of each chance phase, for outcomes that are known to be possible."""
 
 
 def _describe(action: int) -> str:

@@ -43,7 +43,16 @@ class TreeOutcome:
 def rollout(state: Game, rng: random.Random, policy: Policy[Any] | None = None,
             cutoff: int | None = None, evaluator: Evaluator[Any] | None = None,
             ) -> tuple[Sequence[float], Sequence[float]]:
-    """Play `state` on in place to the end (or `cutoff` decisions, then evaluate): (returns, scores)."""
+    """Play `state` on in place to the end (or `cutoff` decisions, then evaluate): (returns, scores).
+
+    A game with a ``playout`` method (see :class:`~search.protocol.PlaysOut`) plays rollouts to the
+    end through it: same outcomes, less overhead.
+    """
+    if cutoff is None or evaluator is None:
+        playout = getattr(state, "playout", None)
+        if playout is not None:
+            playout(rng, policy)
+            return state.returns(), state.scores()
     decisions = 0
     while True:
         actor = state.current_player()

@@ -7,7 +7,7 @@ games in ``tests/`` are others. ``search/`` never imports a game.
 from __future__ import annotations
 
 import random
-from typing import Hashable, Protocol, Sequence, TypeVar
+from typing import Any, Hashable, Protocol, Sequence, TypeVar
 
 CHANCE_PLAYER = -1
 """``current_player()`` at a chance event."""
@@ -71,6 +71,16 @@ class Game(Protocol):
 
     def determinize(self, player: int, rng: random.Random) -> "Game":
         """A copy in which whatever `player` cannot see is resampled consistently with what they saw."""
+        ...
+
+
+class PlaysOut(Protocol):
+    """A game with its own fast path for rollouts to the end (optional; ``Position`` has one)."""
+
+    def playout(self, rng: random.Random, policy: "Policy[Any] | None" = None) -> None:
+        """Play on in place to the end exactly as step-by-step ``apply`` would with the same `rng`:
+        `policy`'s decisions (uniformly random ``legal[int(rng.random() * len(legal))]`` without
+        one) and ``sample_chance(rng)`` outcomes; information-set keys may be left stale."""
         ...
 
 

@@ -1,0 +1,275 @@
+"""The Refuge heuristics: a rule-of-thumb player used as a bot and as the default rollout policy.
+
+It reads only what its player may know: public facts (bags, paths, weather, market, scores are all
+seen by everyone, C7) and its own hand; never another player's unrevealed choice (``pending``).
+This module is on the rollout hot path: ``make`` compiles it with mypyc (see ``positions.native``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from positions import phases
+from positions.actions import (
+    BUY_BASE, DISCARD_NONE_CODE, DISCARD_PATH_BASE, DISCARD_SECOND_CODE, OPTION_BASE,
+    OPTION_NAMES, PASS, PLAY_BASE, RETURN, DRAW,
+)
+from positions.position import Position
+from positions.tiles import COST, PAW, STORM, TILES, Effect, Kind
+
+STEP_VALUE = (0.5, 0.45, 0.35, 0.25, 0.08)
+"""What one Step is worth in VP during walk 1..5: buying power fades as the game ends."""
+TYPICAL = (2, 4, 4)
+"""A typical context (suns on the track, walk tiles in the path, paw points in the path)."""
+
+
+def effect_gain(effect: Effect, suns: int, path_len: int, paws: int, steps: int, vp: int,
+                ) -> tuple[int, int]:
+    """(VP, Steps) one effect gives in this context (C9); a cost that cannot be paid gives nothing."""
+    if steps < effect.pay_steps or vp < effect.pay_vp:
+        return 0, 0
+    return (effect.vp - effect.pay_vp + effect.vp_per_sun * suns + effect.vp_per_path_tile * path_len
+            + effect.vp_per_paw * paws,
+            effect.steps - effect.pay_steps + effect.steps_per_sun * suns
+            + effect.steps_per_path_tile * path_len + effect.steps_per_paw * paws)
+
+
+def _effect_value(effect: Effect, suns: int, path_len: int, paws: int, steps: int, vp: int,
+                  step_value: float, extra_value: float) -> float:
+    gain_vp, gain_steps = effect_gain(effect, suns, path_len, paws, steps, vp)
+    value = gain_vp + step_value * gain_steps + extra_value * effect.extra_plays
+    if effect.discards:
+        value += 0.5 * step_value * effect.discards  # thinning the bag pays off in later walks
+    return value
+
+
+def _worth_table(walk: int) -> tuple[float, ...]:
+    """Each kind's typical worth when played during `walk` (0-based), paw value included."""
+    suns, path_len, paws = TYPICAL
+    step_value = STEP_VALUE[walk]
+    table = []
+    for tile in TILES:
+        if tile.kind == STORM:
+            table.append(0.0)
+            continue
+        best = max(_effect_value(e, suns, path_len, paws, 5, 5, step_value, 2.0)
+                   for e in tile.effects)
+        table.append(best + 0.7 * tile.paw)
+    return tuple(table)
+
+
+WORTH: tuple[tuple[float, ...], ...] = tuple(_worth_table(w) for w in range(len(STEP_VALUE)))
+"""WORTH[walk][kind]: a kind's typical worth in VP when played in that walk."""
+
+
+def walk_index(pos: Position) -> int:
+    """The row of ``STEP_VALUE`` and ``WORTH`` for the walk of `pos`."""
+    return min(pos.walk, len(STEP_VALUE) - 1)
+
+
+_BAG_VALUES: dict[tuple[int, tuple[Kind, ...]], float] = {}
+
+
+def bag_value(walk: int, bag: tuple[Kind, ...]) -> float:
+    """Mean typical worth of the walk tiles in `bag` during `walk` (memoised: rollouts ask often)."""
+    key = (walk, bag)
+    value = _BAG_VALUES.get(key)
+    if value is None:
+        worth = WORTH[walk]
+        tiles = [worth[k] for k in bag if k != STORM]
+        value = sum(tiles) / len(tiles) if tiles else 0.0
+        if len(_BAG_VALUES) > 200_000:
+            _BAG_VALUES.clear()
+        _BAG_VALUES[key] = value
+    return value
+
+
+def storm_hit_chance(pos: Position, player: int) -> float:
+    """The chance the Storm hits at the end of this turn if `player` draws (C5, C7, C13).
+
+    Counts the Storms the drawing players may pull from their bags (each walking player is assumed
+    to draw) and the weather tile; extra draws are ignored.
+    """
+    needed = pos.threshold - pos.track_storms - sum(pos.owned_storms)
+    if needed <= 0:
+        return 1.0
+    dist = [1.0]
+    for other in range(pos.players):
+        if not pos.walking[other]:
+            continue
+        bag = pos.bags[other]
+        size = len(bag)
+        if not size:
+            continue
+        storms = bag.count(STORM)
+        if not storms:
+            continue
+        source: tuple[float, ...]
+        if size == 1:
+            source = (0.0, 1.0)
+        else:
+            pairs = size * (size - 1)
+            two = storms * (storms - 1) / pairs
+            none = (size - storms) * (size - storms - 1) / pairs
+            source = (none, 1.0 - none - two, two)
+        dist = _convolve(dist, source)
+    total = pos.deck_suns + pos.deck_storms
+    weather = pos.deck_storms / total if total else (1.0 if pos.reserve else 0.0)
+    dist = _convolve(dist, (1.0 - weather, weather))
+    return sum(dist[needed:])
+
+
+def _convolve(dist: list[float], source: Sequence[float]) -> list[float]:
+    result = [0.0] * (len(dist) + len(source) - 1)
+    for i, p in enumerate(dist):
+        if p:
+            for j, q in enumerate(source):
+                result[i + j] += p * q
+    return result
+
+
+class HeuristicPolicy:
+    """A rule-of-thumb player: returns by storm risk against what is at stake, plays tiles by value,
+    buys by value per Step. ``aggression`` > 1 walks on longer; ``buy_style`` is ``"per_step"``
+    (value per Step spent) or ``"max_value"`` (the most valuable affordable tile)."""
+
+    def __init__(self, aggression: float = 1.0, buy_style: str = "per_step", name: str = "heuristic"):
+        if aggression <= 0:
+            raise ValueError(f"heuristic: aggression must be > 0, got {aggression!r}")
+        if buy_style not in ("per_step", "max_value"):
+            raise ValueError(f"heuristic: buy_style must be per_step or max_value, got {buy_style!r}")
+        self.aggression = aggression
+        self.buy_style = buy_style
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"HeuristicPolicy({self.aggression!r}, {self.buy_style!r}, {self.name!r})"
+
+    def choose(self, state: Position, rng: random.Random) -> int:
+        """The heuristic's action for the player to move at `state` (ties broken by `rng`)."""
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        phase = state.phase
+        player = state.actor
+        if phase == phases.DECIDE:
+            return self._decide(state, player)
+        if phase == phases.CHOOSE:
+            first, second = legal[0], legal[1]
+            return first if (self._play_value(state, player, first - PLAY_BASE)
+                             >= self._play_value(state, player, second - PLAY_BASE)) else second
+        if phase == phases.BUY:
+            return self._buy(state, player, legal)
+        if phase == phases.OPTION:
+            return self._option(state, player, legal)
+        if phase in (phases.DISCARD, phases.RETURN_DISCARD):
+            return self._discard(state, player, legal, phase == phases.RETURN_DISCARD)
+        if phase == phases.EXTRA:
+            kept = state.hands[player][0]
+            play_second = self._play_value(state, player, kept)
+            return legal[0] if play_second >= self._bag_value(state, player) else DRAW
+        return legal[int(rng.random() * len(legal))]
+
+    # --- C6 return or draw -------------------------------------------------------------------------
+
+    def _decide(self, pos: Position, player: int) -> int:
+        path = pos.paths[player]
+        paws = sum(PAW[k] for k in path)
+        if pos.walk == pos.ruleset.walks - 1:
+            others = [pos.vp[p] for p in range(pos.players) if p != player]
+            alone = not any(pos.walking[p] for p in range(pos.players) if p != player)
+            if alone:
+                home = pos.vp[player] + paws
+                if home > max(others):
+                    return RETURN  # a certain win
+                if home < max(others):
+                    return DRAW  # returning now is a certain loss
+        hit = storm_hit_chance(pos, player)
+        steps = pos.steps[player]
+        penalty = len(path)
+        lost_vp = max(0, penalty - steps)
+        step_value = STEP_VALUE[walk_index(pos)]
+        stake = paws + lost_vp + step_value * min(penalty, steps)
+        gain = 1.2 * self._bag_value(pos, player)
+        return DRAW if (1.0 - hit) * gain * self.aggression > hit * stake else RETURN
+
+    def _bag_value(self, pos: Position, player: int) -> float:
+        """Mean typical worth of the walk tiles in the bag (what one more draw is worth)."""
+        return bag_value(walk_index(pos), pos.bags[player])
+
+    # --- C8-C11 playing ------------------------------------------------------------------------------
+
+    def _context(self, pos: Position, player: int) -> tuple[int, int, int, int, int, float]:
+        path = pos.paths[player]
+        return (pos.track_suns, len(path), sum(PAW[k] for k in path), pos.steps[player],
+                pos.vp[player], STEP_VALUE[walk_index(pos)])
+
+    def _play_value(self, pos: Position, player: int, kind: Kind) -> float:
+        suns, path_len, paws, steps, vp, step_value = self._context(pos, player)
+        extra = 0.8 * self._bag_value(pos, player)
+        best = max(_effect_value(e, suns, path_len, paws, steps, vp, step_value, extra)
+                   for e in TILES[kind].effects)
+        return best + 0.7 * PAW[kind]
+
+    def _option(self, pos: Position, player: int, legal: Sequence[int]) -> int:
+        suns, path_len, paws, steps, vp, step_value = self._context(pos, player)
+        extra = 0.8 * self._bag_value(pos, player)
+        effects = {e.name: e for e in TILES[pos.tile].effects}
+
+        def value(action: int) -> float:
+            effect = effects[OPTION_NAMES[action - OPTION_BASE]]
+            if effect.discards:
+                return self._discard_gain(pos, player)
+            return _effect_value(effect, suns, path_len, paws, steps, vp, step_value, extra)
+
+        return max(legal, key=value)
+
+    def _keep_value(self, pos: Position, kind: Kind) -> float:
+        return WORTH[walk_index(pos)][kind]
+
+    def _discard_gain(self, pos: Position, player: int) -> float:
+        """What discarding the weakest target is worth: thinner bags draw their good tiles more."""
+        walks_left = pos.ruleset.walks - 1 - pos.walk
+        targets = list(pos.paths[player]) + list(pos.hands[player])
+        if not targets or not walks_left:
+            return 0.0
+        weakest = min(self._keep_value(pos, k) for k in targets)
+        return max(0.0, 1.5 - weakest) * walks_left * 0.5
+
+    def _discard(self, pos: Position, player: int, legal: Sequence[int], returning: bool) -> int:
+        def keep(action: int) -> float:
+            if action == DISCARD_NONE_CODE:
+                return 1.0 if pos.walk < pos.ruleset.walks - 1 else -1.0
+            if action == DISCARD_SECOND_CODE:
+                return self._keep_value(pos, pos.hands[player][0])
+            kind = action - DISCARD_PATH_BASE
+            at_stake = 0.0 if returning else 0.7 * PAW[kind]
+            return self._keep_value(pos, kind) + at_stake
+
+        return min(legal, key=keep)
+
+    # --- C12 buying ---------------------------------------------------------------------------------
+
+    def _buy(self, pos: Position, player: int, legal: Sequence[int]) -> int:
+        if pos.walk >= pos.ruleset.walks - 1:
+            return PASS
+        worth = WORTH[walk_index(pos)]
+        best: int = PASS
+        best_value = 0.0
+        for action in legal:
+            if action < BUY_BASE:
+                continue
+            kind = action - BUY_BASE
+            if self.buy_style == "per_step":
+                value = worth[kind] / COST[kind]
+            else:
+                value = worth[kind] - 0.1 * COST[kind]
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+
+DEFAULT_ROLLOUT = HeuristicPolicy(aggression=1.8, buy_style="max_value", name="heuristic")
+"""The rollout policy the advisor uses unless told otherwise (the greedy style: the strongest
+heuristic in paired matches, 78% against the cautious one)."""

@@ -1,0 +1,62 @@
+"""Compile the rollout hot path (``positions.native.NATIVE_MODULES``) with mypyc, in place.
+
+Run by ``make``; safe to run again. Without mypyc or a C compiler it says so and leaves the
+Python sources in charge (exit status 0: the compiled build is only a speed-up). ``--clean``
+removes the build.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from positions import native  # noqa: E402
+
+
+def clean() -> None:
+    """Remove every compiled module and the build record."""
+    for module in native.NATIVE_MODULES:
+        source = native.source_path(module)
+        for built in source.parent.glob(source.stem + "*.so"):
+            built.unlink()
+    native.BUILD_RECORD.unlink(missing_ok=True)
+
+
+def build() -> int:
+    """Compile each module on its own (separate groups) and record the sources' digests."""
+    try:
+        from mypyc.build import mypycify
+        from setuptools import setup
+    except ImportError as error:
+        print(f"build_native: skipped, {error.name} is not installed (running the Python sources)")
+        return 0
+    clean()
+    digests = {module: native.source_digest(module) for module in native.NATIVE_MODULES}
+    sources = [str(native.source_path(m).relative_to(ROOT)) for m in native.NATIVE_MODULES]
+    with tempfile.TemporaryDirectory() as scratch:
+        try:
+            setup(name="refuge-native", script_args=["-q", "build_ext", "--inplace", "--build-temp", scratch],
+                  ext_modules=mypycify(sources, opt_level="3", separate=True, target_dir=scratch))
+        except (SystemExit, Exception) as error:  # a compiler error must not stop the install
+            clean()
+            print(f"build_native: compiling failed ({error}); running the Python sources")
+            return 0
+    native.BUILD_RECORD.write_text(json.dumps(digests, indent=1) + "\n")
+    print("build_native: compiled " + ", ".join(native.NATIVE_MODULES))
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--clean"]:
+        clean()
+        sys.exit(0)
+    import os
+    os.chdir(ROOT)
+    shutil.rmtree(ROOT / "build" / "native", ignore_errors=True)
+    sys.exit(build())

@@ -1,0 +1,93 @@
+"""The compiled hot path (positions/native.py): same answers as the Python sources, never stale.
+
+``make`` compiles ``positions.rules`` and ``advisor.heuristics`` with mypyc. A compiled module
+must give exactly the results of its source for the same seed, and a build older than its source
+must not load.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import advisor.heuristics
+import positions.rules
+from positions import native
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SEARCH_PROBE = """
+import json, random
+from advisor.bots import DEFAULT_ROLLOUT
+from positions import Position
+from search.ismcts import search
+from search.request import SearchRequest
+import positions.rules, advisor.heuristics
+pos = Position.new_game(2, "meadows")
+rng = random.Random(5)
+while pos.is_chance() or pos.turn < 2:
+    pos.apply(pos.sample_chance(rng) if pos.is_chance() else DEFAULT_ROLLOUT.choose(pos, rng))
+out = {"files": [positions.rules.__file__, advisor.heuristics.__file__]}
+for name, policy in (("random", None), ("heuristic", DEFAULT_ROLLOUT)):
+    result = search(pos, SearchRequest(iterations=300, seed=11, rollout=policy))
+    out[name] = [[str(s.action), s.visits, s.win, s.score] for s in result.actions]
+out["history"] = pos.history
+print(json.dumps(out))
+"""
+
+
+def run_probe(pure: bool) -> dict[str, object]:
+    """Run the probe in a fresh interpreter, compiled modules allowed or not."""
+    env = {**os.environ, native.PURE_ENV: "1" if pure else "0"}
+    done = subprocess.run([sys.executable, "-c", SEARCH_PROBE], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+@pytest.mark.skipif(native.build_state("positions.rules") != "compiled",
+                    reason="no current native build (make builds it)")
+def test_compiled_and_python_searches_agree_exactly() -> None:
+    """Same seed, same statistics and the same information-set history, compiled or not."""
+    compiled, pure = run_probe(pure=False), run_probe(pure=True)
+    assert all(not f.endswith(".py") for f in compiled.pop("files"))  # type: ignore[attr-defined]
+    assert all(f.endswith(".py") for f in pure.pop("files"))  # type: ignore[attr-defined]
+    assert compiled == pure
+
+
+def test_this_process_runs_what_the_build_state_says() -> None:
+    """The modules in use are compiled exactly when their build is current."""
+    for module in (positions.rules, advisor.heuristics):
+        assert native.running_compiled(module) == (native.build_state(module.__name__) == "compiled")
+
+
+def test_a_build_older_than_its_source_is_stale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A recorded digest that is not the source's own marks the build stale (or absent)."""
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps({m: "0" * 64 for m in native.NATIVE_MODULES}))
+    monkeypatch.setattr(native, "BUILD_RECORD", record)
+    monkeypatch.delenv(native.PURE_ENV, raising=False)
+    for module in native.NATIVE_MODULES:
+        assert native.build_state(module) in ("stale", "not built")
+    record.write_text(json.dumps({m: native.source_digest(m) for m in native.NATIVE_MODULES}))
+    if native._has_extension("positions.rules"):
+        assert native.build_state("positions.rules") == "compiled"
+
+
+def test_pure_python_can_be_forced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """REFUGE_PURE_PYTHON=1 disables every compiled module."""
+    monkeypatch.setenv(native.PURE_ENV, "1")
+    assert {native.build_state(m) for m in native.NATIVE_MODULES} == {"disabled"}
+
+
+def test_a_module_kept_out_of_its_build_loads_from_source() -> None:
+    """The finder hands out the .py source for the modules it holds, and nothing for others."""
+    finder = native._SourceFirst(["positions.rules"])
+    spec = finder.find_spec("positions.rules", None)
+    assert spec is not None and spec.origin == str(native.source_path("positions.rules"))
+    assert finder.find_spec("positions.tiles", None) is None
