@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Hashable, Sequence
 
 from search.errors import SearchError
+from search.policies import UniformRandom
 from search.parallel import derive_seed, map_in_processes, split_iterations
 from search.protocol import CHANCE_PLAYER, TERMINAL_PLAYER, Evaluator, Game, Policy
 from search.request import SearchRequest, SearchResult, SearchTree
@@ -80,6 +81,8 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     player = root.current_player()
     exploration = request.exploration
     policy, cutoff, evaluator = request.rollout, request.rollout_cutoff, request.evaluator
+    if isinstance(policy, UniformRandom):
+        policy = None  # the built-in random rollout: the same draws, without a call per decision
     uniform_root = request.root_selection == "uniform"
     tree: dict[Hashable, Node] = {}
     edges: dict[tuple[Hashable, int, Hashable], int] | None = {} if request.keep_tree else None

@@ -96,3 +96,17 @@ def test_playout_refuses_an_illegal_choice_from_its_policy() -> None:
     pos = Position.new_game(2, "meadows")
     with pytest.raises(IllegalActionError, match="not legal"):
         pos.playout(random.Random(1), Stubborn())
+
+
+def test_the_uniform_random_policy_and_no_policy_search_alike() -> None:
+    """``rollout=UniformRandom()`` takes the built-in random rollout: identical statistics."""
+    from search.ismcts import search
+    from search.policies import UniformRandom
+    from search.request import SearchRequest
+
+    start = position_after(8, 3, "forest", 30)
+    while start.is_chance():
+        start.apply(start.sample_chance(random.Random(0)))
+    with_policy = search(start, SearchRequest(iterations=200, seed=4, rollout=UniformRandom()))
+    without = search(start, SearchRequest(iterations=200, seed=4))
+    assert with_policy.actions == without.actions
