@@ -20,8 +20,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Sequence
 
-NATIVE_MODULES = ("positions.rules", "advisor.heuristics")
-"""The modules on the rollout hot path that ``make`` compiles."""
+NATIVE_GROUPS = (("positions.rules", "positions.position"), ("advisor.heuristics",))
+"""The modules on the rollout hot path that ``make`` compiles, by compilation group: the modules of
+a group call each other directly, so a group is used whole or not at all."""
+NATIVE_MODULES = tuple(module for group in NATIVE_GROUPS for module in group)
 PURE_ENV = "REFUGE_PURE_PYTHON"
 """Set to 1 to run every module from its Python source."""
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,6 +41,27 @@ def source_digest(module: str) -> str:
     return hashlib.sha256(source_path(module).read_bytes()).hexdigest()
 
 
+def library_name(group: Sequence[str]) -> str:
+    """The module name of a group's shared library, beside the group's first module."""
+    return group[0] + "_group"
+
+
+def _extension(name: str) -> Path | None:
+    stem = source_path(name).with_suffix("")
+    found = [path for suffix in importlib.machinery.EXTENSION_SUFFIXES
+             if (path := stem.with_name(stem.name + suffix)).exists()]
+    return found[0] if found else None
+
+
+def _group_files(group: Sequence[str]) -> list[Path | None]:
+    return [_extension(name) for name in (*group, library_name(group) + "__mypyc")]
+
+
+def built_files() -> list[Path]:
+    """Every compiled file the build made: each module's and each group's shared library."""
+    return [path for group in NATIVE_GROUPS for path in _group_files(group) if path is not None]
+
+
 def _recorded() -> dict[str, str]:
     try:
         record = json.loads(BUILD_RECORD.read_text())
@@ -47,19 +70,15 @@ def _recorded() -> dict[str, str]:
     return record if isinstance(record, dict) else {}
 
 
-def _has_extension(module: str) -> bool:
-    stem = source_path(module).with_suffix("")
-    return any(stem.with_name(stem.name + suffix).exists()
-               for suffix in importlib.machinery.EXTENSION_SUFFIXES)
-
-
 def build_state(module: str) -> str:
     """``compiled``, or why the module runs from source: ``disabled``, ``not built`` or ``stale``."""
     if os.environ.get(PURE_ENV, "") not in ("", "0"):
         return "disabled"
-    if not _has_extension(module):
+    group = next(g for g in NATIVE_GROUPS if module in g)
+    if None in _group_files(group):
         return "not built"
-    if _recorded().get(module) != source_digest(module):
+    recorded = _recorded()
+    if any(recorded.get(member) != source_digest(member) for member in group):
         return "stale"
     return "compiled"
 

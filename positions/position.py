@@ -17,6 +17,17 @@ Player = int
 """A seat, 0 to players - 1."""
 
 
+FIELDS = (
+    "ruleset", "route", "players", "threshold",
+    "walk", "turn", "phase", "actor",
+    "bags", "hands", "paths", "set_aside", "steps", "vp", "walking", "owned_storms",
+    "track_suns", "track_storms", "deck_suns", "deck_storms", "reserve",
+    "market", "box", "pending", "history",
+    "tile", "extra_plays", "discards_left", "discards_required", "ties", "legal",
+)
+"""Every field of a position, in a fixed order."""
+
+
 class Position:
     """A game of Refuge at one moment: public facts, each player's tiles, and the turn's progress.
 
@@ -24,14 +35,7 @@ class Position:
     bag has no hidden order to keep. Tuples are never mutated, so ``copy()`` shares them.
     """
 
-    __slots__ = (
-        "ruleset", "route", "players", "threshold",
-        "walk", "turn", "phase", "actor",
-        "bags", "hands", "paths", "set_aside", "steps", "vp", "walking", "owned_storms",
-        "track_suns", "track_storms", "deck_suns", "deck_storms", "reserve",
-        "market", "box", "pending", "history",
-        "tile", "extra_plays", "discards_left", "discards_required", "ties", "legal",
-    )
+    __slots__ = FIELDS
 
     ruleset: Ruleset
     route: Route
@@ -80,7 +84,7 @@ class Position:
         if players not in ruleset.player_counts:
             raise ImpossiblePositionError(
                 f"{players} players: ruleset {ruleset.name!r} supports {ruleset.player_counts}")
-        pos = cls.__new__(cls)
+        pos = cls()
         pos.ruleset = ruleset
         pos.route = route
         pos.players = players
@@ -105,7 +109,7 @@ class Position:
 
     def copy(self) -> "Position":
         """An independent copy (tuples are shared, lists copied)."""
-        other = Position.__new__(Position)
+        other = Position()
         other.ruleset = self.ruleset
         other.route = self.route
         other.players = self.players
@@ -139,7 +143,9 @@ class Position:
         other.legal = self.legal
         return other
 
-    __copy__ = copy
+    def __copy__(self) -> "Position":
+        """``copy.copy`` support: the same as ``copy()``."""
+        return self.copy()
 
     # --- the game verbs (OpenSpiel's names) -------------------------------------------------
 

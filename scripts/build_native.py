@@ -8,6 +8,7 @@ removes the build.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -15,21 +16,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+os.environ["REFUGE_PURE_PYTHON"] = "1"  # never load the build being replaced
 
 from positions import native  # noqa: E402
 
 
 def clean() -> None:
     """Remove every compiled module and the build record."""
-    for module in native.NATIVE_MODULES:
-        source = native.source_path(module)
-        for built in source.parent.glob(source.stem + "*.so"):
-            built.unlink()
+    for built in native.built_files():
+        built.unlink()
     native.BUILD_RECORD.unlink(missing_ok=True)
 
 
 def build() -> int:
-    """Compile each module on its own (separate groups) and record the sources' digests."""
+    """Compile each group of modules on its own and record the sources' digests."""
     try:
         from mypyc.build import mypycify
         from setuptools import setup
@@ -38,11 +38,14 @@ def build() -> int:
         return 0
     clean()
     digests = {module: native.source_digest(module) for module in native.NATIVE_MODULES}
-    sources = [str(native.source_path(m).relative_to(ROOT)) for m in native.NATIVE_MODULES]
+    groups = [([str(native.source_path(m).relative_to(ROOT)) for m in group], native.library_name(group))
+              for group in native.NATIVE_GROUPS]
+    sources = [source for group, _ in groups for source in group]
     with tempfile.TemporaryDirectory() as scratch:
         try:
-            setup(name="refuge-native", script_args=["-q", "build_ext", "--inplace", "--build-temp", scratch],
-                  ext_modules=mypycify(sources, opt_level="3", separate=True, target_dir=scratch))
+            setup(name="refuge-native", script_args=["-q", "build_ext", "--inplace", "--build-temp", scratch,
+                                                        "--build-lib", scratch],
+                  ext_modules=mypycify(sources, opt_level="3", separate=groups, target_dir=scratch))
         except (SystemExit, Exception) as error:  # a compiler error must not stop the install
             clean()
             print(f"build_native: compiling failed ({error}); running the Python sources")
@@ -56,7 +59,6 @@ if __name__ == "__main__":
     if sys.argv[1:] == ["--clean"]:
         clean()
         sys.exit(0)
-    import os
     os.chdir(ROOT)
     shutil.rmtree(ROOT / "build" / "native", ignore_errors=True)
     sys.exit(build())

@@ -75,8 +75,21 @@ def test_a_build_older_than_its_source_is_stale(tmp_path: Path, monkeypatch: pyt
     for module in native.NATIVE_MODULES:
         assert native.build_state(module) in ("stale", "not built")
     record.write_text(json.dumps({m: native.source_digest(m) for m in native.NATIVE_MODULES}))
-    if native._has_extension("positions.rules"):
+    if native.build_state("positions.rules") != "not built":
         assert native.build_state("positions.rules") == "compiled"
+
+
+def test_a_group_is_used_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rules and the position are compiled together: one stale source makes both stale."""
+    record = tmp_path / "record.json"
+    digests = {m: native.source_digest(m) for m in native.NATIVE_MODULES}
+    record.write_text(json.dumps({**digests, "positions.rules": "0" * 64}))
+    monkeypatch.setattr(native, "BUILD_RECORD", record)
+    monkeypatch.delenv(native.PURE_ENV, raising=False)
+    if native.build_state("positions.position") == "not built":
+        pytest.skip("no native build (make builds it)")
+    assert native.build_state("positions.position") == "stale"
+    assert native.build_state("advisor.heuristics") == "compiled"
 
 
 def test_pure_python_can_be_forced(monkeypatch: pytest.MonkeyPatch) -> None:

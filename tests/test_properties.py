@@ -17,6 +17,7 @@ from positions import ROUTES, Position, Route, make_route, parse_action, rules
 from positions.actions import ACTION_SPACE, action_from_code, is_chance_outcome
 from positions.errors import InvalidActionError
 from positions.phases import SIMULTANEOUS
+from positions.position import FIELDS
 from positions.tiles import NATURE_KINDS, OBJECT_KINDS
 
 PROPERTY_SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, database=None,
@@ -33,7 +34,7 @@ games = st.tuples(st.integers(0, 2**32 - 1), st.sampled_from([2, 3, 4]), routes,
 def snapshot(pos: Position) -> tuple[object, ...]:
     """Every field of a position, lists frozen, so two snapshots compare by value."""
     return tuple(tuple(value) if isinstance(value, list) else value
-                 for value in (getattr(pos, name) for name in Position.__slots__))
+                 for value in (getattr(pos, name) for name in FIELDS))
 
 
 def expected_census(pos: Position) -> tuple[Counter[int], int, int]:
