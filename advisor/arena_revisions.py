@@ -5,8 +5,9 @@ commit's files with ``git archive`` into ``CACHE/revs/<sha>/tree`` (read-only fo
 worktree to register or prune, and the cached tree stays valid if the repository moves), and creates
 ``CACHE/revs/<sha>/venv`` whose ``.pth`` file puts the tree first on ``sys.path`` and then the current
 interpreter's packages (click, numpy, ...). That is what a path-based ``pip install -e`` writes, without
-running the build backend (which would need network access for ``setuptools>=77``). The build happens
-once per commit, under a file lock, and ends with a stamp file; later runs reuse it.
+running the build backend (which would need network access for ``setuptools>=77``); a revision that
+has ``scripts/build_native.py`` then compiles its hot path as ``make`` does. The build happens once
+per commit, under a file lock, and ends with a stamp file; later runs reuse it.
 """
 
 from __future__ import annotations
@@ -106,6 +107,7 @@ def prepare(ref: str, repository: str | None = None, cache: str | None = None) -
                 shutil.rmtree(partial, ignore_errors=True)
             _export(sha, where, tree)
             _make_venv(venv, python, tree)
+            _build_native(python, tree)
             with open(os.path.join(root, STAMP), "w") as stamp:
                 stamp.write(name + "\n")
     return Revision(sha, name, tree, python)
@@ -137,6 +139,17 @@ def _make_venv(venv: str, python: str, tree: str) -> None:
     # The revision's tree first, so its packages win over any installed copy of this project.
     with open(os.path.join(purelib, "refuge-revision.pth"), "w") as pth:
         pth.write("\n".join([os.path.abspath(tree), *site.getsitepackages()]) + "\n")
+
+
+def _build_native(python: str, tree: str) -> None:
+    """Compile the revision's hot path as ``make`` would, if it has one, so that revisions are
+    compared at their real speed; a failed build leaves its Python sources running (same results)."""
+    script = os.path.join(tree, "scripts", "build_native.py")
+    if os.path.exists(script):
+        try:
+            subprocess.run([python, script], cwd=tree, capture_output=True, timeout=900)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
 
 
 def _run(argv: list[str], what: str) -> str:

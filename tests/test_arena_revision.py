@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -13,6 +14,7 @@ from advisor.arena import ArenaSettings, run_arena
 from advisor.arena_revisions import RevisionError, prepare
 from advisor.arena_store import ArenaStore
 from advisor.ladder import ladder
+from positions import native
 
 PROJECT = Path(__file__).resolve().parent.parent
 GIT = ["git", "-c", "user.name=Test", "-c", "user.email=test@example.invalid", "-c", "commit.gpgsign=false"]
@@ -66,6 +68,9 @@ def test_a_revision_plays_as_an_engine_and_is_recorded(repository: Path, tmp_pat
     assert "A later change" not in (built / "tree" / "README.md").read_text()
 
     stamp = (built / "built").stat().st_mtime_ns
+    if native.build_state("positions.rules") == "compiled":  # this environment can compile
+        built_record = Path(prepare("HEAD~1").tree) / "positions" / native.BUILD_RECORD.name
+        assert set(json.loads(built_record.read_text())) == set(native.NATIVE_MODULES)
     again = prepare("HEAD~1")  # cached: nothing is rebuilt
     assert again.sha == first and (built / "built").stat().st_mtime_ns == stamp
 
