@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -60,5 +59,4 @@ if __name__ == "__main__":
         clean()
         sys.exit(0)
     os.chdir(ROOT)
-    shutil.rmtree(ROOT / "build" / "native", ignore_errors=True)
     sys.exit(build())
