@@ -13,5 +13,6 @@ run --agent ismcts100-random=ismcts:iterations=100,rollout=random --agent random
 run --agent ismcts1000=ismcts:iterations=1000 --agent greedy=greedy --games 200
 run --agent ismcts1000=ismcts:iterations=1000 --agent random=random --games 200
 run --agent ismcts1000=ismcts:iterations=1000 --agent cautious=cautious --games 200
+run --agent ismcts1000=ismcts:iterations=1000 --agent heuristic=heuristic --games 200
 run --agent ismcts250=ismcts:iterations=250 --agent greedy=greedy --games 200
 run --agent ismcts4000=ismcts:iterations=4000 --agent greedy=greedy --games 200
