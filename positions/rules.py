@@ -631,22 +631,26 @@ def _apply_chance(pos: Position, phase: int, action: int) -> None:
         raise
 
 
-def _dispatch_chance(pos: Position, phase: int, action: int) -> None:
-    if phase == phases.DEAL and (action >= DRAWN_TWO_BASE or DRAWN_ONE_BASE <= action < TIEBREAK_BASE):
-        _deal(pos, action)
-    elif phase == phases.EXTRA_DRAW and DRAWN_ONE_BASE <= action < TIEBREAK_BASE:
-        _extra_draw(pos, action)
-    elif phase == phases.TIEBREAK and TIEBREAK_BASE <= action < TIEBREAK_BASE + pos.players:
-        _tiebreak(pos, action)
-    elif phase == phases.WEATHER and action in (WEATHER_SUN, WEATHER_STORM):
-        _weather(pos, action)
-    else:
-        raise IllegalActionError(f"{_describe(action)} is not a possible {phases.NAMES[phase]} outcome")
-
-
 _CHANCE_EVENTS = {phases.DEAL: _deal, phases.EXTRA_DRAW: _extra_draw,
                   phases.TIEBREAK: _tiebreak, phases.WEATHER: _weather}
-"""The handler of each chance phase, for outcomes that are known to be possible."""
+"""The handler of each chance phase (``playout`` calls it directly with outcomes it drew)."""
+
+
+def _outcome_fits(pos: Position, phase: int, action: int) -> bool:
+    """Whether `action` is an outcome of the right kind for this chance phase."""
+    if phase == phases.DEAL:
+        return action >= DRAWN_TWO_BASE or DRAWN_ONE_BASE <= action < TIEBREAK_BASE
+    if phase == phases.EXTRA_DRAW:
+        return DRAWN_ONE_BASE <= action < TIEBREAK_BASE
+    if phase == phases.TIEBREAK:
+        return TIEBREAK_BASE <= action < TIEBREAK_BASE + pos.players
+    return action in (WEATHER_SUN, WEATHER_STORM)
+
+
+def _dispatch_chance(pos: Position, phase: int, action: int) -> None:
+    if not _outcome_fits(pos, phase, action):
+        raise IllegalActionError(f"{_describe(action)} is not a possible {phases.NAMES[phase]} outcome")
+    _CHANCE_EVENTS[phase](pos, action)
 
 
 def _describe(action: int) -> str:

@@ -49,6 +49,8 @@ def rollout(state: Game, rng: random.Random, policy: Policy[Any] | None = None,
     A game with a ``playout`` method (see :class:`~search.protocol.PlaysOut`) plays rollouts to the
     end through it: same outcomes, less overhead.
     """
+    if isinstance(policy, UniformRandom):
+        policy = None  # the built-in random rollout: the same draws, without a call per decision
     if cutoff is None or evaluator is None:
         playout = getattr(state, "playout", None)
         if playout is not None:
@@ -81,8 +83,6 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     player = root.current_player()
     exploration = request.exploration
     policy, cutoff, evaluator = request.rollout, request.rollout_cutoff, request.evaluator
-    if isinstance(policy, UniformRandom):
-        policy = None  # the built-in random rollout: the same draws, without a call per decision
     uniform_root = request.root_selection == "uniform"
     tree: dict[Hashable, Node] = {}
     edges: dict[tuple[Hashable, int, Hashable], int] | None = {} if request.keep_tree else None
