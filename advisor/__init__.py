@@ -1,5 +1,8 @@
-"""What users run: the `refuge` command line and the reports it prints."""
+"""What users run, in packages importing one way: cli → (arena, analysis, openspiel) → players → search, positions.
+
+See docs/architecture.md for what each package owns and where a new piece goes.
+"""
 
 from positions import native
 
-native.install()  # before advisor.heuristics is imported: a stale compiled build must never load
+native.install()  # before advisor.players.heuristics is imported: a stale compiled build must never load

@@ -50,8 +50,8 @@ def run_ours(position: Position, iterations: int, seed: int) -> SearchResult:
 
 def run_openspiel(position: Position, iterations: int, seed: int, rollout: str = "openspiel") -> int:
     """OpenSpiel's Python ISMCTSBot on the same decision; its chosen action."""
-    from advisor.openspiel_agent import make_bot
-    from advisor.openspiel_game import load_game
+    from advisor.openspiel.agent import make_bot
+    from advisor.openspiel.game import load_game
 
     game = load_game(position.players, position.route.name)
     bot = make_bot(game, iterations, None, EXPLORATION, seed, rollout)

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from advisor.bots import DEFAULT_ROLLOUT
+from advisor.players.bots import DEFAULT_ROLLOUT
 from positions import Position, phases
 from search.ismcts import search
 from search.request import SearchRequest

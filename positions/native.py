@@ -20,7 +20,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Sequence
 
-NATIVE_GROUPS = (("positions.rules", "positions.position"), ("advisor.heuristics",))
+NATIVE_GROUPS = (("positions.state", "positions.rules", "positions.position"), ("advisor.players.heuristics",))
 """The modules on the rollout hot path that ``make`` compiles, by compilation group: the modules of
 a group call each other directly, so a group is used whole or not at all."""
 NATIVE_MODULES = tuple(module for group in NATIVE_GROUPS for module in group)
@@ -107,7 +107,7 @@ def install() -> None:
 
 
 def summary() -> str:
-    """One line on what runs compiled, e.g. ``positions.rules compiled, advisor.heuristics stale``."""
+    """One line on what runs compiled, e.g. ``positions.rules compiled, advisor.players.heuristics stale``."""
     return ", ".join(f"{m} {build_state(m)}" for m in NATIVE_MODULES)
 
 

@@ -1,9 +1,9 @@
-"""The whole state of a game of Refuge, with the game verbs a search needs."""
+"""A game of Refuge: the state (:mod:`positions.state`) with the game verbs a search needs."""
 
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from typing import Protocol, Sequence, cast
 
 from positions import phases, rules
 from positions.phases import CHANCE_PHASES, OVER, SIMULTANEOUS
@@ -11,63 +11,24 @@ from positions.actions import Action
 from positions.errors import ImpossiblePositionError
 from positions.routes import ROUTES, Route
 from positions.rulesets import DEFAULT_RULESET, Ruleset
-from positions.tiles import KIND_COUNT, Kind
+from positions.state import FIELDS, Player, State
+from positions.tiles import KIND_COUNT
 
-Player = int
-"""A seat, 0 to players - 1."""
-
-
-FIELDS = (
-    "ruleset", "route", "players", "threshold",
-    "walk", "turn", "phase", "actor",
-    "bags", "hands", "paths", "set_aside", "steps", "vp", "walking", "owned_storms",
-    "track_suns", "track_storms", "deck_suns", "deck_storms", "reserve",
-    "market", "box", "pending", "history",
-    "tile", "extra_plays", "discards_left", "discards_required", "ties", "legal",
-)
-"""Every field of a position, in a fixed order."""
+__all__ = ["FIELDS", "Player", "Policy", "Position"]
 
 
-class Position:
-    """A game of Refuge at one moment: public facts, each player's tiles, and the turn's progress.
+class Policy(Protocol):
+    """Anything that picks the current player's decision: bots and rollout policies."""
 
-    Bags are multisets (tuples of kinds): which tile comes out is a chance event at draw time, so a
-    bag has no hidden order to keep. Tuples are never mutated, so ``copy()`` shares them.
-    """
+    def choose(self, state: Position, rng: random.Random) -> int:
+        """One legal action for the player to move at `state`."""
+        ...
 
-    __slots__ = FIELDS
 
-    ruleset: Ruleset
-    route: Route
-    players: int
-    threshold: int
-    walk: int
-    turn: int
-    phase: int
-    actor: int
-    bags: list[tuple[Kind, ...]]
-    hands: list[tuple[Kind, ...]]
-    paths: list[tuple[Kind, ...]]
-    set_aside: list[tuple[Kind, ...]]
-    steps: list[int]
-    vp: list[int]
-    walking: list[bool]
-    owned_storms: list[int]
-    track_suns: int
-    track_storms: int
-    deck_suns: int
-    deck_storms: int
-    reserve: int
-    market: tuple[int, ...]
-    box: tuple[Kind, ...]
-    pending: list[int]
-    history: int
-    tile: Kind
-    extra_plays: int
-    discards_left: int
-    discards_required: int
-    ties: tuple[tuple[Kind, tuple[Player, ...], int], ...]
-    legal: tuple[Action, ...]
+class Position(State):
+    """A game of Refuge at one moment, with OpenSpiel's verbs (the rules live in :mod:`positions.rules`)."""
+
+    __slots__ = ()
 
     @classmethod
     def new_game(cls, players: int = 2, route: Route | str = "meadows",
@@ -188,10 +149,10 @@ class Position:
         """Play a decision or a chance outcome in place (raises IllegalActionError if not legal)."""
         rules.apply(self, action)
 
-    def playout(self, rng: random.Random, policy: rules.Policy | None = None) -> None:
+    def playout(self, rng: random.Random, policy: Policy | None = None) -> None:
         """Play on in place to the end: `policy`'s decisions (uniformly random without one); the
         rollout fast path, see :func:`positions.rules.playout`."""
-        rules.playout(self, rng, policy)
+        rules.playout(self, rng, cast("rules.Policy | None", policy))
 
     def scores(self) -> list[int]:
         """Each player's victory points."""

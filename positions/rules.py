@@ -1,7 +1,7 @@
 """The rules: what may be done at each point of a turn, and what doing it changes (C6–C17).
 
-Functions here take a :class:`~positions.position.Position` and mutate it; ``Position`` exposes them
-as methods. Decisions with a single legal action are applied automatically, so every stop is a real
+Functions here take a :class:`~positions.state.State` and mutate it; :class:`~positions.position.Position`
+exposes them as methods. Decisions with a single legal action are applied automatically, so every stop is a real
 choice, a chance event or the end of the game. Each flow function returns once the position
 waits for a decision or a chance outcome.
 """
@@ -9,7 +9,7 @@ waits for a decision or a chance outcome.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from positions import phases
 from positions.phases import CHANCE_PHASES, SIMULTANEOUS
@@ -20,10 +20,8 @@ from positions.actions import (
     RETURN_CODE, TIEBREAK, TIEBREAK_BASE, WEATHER_STORM, WEATHER_SUN, Action, drawn_two,
 )
 from positions.errors import IllegalActionError
+from positions.state import State
 from positions.tiles import COST, KIND_COUNT, PAW, PRIORITY, STORM, TILES, Effect, Kind
-
-if TYPE_CHECKING:
-    from positions.position import Position
 
 NO_CHOICE = -1
 
@@ -31,7 +29,7 @@ NO_CHOICE = -1
 class Policy(Protocol):
     """Anything that picks the current player's decision: bots and rollout policies."""
 
-    def choose(self, state: Position, rng: random.Random) -> int:
+    def choose(self, state: State, rng: random.Random) -> int:
         """One legal action for the player to move at `state`."""
         ...
 
@@ -48,11 +46,11 @@ def paw_total(path: tuple[Kind, ...]) -> int:
     return sum(PAW[k] for k in path)
 
 
-def _fold(pos: Position, *event: int) -> None:
+def _fold(pos: State, *event: int) -> None:
     pos.history = hash((pos.history, *event))
 
 
-def reset_weather(pos: Position) -> None:
+def reset_weather(pos: State) -> None:
     """An empty track, a full reshuffled deck and a full reserve (C4, C17)."""
     ruleset = pos.ruleset
     pos.track_suns = 0
@@ -62,7 +60,7 @@ def reset_weather(pos: Position) -> None:
     pos.reserve = ruleset.reserve_storms
 
 
-def reset_resolution(pos: Position) -> None:
+def reset_resolution(pos: State) -> None:
     """No tile being resolved, no tie pending."""
     pos.tile = NO_CHOICE
     pos.extra_plays = 0
@@ -73,7 +71,7 @@ def reset_resolution(pos: Position) -> None:
 
 # --- simultaneous steps (C6, C8, C12) -------------------------------------------------------------
 
-def takes_part(pos: Position, player: int) -> bool:
+def takes_part(pos: State, player: int) -> bool:
     """Whether a player acts in the current simultaneous step: walking, and for a tile choice holding
     a tile (a draw of two Storms leaves nothing to choose, C7)."""
     return bool(step_legal(pos, player))
@@ -84,7 +82,7 @@ _RETURN_ONLY = (RETURN,)
 _NONE: tuple[Action, ...] = ()
 
 
-def step_legal(pos: Position, player: int) -> tuple[Action, ...]:
+def step_legal(pos: State, player: int) -> tuple[Action, ...]:
     """A player's options in the current simultaneous step; none if they sit it out (home already,
     or no tile to choose from, C7). No player's options depend on another's choice."""
     if not pos.walking[player]:
@@ -110,13 +108,13 @@ def choose_options(hand: tuple[Kind, ...]) -> tuple[Action, ...]:
     return (PLAY[first], PLAY[second])
 
 
-def _start_step(pos: Position, phase: int) -> None:
+def _start_step(pos: State, phase: int) -> None:
     pos.phase = phase
     pos.pending = [NO_CHOICE] * pos.players
     _next_in_step(pos, 0)
 
 
-def _next_in_step(pos: Position, start: int) -> None:
+def _next_in_step(pos: State, start: int) -> None:
     for player in range(start, pos.players):
         options = step_legal(pos, player)
         if not options:
@@ -138,12 +136,12 @@ def _next_in_step(pos: Position, start: int) -> None:
 
 # --- C6 decide, C15 return -----------------------------------------------------------------------
 
-def start_turn(pos: Position) -> None:
+def start_turn(pos: State) -> None:
     """Begin a turn: every walking player decides to return or draw (C6)."""
     _start_step(pos, phases.DECIDE)
 
 
-def _next_returner(pos: Position, start: int) -> None:
+def _next_returner(pos: State, start: int) -> None:
     for player in range(start, pos.players):
         if pos.pending[player] == RETURN_CODE and pos.walking[player]:
             pos.vp[player] += paw_total(pos.paths[player])
@@ -162,7 +160,7 @@ def return_discard_options(path: tuple[Kind, ...]) -> tuple[Action, ...]:
     return (DISCARD_NONE,) + tuple(DISCARD_PATH[k] for k in sorted(set(path)))
 
 
-def _go_home(pos: Position, player: int) -> None:
+def _go_home(pos: State, player: int) -> None:
     pos.bags[player] = pos.bags[player] + pos.paths[player]
     pos.paths[player] = ()
     pos.walking[player] = False
@@ -170,7 +168,7 @@ def _go_home(pos: Position, player: int) -> None:
 
 # --- C7 draw ---------------------------------------------------------------------------------------
 
-def _next_deal(pos: Position, start: int) -> None:
+def _next_deal(pos: State, start: int) -> None:
     for player in range(start, pos.players):
         if pos.walking[player] and pos.pending[player] == DRAW_CODE:
             pos.phase = phases.DEAL
@@ -182,7 +180,7 @@ def _next_deal(pos: Position, start: int) -> None:
     _start_step(pos, phases.CHOOSE)
 
 
-def _deal(pos: Position, action: int) -> None:
+def _deal(pos: State, action: int) -> None:
     player = pos.actor
     bag = list(pos.bags[player])
     if action >= DRAWN_TWO_BASE:
@@ -211,7 +209,7 @@ def _deal(pos: Position, action: int) -> None:
 
 # --- C8–C11 resolving the played tiles ---------------------------------------------------------------
 
-def _next_resolver(pos: Position, start: int) -> None:
+def _next_resolver(pos: State, start: int) -> None:
     for player in range(start, pos.players):
         choice = pos.pending[player]
         if choice >= 0 and pos.walking[player]:
@@ -223,11 +221,11 @@ def _next_resolver(pos: Position, start: int) -> None:
     _start_step(pos, phases.BUY)
 
 
-def _has_discard_target(pos: Position) -> bool:
+def _has_discard_target(pos: State) -> bool:
     return bool(pos.hands[pos.actor] or pos.paths[pos.actor])
 
 
-def play_tile(pos: Position, kind: Kind) -> None:
+def play_tile(pos: State, kind: Kind) -> None:
     """Resolve a played tile: ask for its option if it has two open ones, else apply its effect."""
     effects = TILES[kind].effects
     if len(effects) > 1:
@@ -242,7 +240,7 @@ def play_tile(pos: Position, kind: Kind) -> None:
     _apply_effect(pos, kind, effects[0])
 
 
-def _apply_effect(pos: Position, kind: Kind, effect: Effect) -> None:
+def _apply_effect(pos: State, kind: Kind, effect: Effect) -> None:
     player = pos.actor
     steps = pos.steps[player]
     vp = pos.vp[player]
@@ -265,7 +263,7 @@ def _apply_effect(pos: Position, kind: Kind, effect: Effect) -> None:
     _place(pos, kind)
 
 
-def offer_discard(pos: Position) -> None:
+def offer_discard(pos: State) -> None:
     """Stop for a discard target of Cairn, Hiker or Cave, or take the only required one (C11)."""
     player = pos.actor
     targets: tuple[Action, ...] = (DISCARD_SECOND,) if pos.hands[player] else ()
@@ -277,7 +275,7 @@ def offer_discard(pos: Position) -> None:
     pos.legal = targets if pos.discards_required else (DISCARD_NONE,) + targets
 
 
-def _discard(pos: Position, action: int) -> None:
+def _discard(pos: State, action: int) -> None:
     player = pos.actor
     if action != DISCARD_NONE_CODE:
         if action == DISCARD_SECOND_CODE:
@@ -295,13 +293,13 @@ def _discard(pos: Position, action: int) -> None:
     _place(pos, pos.tile)
 
 
-def _place(pos: Position, kind: Kind) -> None:
+def _place(pos: State, kind: Kind) -> None:
     """C20: the tile joins the path once its own effect is applied, before additional plays."""
     pos.paths[pos.actor] = pos.paths[pos.actor] + (kind,)
     continue_extra_plays(pos)
 
 
-def continue_extra_plays(pos: Position) -> None:
+def continue_extra_plays(pos: State) -> None:
     """Go on with the additional plays still owed (C10), then with the next player to resolve."""
     player = pos.actor
     if pos.extra_plays:
@@ -324,7 +322,7 @@ def continue_extra_plays(pos: Position) -> None:
     _next_resolver(pos, player + 1)
 
 
-def _extra(pos: Position, action: int) -> None:
+def _extra(pos: State, action: int) -> None:
     player = pos.actor
     hand = pos.hands[player]
     if action == DRAW_CODE:
@@ -337,7 +335,7 @@ def _extra(pos: Position, action: int) -> None:
     play_tile(pos, hand[0])
 
 
-def _extra_draw(pos: Position, action: int) -> None:
+def _extra_draw(pos: State, action: int) -> None:
     player = pos.actor
     kind = action - DRAWN_ONE_BASE
     if not 0 <= kind < KIND_COUNT or kind not in pos.bags[player]:
@@ -353,7 +351,7 @@ def _extra_draw(pos: Position, action: int) -> None:
 
 # --- C12 buying --------------------------------------------------------------------------------------
 
-def _settle_buys(pos: Position) -> None:
+def _settle_buys(pos: State) -> None:
     if max(pos.pending) < BUY_BASE:  # everybody passed
         pos.ties = ()
         _turn_weather(pos)
@@ -383,7 +381,7 @@ def _settle_buys(pos: Position) -> None:
     _next_tie(pos)
 
 
-def _buy(pos: Position, player: int, kind: Kind) -> None:
+def _buy(pos: State, player: int, kind: Kind) -> None:
     pos.steps[player] -= COST[kind]
     pos.bags[player] = pos.bags[player] + (kind,)
     market = list(pos.market)
@@ -391,14 +389,14 @@ def _buy(pos: Position, player: int, kind: Kind) -> None:
     pos.market = tuple(market)
 
 
-def _next_tie(pos: Position) -> None:
+def _next_tie(pos: State) -> None:
     if pos.ties:
         pos.phase = phases.TIEBREAK
         return
     _turn_weather(pos)
 
 
-def _tiebreak(pos: Position, action: int) -> None:
+def _tiebreak(pos: State, action: int) -> None:
     kind, tied, slots = pos.ties[0]
     winner = action - TIEBREAK_BASE
     if winner not in tied:
@@ -418,7 +416,7 @@ def _tiebreak(pos: Position, action: int) -> None:
 
 # --- C13 weather, C16 storm, C14 / C17 ends ------------------------------------------------------------
 
-def _turn_weather(pos: Position) -> None:
+def _turn_weather(pos: State) -> None:
     if pos.deck_suns + pos.deck_storms:
         pos.phase = phases.WEATHER
         return
@@ -428,7 +426,7 @@ def _turn_weather(pos: Position) -> None:
     _check_storm(pos)
 
 
-def _weather(pos: Position, action: int) -> None:
+def _weather(pos: State, action: int) -> None:
     if action == WEATHER_SUN:
         if not pos.deck_suns:
             raise IllegalActionError("weather sun: no Sun left in the weather deck")
@@ -442,7 +440,7 @@ def _weather(pos: Position, action: int) -> None:
     _check_storm(pos)
 
 
-def _check_storm(pos: Position) -> None:
+def _check_storm(pos: State) -> None:
     if pos.track_storms + sum(pos.owned_storms) >= pos.threshold:
         storm_hits(pos)
         end_walk(pos)
@@ -456,13 +454,13 @@ def _check_storm(pos: Position) -> None:
     start_turn(pos)
 
 
-def storm_penalty(pos: Position, player: int) -> int:
+def storm_penalty(pos: State, player: int) -> int:
     """Steps the Storm costs a walker now: one per penalised tile in the path (C16)."""
     is_penalised = pos.ruleset.is_penalised
     return sum(1 for k in pos.paths[player] if is_penalised(k))
 
 
-def storm_hits(pos: Position) -> None:
+def storm_hits(pos: State) -> None:
     """C16: walkers score no animals, pay a Step per penalised tile, a VP per missing Step (floor 0)."""
     for player in range(pos.players):
         if pos.walking[player]:
@@ -472,7 +470,7 @@ def storm_hits(pos: Position) -> None:
             pos.vp[player] = max(0, pos.vp[player] - (penalty - paid))
 
 
-def end_walk(pos: Position) -> None:
+def end_walk(pos: State) -> None:
     """C17: Storms, paths and hands back to the bags, weather reset; the game ends after the last."""
     for player in range(pos.players):
         pos.bags[player] = (pos.bags[player] + pos.paths[player] + pos.hands[player]
@@ -496,7 +494,7 @@ def end_walk(pos: Position) -> None:
 
 # --- chance --------------------------------------------------------------------------------------------
 
-def chance_outcomes(pos: Position) -> list[tuple[Action, float]]:
+def chance_outcomes(pos: State) -> list[tuple[Action, float]]:
     """Every outcome of the pending chance event with its probability."""
     phase = pos.phase
     if phase == phases.WEATHER:
@@ -527,7 +525,7 @@ def chance_outcomes(pos: Position) -> list[tuple[Action, float]]:
     return result
 
 
-def sample_chance(pos: Position, rng: random.Random) -> Action:
+def sample_chance(pos: State, rng: random.Random) -> Action:
     """One outcome of the pending chance event, drawn with its probability."""
     phase = pos.phase
     if phase == phases.WEATHER:
@@ -549,7 +547,7 @@ def sample_chance(pos: Position, rng: random.Random) -> Action:
 
 # --- apply -----------------------------------------------------------------------------------------------
 
-def apply(pos: Position, action: int) -> None:
+def apply(pos: State, action: int) -> None:
     """Play a decision or a chance outcome in place.
 
     Raises:
@@ -566,7 +564,7 @@ def apply(pos: Position, action: int) -> None:
     _decide(pos, phase, action)
 
 
-def _decide(pos: Position, phase: int, action: int) -> None:
+def _decide(pos: State, phase: int, action: int) -> None:
     """Carry out a legal decision (checked and folded into the history by the caller)."""
     if phase in SIMULTANEOUS:
         pos.pending[pos.actor] = action
@@ -591,7 +589,7 @@ def _decide(pos: Position, phase: int, action: int) -> None:
         raise IllegalActionError(f"{action}: the game is over")
 
 
-def playout(pos: Position, rng: random.Random, policy: Policy | None = None) -> None:
+def playout(pos: State, rng: random.Random, policy: Policy | None = None) -> None:
     """Play on in place to the end of the game: `policy`'s decisions (uniformly random without
     one) and chance outcomes from ``sample_chance``.
 
@@ -621,7 +619,7 @@ def playout(pos: Position, rng: random.Random, policy: Policy | None = None) -> 
             _decide(pos, phase, action)
 
 
-def _apply_chance(pos: Position, phase: int, action: int) -> None:
+def _apply_chance(pos: State, phase: int, action: int) -> None:
     history = pos.history
     _fold(pos, phases.CHANCE_PLAYER, action)
     try:
@@ -636,7 +634,7 @@ _CHANCE_EVENTS = {phases.DEAL: _deal, phases.EXTRA_DRAW: _extra_draw,
 """The handler of each chance phase (``playout`` calls it directly with outcomes it drew)."""
 
 
-def _outcome_fits(pos: Position, phase: int, action: int) -> bool:
+def _outcome_fits(pos: State, phase: int, action: int) -> bool:
     """Whether `action` is an outcome of the right kind for this chance phase."""
     if phase == phases.DEAL:
         return action >= DRAWN_TWO_BASE or DRAWN_ONE_BASE <= action < TIEBREAK_BASE
@@ -647,7 +645,7 @@ def _outcome_fits(pos: Position, phase: int, action: int) -> bool:
     return action in (WEATHER_SUN, WEATHER_STORM)
 
 
-def _dispatch_chance(pos: Position, phase: int, action: int) -> None:
+def _dispatch_chance(pos: State, phase: int, action: int) -> None:
     if not _outcome_fits(pos, phase, action):
         raise IllegalActionError(f"{_describe(action)} is not a possible {phases.NAMES[phase]} outcome")
     _CHANCE_EVENTS[phase](pos, action)
@@ -661,7 +659,7 @@ def _describe(action: int) -> str:
         return f"action code {action}"
 
 
-def _illegal_message(pos: Position, action: int) -> str:
+def _illegal_message(pos: State, action: int) -> str:
     legal = ", ".join(str(a) for a in pos.legal)
     return (f"{_describe(action)} is not legal for player {pos.actor} at "
             f"{phases.NAMES[pos.phase]} (legal: {legal})")

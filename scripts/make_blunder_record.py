@@ -11,8 +11,8 @@ import json
 import random
 import sys
 
-from advisor.agents import make_agent
-from advisor.games import DealStreams, derive_seed
+from advisor.players.agents import make_agent
+from advisor.players.games import DealStreams, derive_seed
 from positions import phases
 from positions.actions import DRAW
 from positions.record import GameRecorder

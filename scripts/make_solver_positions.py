@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from advisor.bots import HeuristicPolicy, position_key  # noqa: E402
+from advisor.players.bots import HeuristicPolicy, position_key  # noqa: E402
 from positions import Position, RULES_VERSION  # noqa: E402
 from positions import phases  # noqa: E402
 from search.errors import SolverLimitError  # noqa: E402

@@ -21,7 +21,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from advisor.bots import BOTS, DEFAULT_ROLLOUT, SearchBot  # noqa: E402
+from advisor.players.bots import BOTS, DEFAULT_ROLLOUT, SearchBot  # noqa: E402
 from positions import ROUTES, Position, RefugeError  # noqa: E402
 from search.parallel import derive_seed  # noqa: E402
 from search.request import wilson_interval  # noqa: E402

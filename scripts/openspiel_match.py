@@ -6,7 +6,7 @@ its stock RandomRolloutEvaluator and with our engine's playout as its evaluator.
 
 ``match``: paired 2-player games at equal time (or, with ``--iterations``, equal iterations) per
 decision. Each deal (seed) is played twice with
-the seats swapped; the arena's deal streams (advisor.games) give each seat the same draws in both
+the seats swapped; the arena's deal streams (advisor.players.games) give each seat the same draws in both
 games, so the luck of the deal cancels. Both sides roll out uniformly at random
 (``ismcts:seconds=T,rollout=random`` against ``openspiel-ismcts:seconds=T``).
 
@@ -25,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from advisor.agents import make_agent  # noqa: E402
-from advisor.games import play_game  # noqa: E402
+from advisor.players.agents import make_agent  # noqa: E402
+from advisor.players.games import play_game  # noqa: E402
 from benchmarks.bench_openspiel import run_openspiel, run_ours, speed_positions  # noqa: E402
 from search.request import wilson_interval  # noqa: E402
 

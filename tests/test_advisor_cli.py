@@ -8,7 +8,7 @@ import os
 from click.testing import CliRunner
 
 from advisor.cli import cli
-from advisor.files_cli import load_position_arg
+from advisor.cli.files import load_position_arg
 from positions.record import load_record, replay
 
 

@@ -8,7 +8,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from advisor.annotate import label_for, move_accuracy
+from advisor.analysis.annotate import label_for, move_accuracy
 from advisor.cli import cli
 
 BLUNDER_GAME = "tests/data/blunder-game.json"

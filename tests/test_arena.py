@@ -10,12 +10,12 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
-from advisor.agents import PolicyAgent, register_agent_kind
-from advisor.arena import ArenaSettings, Schedule, batches, make_tables, rotations, run_arena
-from advisor.arena_play import DealStreams, Entrant, GameJob, derive_seed, play_game
-from advisor.arena_report import Played, pair_stats
+from advisor.players.agents import PolicyAgent, register_agent_kind
+from advisor.arena.match import ArenaSettings, Schedule, batches, make_tables, rotations, run_arena
+from advisor.arena.play import DealStreams, Entrant, GameJob, derive_seed, play_game
+from advisor.arena.report import Played, pair_stats
 from advisor.cli import cli
-from advisor.stats import pentanomial
+from advisor.arena.stats import pentanomial
 from positions.record import read_record_text, replay
 from search.policies import UniformRandom
 
@@ -205,8 +205,8 @@ def test_a_broken_pool_is_rebuilt_and_its_games_replayed(tmp_path) -> None:
 
 def test_regularized_keeps_the_observed_variance_and_ends_clean_sweeps() -> None:
     """Fishtest's pseudo-counts barely move real data, and give a sweep a finite, decisive LLR."""
-    from advisor.arena_report import regularized
-    from advisor.stats import pentanomial, sprt
+    from advisor.arena.report import regularized
+    from advisor.arena.stats import pentanomial, sprt
 
     real = pentanomial([10, 20, 40, 20, 10])
     padded = regularized(real)

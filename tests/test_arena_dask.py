@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from advisor.arena import ArenaSettings, run_arena
+from advisor.arena.match import ArenaSettings, run_arena
 
 distributed = pytest.importorskip("distributed")
 
@@ -31,7 +31,7 @@ def test_an_arena_runs_on_a_dask_cluster_with_the_same_results(tmp_path) -> None
 
 
 def test_an_unreachable_scheduler_is_a_clear_error(tmp_path) -> None:
-    from advisor.arena_exec import ExecutorError, Runner
+    from advisor.arena.executors import ExecutorError, Runner
 
     with pytest.raises(ExecutorError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         Runner(1, "tcp://127.0.0.1:9", connect_seconds=1)

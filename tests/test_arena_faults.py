@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from advisor.arena import ArenaSettings, run_arena
+from advisor.arena.match import ArenaSettings, run_arena
 
 ENGINE = textwrap.dedent('''
     import json, sys, time
@@ -77,7 +77,7 @@ def test_a_faulty_engine_loses_every_game_and_the_run_goes_on(tmp_path, engine_s
 
 
 def test_an_in_process_agent_that_raises_loses_its_game(tmp_path) -> None:
-    from advisor.agents import register_agent_kind
+    from advisor.players.agents import register_agent_kind
 
     class Broken:
         name = "broken"

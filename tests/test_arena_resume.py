@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-from advisor.arena import ArenaSettings, run_arena
+from advisor.arena.match import ArenaSettings, run_arena
 
 AGENTS = [("search", "ismcts:iterations=3"), ("bot", "heuristic")]
 GAMES = 20

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from advisor.arena import ArenaSettings, run_arena
-from advisor.arena_revisions import RevisionError, prepare
-from advisor.arena_store import ArenaStore
-from advisor.ladder import ladder
+from advisor.arena.match import ArenaSettings, run_arena
+from advisor.arena.revisions import RevisionError, prepare
+from advisor.arena.store import ArenaStore
+from advisor.arena.ladder import ladder
 from positions import native
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -64,7 +64,7 @@ def test_a_revision_plays_as_an_engine_and_is_recorded(repository: Path, tmp_pat
     old = next(seat for seat in seats[0] if seat[0] == "old")
     assert old[1] == "rev:HEAD~1:heuristic" and first.startswith(old[2])
     built = tmp_path / "cache" / "revs" / first
-    assert (built / "built").exists() and (built / "tree" / "advisor" / "engine.py").exists()
+    assert (built / "built").exists() and (built / "tree" / "advisor" / "players" / "engine.py").exists()
     assert "A later change" not in (built / "tree" / "README.md").read_text()
 
     stamp = (built / "built").stat().st_mtime_ns

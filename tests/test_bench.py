@@ -9,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from advisor.bench import BENCH_POSITIONS, bench_positions, run_bench
+from advisor.arena.bench import BENCH_POSITIONS, bench_positions, run_bench
 from advisor.cli import cli
 
 EXPECTED = json.loads((Path(__file__).parent / "data" / "bench_signature.json").read_text())
@@ -32,7 +32,7 @@ def test_signature_matches_the_stored_one() -> None:
 
 
 def test_signature_is_the_same_in_another_process() -> None:
-    code = ("from advisor.bench import run_bench; "
+    code = ("from advisor.arena.bench import run_bench; "
             f"print(run_bench({EXPECTED['test']['iterations']}).signature)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == EXPECTED["test"]["signature"]

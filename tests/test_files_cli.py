@@ -8,7 +8,7 @@ import random
 from click.testing import CliRunner
 
 from advisor.cli import cli
-from advisor.files_cli import load_position_arg
+from advisor.cli.files import load_position_arg
 from positions.examples import example_text
 from positions.record import GameRecorder
 from positions.saved import parse_position

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from advisor.arena import ArenaSettings, run_arena
-from advisor.arena_store import StoredGame
+from advisor.arena.match import ArenaSettings, run_arena
+from advisor.arena.store import StoredGame
 from advisor.cli import cli
-from advisor.ladder import LadderError, ladder, pairwise
+from advisor.arena.ladder import LadderError, ladder, pairwise
 
 
 def _game(first: tuple[str, str], second: tuple[str, str], first_wins: bool) -> StoredGame:

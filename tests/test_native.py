@@ -1,6 +1,6 @@
 """The compiled hot path (positions/native.py): same answers as the Python sources, never stale.
 
-``make`` compiles ``positions.rules`` and ``advisor.heuristics`` with mypyc. A compiled module
+``make`` compiles ``positions.rules`` and ``advisor.players.heuristics`` with mypyc. A compiled module
 must give exactly the results of its source for the same seed, and a build older than its source
 must not load.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-import advisor.heuristics
+import advisor.players.heuristics
 import positions.rules
 from positions import native
 
@@ -23,16 +23,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 SEARCH_PROBE = """
 import json, random
-from advisor.bots import DEFAULT_ROLLOUT
+from advisor.players.bots import DEFAULT_ROLLOUT
 from positions import Position
 from search.ismcts import search
 from search.request import SearchRequest
-import positions.rules, advisor.heuristics
+import positions.rules, advisor.players.heuristics
 pos = Position.new_game(2, "meadows")
 rng = random.Random(5)
 while pos.is_chance() or pos.turn < 2:
     pos.apply(pos.sample_chance(rng) if pos.is_chance() else DEFAULT_ROLLOUT.choose(pos, rng))
-out = {"files": [positions.rules.__file__, advisor.heuristics.__file__]}
+out = {"files": [positions.rules.__file__, advisor.players.heuristics.__file__]}
 for name, policy in (("random", None), ("heuristic", DEFAULT_ROLLOUT)):
     result = search(pos, SearchRequest(iterations=300, seed=11, rollout=policy))
     out[name] = [[str(s.action), s.visits, s.win, s.score] for s in result.actions]
@@ -62,7 +62,7 @@ def test_compiled_and_python_searches_agree_exactly() -> None:
 
 def test_this_process_runs_what_the_build_state_says() -> None:
     """The modules in use are compiled exactly when their build is current."""
-    for module in (positions.rules, advisor.heuristics):
+    for module in (positions.rules, advisor.players.heuristics):
         assert native.running_compiled(module) == (native.build_state(module.__name__) == "compiled")
 
 
@@ -89,7 +89,7 @@ def test_a_group_is_used_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     if native.build_state("positions.position") == "not built":
         pytest.skip("no native build (make builds it)")
     assert native.build_state("positions.position") == "stale"
-    assert native.build_state("advisor.heuristics") == "compiled"
+    assert native.build_state("advisor.players.heuristics") == "compiled"
 
 
 def test_pure_python_can_be_forced(monkeypatch: pytest.MonkeyPatch) -> None:

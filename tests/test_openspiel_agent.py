@@ -8,9 +8,9 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
-from advisor.agent_specs import AgentSpecError  # noqa: E402
-from advisor.agents import make_agent  # noqa: E402
-from advisor.games import play_game  # noqa: E402
+from advisor.players.specs import AgentSpecError  # noqa: E402
+from advisor.players.agents import make_agent  # noqa: E402
+from advisor.players.games import play_game  # noqa: E402
 from positions import Position  # noqa: E402
 
 

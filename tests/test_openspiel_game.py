@@ -9,7 +9,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from advisor.openspiel_game import (  # noqa: E402
+from advisor.openspiel.game import (  # noqa: E402
     GAME_NAME, OpenSpielGameError, RefugeState, SamplerRandom, load_game,
 )
 from positions import Position, parse_action  # noqa: E402

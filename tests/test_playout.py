@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from advisor.bots import DEFAULT_ROLLOUT, cautious_bot
+from advisor.players.bots import DEFAULT_ROLLOUT, cautious_bot
 from positions import IllegalActionError, Position
 from positions.position import FIELDS
 from search.ismcts import rollout

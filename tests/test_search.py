@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from advisor.bots import (
+from advisor.players.bots import (
     DEFAULT_ROLLOUT, HeuristicEvaluator, HeuristicPolicy, SearchBot, cautious_bot, greedy_bot,
     random_bot, storm_hit_chance,
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.bots import DEFAULT_ROLLOUT
+from advisor.players.bots import DEFAULT_ROLLOUT
 from search.ismcts import search
 from search.request import SearchRequest
 from solver_positions import load_entries, replay

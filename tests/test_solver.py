@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.bots import position_key
+from advisor.players.bots import position_key
 from positions import Position, parse_action
 from search.errors import SearchConfigError, SolverLimitError
 from search.solver import solve

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from advisor import stats
+from advisor.arena import stats
 
 
 def test_elo_of_known_scores() -> None:

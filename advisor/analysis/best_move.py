@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from advisor.facts import ReturnFacts, return_facts
+from advisor.analysis.facts import ReturnFacts, return_facts
 from positions import Position
 from positions import phases
 from positions.actions import action_from_code

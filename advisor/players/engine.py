@@ -20,10 +20,9 @@ import time
 from importlib import metadata
 from typing import IO, Sequence
 
-import click
 
-from advisor.agent_specs import AgentSpec, parse_agent_spec
-from advisor.agents import Agent, SearchAgent, make_agent
+from advisor.players.specs import AgentSpec
+from advisor.players.agents import Agent, SearchAgent
 from positions import RULES_VERSION, RefugeError
 from positions.actions import Action, action_from_code, parse_action
 from positions.errors import InvalidActionError
@@ -147,23 +146,6 @@ def serve(agent: Agent, spec: AgentSpec, stdin: IO[str], stdout: IO[str]) -> Non
         stdout.flush()
         if isinstance(request, dict) and request.get("cmd") == "quit":
             return
-
-
-@click.command("engine")
-@click.option("--agent", "spec_text", default=DEFAULT_AGENT, show_default=True, metavar="SPEC",
-              help="the in-process agent to serve (random, heuristic, ismcts:iterations=N, ...)")
-def engine_command(spec_text: str) -> None:
-    """Serve an agent over the engine protocol (JSON lines on stdin/stdout; docs/engine-protocol.md).
-
-    Example: echo '{"cmd":"identify"}' | refuge engine --agent heuristic
-    """
-    try:
-        spec = parse_agent_spec(spec_text)
-        agent = make_agent(spec)
-    except RefugeError as error:
-        click.echo(f"error: {error}", err=True)
-        raise click.exceptions.Exit(1)
-    serve(agent, spec, sys.stdin, sys.stdout)
 
 
 # --- the client ----------------------------------------------------------------------------------------

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Sequence
 
+from advisor.arena.ladder import Rated
 from positions.errors import RefugeError
 
 
@@ -61,3 +63,30 @@ def save(figure, path: str) -> None:
         raise RefugeError(f"{path}: cannot write the chart ({error.strerror or error})") from None
     finally:
         plt.close(figure)
+
+
+def plot_ladder(rated: Sequence[Rated], path: str, order: Sequence[str]) -> None:
+    """Strength across versions: one line per agent name, versions in the order they first played.
+
+    Raises:
+        RefugeError: matplotlib is missing or the file cannot be written.
+    """
+    plt = pyplot()
+    position = {revision: i for i, revision in enumerate(order)}
+    by_name: dict[str, list[Rated]] = defaultdict(list)
+    for entry in rated:
+        by_name[entry.name].append(entry)
+    figure, axes = plt.subplots(figsize=(8, 4.5))
+    for name, entries in sorted(by_name.items()):
+        entries.sort(key=lambda e: position.get(e.revision, len(order)))
+        xs = [position.get(e.revision, len(order)) for e in entries]
+        ys = [e.rating.elo for e in entries]
+        errors = [[e.rating.elo - e.rating.ci95[0] for e in entries],
+                  [e.rating.ci95[1] - e.rating.elo for e in entries]]
+        axes.errorbar(xs, ys, yerr=errors, marker="o", capsize=3, label=name)
+    axes.set_xticks(range(len(order)), [r or "?" for r in order], rotation=30, ha="right")
+    axes.set_xlabel("version (in the order first played)")
+    axes.set_ylabel("Elo (95% CI)")
+    axes.set_title("Refuge agents across versions")
+    axes.legend()
+    save(figure, path)

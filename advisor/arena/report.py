@@ -8,7 +8,7 @@ from typing import Iterable, Sequence
 
 from tabulate import tabulate
 
-from advisor.stats import MatchSummary, SprtResult, fractional, pentanomial, sprt
+from advisor.arena.stats import MatchSummary, SprtResult, fractional, pentanomial, sprt
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ PSEUDO_COUNT = 1e-3
 def regularized(summary: MatchSummary) -> MatchSummary:
     """`summary` with a pseudo-count at each pair score 0, 1/4, ..., 1 (as fishtest regularises).
 
-    ``advisor.stats.sprt`` answers LLR 0 for a zero variance, so without this a clean sweep would
+    ``advisor.arena.stats.sprt`` answers LLR 0 for a zero variance, so without this a clean sweep would
     never end the test; with real data the pseudo-counts change almost nothing.
     """
     if summary.units == 0:

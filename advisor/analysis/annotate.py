@@ -8,8 +8,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
-from advisor.bots import DEFAULT_ROLLOUT
-from advisor.games import derive_seed
+from advisor.players.bots import DEFAULT_ROLLOUT
+from advisor.players.games import derive_seed
 from positions import phases
 from positions.actions import action_from_code
 from positions.position import Position

@@ -13,9 +13,9 @@ import time
 from dataclasses import dataclass
 from typing import Sequence
 
-from advisor.agents import Agent, make_agent
-from advisor.games import DealStreams, derive_seed
-from advisor.engine import EngineAgent, EngineError
+from advisor.players.agents import Agent, make_agent
+from advisor.players.games import DealStreams, derive_seed
+from advisor.players.engine import EngineAgent, EngineError
 from positions.record import GameRecorder
 
 

@@ -7,12 +7,12 @@ import random
 import click
 from tabulate import tabulate
 
-from advisor.agent_specs import parse_agent_spec
-from advisor.agents import Agent, make_agent
-from advisor.best_move import ADVICE_HEADERS, advice_rows, advise
-from advisor.bots import DEFAULT_ROLLOUT
-from advisor.cli_errors import reports_bad_input
-from advisor.games import derive_seed, play_game, split_agent_list
+from advisor.players.specs import parse_agent_spec
+from advisor.players.agents import Agent, make_agent
+from advisor.analysis.best_move import ADVICE_HEADERS, advice_rows, advise
+from advisor.players.bots import DEFAULT_ROLLOUT
+from advisor.cli.errors import reports_bad_input
+from advisor.players.games import derive_seed, play_game, split_agent_list
 from positions import phases
 from positions.actions import Action, parse_action
 from positions.errors import InvalidActionError

@@ -7,10 +7,11 @@ External engines (``cmd:``, ``rev:``) are built by the arena; other packages can
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import random
 from typing import Callable, Protocol
 
-from advisor.agent_specs import AgentSpec, AgentSpecError, parse_agent_spec
+from advisor.players.specs import AgentSpec, AgentSpecError, parse_agent_spec
 from positions import Position
 from positions.actions import Action, action_from_code
 from search.protocol import Policy
@@ -46,7 +47,7 @@ class SearchAgent:
     def __init__(self, name: str, iterations: int | None = None, seconds: float | None = None,
                  exploration: float = 0.7, workers: int = 1, rollout: str = "heuristic",
                  cutoff: int | None = None) -> None:
-        from advisor.bots import DEFAULT_ROLLOUT, HeuristicEvaluator, random_bot
+        from advisor.players.bots import DEFAULT_ROLLOUT, HeuristicEvaluator, random_bot
 
         policies: dict[str, Policy[Position]] = {"heuristic": DEFAULT_ROLLOUT, "random": random_bot()}
         if rollout not in policies:
@@ -74,6 +75,9 @@ class SearchAgent:
 
 AgentFactory = Callable[[AgentSpec], Agent]
 _KINDS: dict[str, AgentFactory] = {}
+PLUGINS = {"openspiel-ismcts": "advisor.openspiel.agent"}
+"""Agent kinds provided by packages above this one, by the module that registers them when imported
+(by name, so the registry never imports its plug-ins)."""
 
 
 def register_agent_kind(kind: str, factory: AgentFactory) -> None:
@@ -82,7 +86,7 @@ def register_agent_kind(kind: str, factory: AgentFactory) -> None:
 
 
 def _bot(spec: AgentSpec) -> Agent:
-    from advisor.bots import BOTS, HeuristicPolicy
+    from advisor.players.bots import BOTS, HeuristicPolicy
 
     if spec.params:
         raise AgentSpecError(f"agent {spec.kind!r} takes no parameters, got {spec.text!r}")
@@ -112,7 +116,7 @@ register_agent_kind("ismcts", _ismcts)
 
 def agent_kinds() -> list[str]:
     """The in-process agent kinds a spec can name."""
-    return sorted(_KINDS)
+    return sorted(set(_KINDS) | set(PLUGINS))
 
 
 def make_agent(spec: AgentSpec | str) -> Agent:
@@ -125,8 +129,8 @@ def make_agent(spec: AgentSpec | str) -> Agent:
         spec = parse_agent_spec(spec)
     if spec.kind in ("cmd", "rev"):
         raise AgentSpecError(f"{spec.text!r}: external engines are run by the arena, not in-process")
-    if spec.kind.startswith("openspiel") and spec.kind not in _KINDS:
-        import advisor.openspiel_agent  # noqa: F401  (registers the openspiel-* kinds)
+    if spec.kind in PLUGINS and spec.kind not in _KINDS:
+        importlib.import_module(PLUGINS[spec.kind])  # the plug-in registers its kinds on import
     factory = _KINDS.get(spec.kind)
     if factory is None:
         raise AgentSpecError(f"unknown agent {spec.kind!r} (expected one of {', '.join(agent_kinds())}, "

@@ -21,7 +21,7 @@ import sys
 import tarfile
 from dataclasses import dataclass
 
-from advisor.engine import engine_argv
+from advisor.players.engine import engine_argv
 from positions.errors import RefugeError
 
 STAMP = "built"

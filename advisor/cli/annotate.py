@@ -8,9 +8,9 @@ import os
 import click
 from tabulate import tabulate
 
-from advisor.annotate import DEFAULT_ITERATIONS, Annotation, annotate_game, decisions_to_annotate, summarise, win_curves
-from advisor.cli_errors import reports_bad_input
-from advisor.progress import progress_bar
+from advisor.analysis.annotate import DEFAULT_ITERATIONS, Annotation, annotate_game, decisions_to_annotate, summarise, win_curves
+from advisor.cli.errors import reports_bad_input
+from advisor.cli.progress import progress_bar
 from positions.record import load_record, replay
 
 JSON_FORMAT = "refuge-annotation/1"
@@ -77,7 +77,7 @@ def annotate(game_file: str, players: str | None, iterations: int | None, second
                                     on_done=lambda a: bar.update(1))
     summaries = summarise(annotations, record)
     if plot_path:
-        from advisor.charts import plot_win_curves
+        from advisor.cli.charts import plot_win_curves
 
         plot_win_curves(win_curves(annotations), record.names, plot_path,
                         title=f"{os.path.basename(game_file)}: win probability")

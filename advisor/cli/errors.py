@@ -35,3 +35,9 @@ def reports_bad_input(command: F) -> F:
             fail(error)
 
     return wrapper  # type: ignore[return-value]
+
+
+def fail_on_one_line(error: Exception) -> NoReturn:
+    """Report bad input on one line and exit 1 (the whole message on one line, no traceback)."""
+    click.echo("error: " + " ".join(str(error).split()), err=True)
+    raise click.exceptions.Exit(1)

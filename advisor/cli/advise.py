@@ -8,12 +8,12 @@ import json
 import click
 from tabulate import tabulate
 
-from advisor.best_move import ADVICE_HEADERS, DEFAULT_ITERATIONS, advice_rows, advice_to_data, advise
-from advisor.bots import DEFAULT_ROLLOUT, position_key
-from advisor.cli_errors import fail, reports_bad_input
-from advisor.files_cli import load_position_arg
-from advisor.progress import Spinner
-from advisor.tree_export import write_tree
+from advisor.analysis.best_move import ADVICE_HEADERS, DEFAULT_ITERATIONS, advice_rows, advice_to_data, advise
+from advisor.players.bots import DEFAULT_ROLLOUT, position_key
+from advisor.cli.errors import fail, reports_bad_input
+from advisor.cli.files import load_position_arg
+from advisor.cli.progress import Spinner
+from advisor.analysis.tree_export import write_tree
 from positions import Position
 from positions.actions import action_from_code
 from positions.render import render

@@ -6,15 +6,15 @@ import sys
 
 import click
 
-from advisor.advise_cli import COMMANDS as ADVISE_COMMANDS
-from advisor.annotate_cli import annotate
-from advisor.arena import arena_command
-from advisor.bench import bench_command
-from advisor.engine import engine_command
-from advisor.ladder import ladder_command
-from advisor.files_cli import COMMANDS as FILE_COMMANDS
-from advisor.play_cli import play
-from advisor.selfplay_cli import selfplay
+from advisor.cli.advise import COMMANDS as ADVISE_COMMANDS
+from advisor.cli.annotate import annotate
+from advisor.cli.arena import arena_command
+from advisor.cli.bench import bench_command
+from advisor.cli.engine import engine_command
+from advisor.cli.ladder import ladder_command
+from advisor.cli.files import COMMANDS as FILE_COMMANDS
+from advisor.cli.play import play
+from advisor.cli.selfplay import selfplay
 from positions import RefugeError
 
 

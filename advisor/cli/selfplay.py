@@ -7,11 +7,11 @@ import os
 import click
 from tabulate import tabulate
 
-from advisor.agent_specs import parse_agent_spec
-from advisor.agents import make_agent
-from advisor.cli_errors import fail, reports_bad_input
-from advisor.progress import progress_bar
-from advisor.games import derive_seed, play_game, split_agent_list
+from advisor.players.specs import parse_agent_spec
+from advisor.players.agents import make_agent
+from advisor.cli.errors import fail, reports_bad_input
+from advisor.cli.progress import progress_bar
+from advisor.players.games import derive_seed, play_game, split_agent_list
 from positions.record import load_record, replay
 from positions.routes import parse_route
 

@@ -1,7 +1,7 @@
 """Where the game meets the search: the bots, a rollout evaluator, the searching bot and the solver key.
 
 Every bot is an object with ``choose(position, rng) -> action``; the heuristic player itself lives
-in :mod:`advisor.heuristics` (re-exported here).
+in :mod:`advisor.players.heuristics` (re-exported here).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import math
 import random
 from typing import Hashable
 
-from advisor.heuristics import (  # noqa: F401  (re-exported: the bots' public names)
+from advisor.players.heuristics import (  # noqa: F401  (re-exported: the bots' public names)
     DEFAULT_ROLLOUT, STEP_VALUE, WORTH, HeuristicPolicy, bag_value, effect_gain, storm_hit_chance,
     walk_index,
 )

@@ -18,19 +18,19 @@ from typing import Sequence
 
 import click
 
-from advisor.agent_specs import AgentSpec, parse_agent_spec
-from advisor.agents import make_agent
-from advisor.arena_exec import Runner, default_workers, parse_executor, run_tasks
-from advisor.arena_play import (
+from advisor.players.specs import AgentSpec, parse_agent_spec
+from advisor.players.agents import make_agent
+from advisor.arena.executors import Runner, parse_executor, run_tasks
+from advisor.arena.play import (
     Entrant, GameJob, GameOutcome, play_batch, stop_engines,
 )
-from advisor.arena_report import (
-    PairStats, Played, fault_lines, format_sprt, format_table, pair_stats, sprt_of, summary_line,
+from advisor.arena.report import (
+    PairStats, Played, pair_stats, sprt_of, summary_line,
 )
-from advisor.arena_revisions import describe_checkout, prepare
-from advisor.arena_store import ArenaStore
-from advisor.games import derive_seed
-from advisor.engine import EngineClient, EngineError, package_version
+from advisor.arena.revisions import describe_checkout, prepare
+from advisor.arena.store import ArenaStore
+from advisor.players.games import derive_seed
+from advisor.players.engine import EngineClient, EngineError, package_version
 from positions.errors import RefugeError
 from positions.position import Position
 
@@ -358,91 +358,3 @@ def _play(settings: ArenaSettings, address: str | None, store: ArenaStore, run: 
         if progress.bar is not None:
             progress.bar.close()  # type: ignore[attr-defined]
         stop_engines()
-
-
-# --- the command ----------------------------------------------------------------------------------------
-
-def parse_sprt(text: str) -> tuple[float, float]:
-    """``ELO0,ELO1`` as two numbers with elo0 < elo1.
-
-    Raises:
-        ValueError: anything else.
-    """
-    parts = text.split(",")
-    try:
-        elo0, elo1 = (float(p) for p in parts)
-    except ValueError:
-        raise ValueError(f"expected ELO0,ELO1 (e.g. 0,10), got {text!r}") from None
-    if not (math.isfinite(elo0) and math.isfinite(elo1) and elo0 < elo1):
-        raise ValueError(f"expected finite ELO0 < ELO1, got {text!r}")
-    return elo0, elo1
-
-
-def fail(error: Exception) -> None:
-    """Report bad input on one line and exit 1 (the whole message on one line, no traceback)."""
-    click.echo("error: " + " ".join(str(error).split()), err=True)
-    raise click.exceptions.Exit(1)
-
-
-@click.command("arena")
-@click.option("--agent", "agents", multiple=True, required=True, metavar="NAME=SPEC",
-              help="an agent (twice or more): random, heuristic, ismcts:iterations=N, cmd:COMMAND, "
-                   "rev:GITREF:SPEC")
-@click.option("--games", type=click.IntRange(1), default=100, show_default=True,
-              help="games per table (rounded up to whole deals: one game per seat rotation)")
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
-@click.option("--route", default="meadows", show_default=True)
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
-@click.option("--db", default="arena.sqlite", show_default=True, help="the SQLite store")
-@click.option("--workers", type=click.IntRange(1), default=None,
-              help="local worker processes (default: every core)")
-@click.option("--sprt", "sprt_text", metavar="ELO0,ELO1", default=None,
-              help="stop when the first agent is shown stronger by ELO1 or not by ELO0 "
-                   "(alpha = beta = 0.05)")
-@click.option("--executor", default="local", show_default=True, help="local or dask://HOST:PORT")
-@click.option("--resume", is_flag=True, help="continue the stored run with these settings")
-@click.option("--move-timeout", type=click.FloatRange(0, min_open=True), default=None,
-              metavar="SECONDS", help="seconds per decision before an agent loses the game "
-              "(default: 5x its own seconds + 5, or 60 for engines without one)")
-def arena_command(agents: tuple[str, ...], games: int, players: int, route: str, seed: int, db: str,
-                  workers: int | None, sprt_text: str | None, executor: str, resume: bool,
-                  move_timeout: float | None) -> None:
-    """Play agents against each other on paired deals and report Elo (optionally an SPRT).
-
-    Example: refuge arena --agent new=ismcts:iterations=400 --agent old=rev:HEAD~1:ismcts:iterations=400
-    --games 200 --seed 1 --sprt 0,10
-    """
-    try:
-        bounds = parse_sprt(sprt_text) if sprt_text is not None else None
-    except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="'--sprt'") from None
-    try:
-        settings = ArenaSettings([parse_named_agent(a) for a in agents], games, players, route, seed,
-                                 db, workers or default_workers(), bounds, executor, resume,
-                                 move_timeout)
-        schedule_note(settings)
-        progress = run_arena(settings)
-    except KeyboardInterrupt:
-        click.echo(f"interrupted: finished games are in {db}; rerun with --resume to go on", err=True)
-        raise click.exceptions.Exit(130)
-    except RefugeError as error:
-        fail(error)
-        return
-    rows = progress.rows()
-    click.echo(format_table(progress.names, rows))
-    result = sprt_of(rows, bounds)
-    if result is not None:
-        click.echo(format_sprt(result))
-    for line in fault_lines(progress.names, progress.played):
-        click.echo(line)
-    click.echo(f"{len(progress.played)} of {progress.schedule.total} games in {db}")
-
-
-def schedule_note(settings: ArenaSettings) -> None:
-    """Say how --games was rounded up to whole deals (on stderr)."""
-    tables = make_tables(len(settings.agents), settings.players)
-    per_deal = len(rotations(tables[0]))
-    if settings.games % per_deal:
-        rounded = math.ceil(settings.games / per_deal) * per_deal
-        click.echo(f"note: {settings.games} games per table rounded up to {rounded} "
-                   f"(whole deals of {per_deal} seat rotations)", err=True)

@@ -1,7 +1,7 @@
 """OpenSpiel's Python ISMCTSBot as an agent: ``openspiel-ismcts:iterations=1000`` (or ``seconds=0.1``).
 
 Needs the ``[openspiel]`` extra; importing this module does not, building the agent does. The bot
-runs on :mod:`advisor.openspiel_game` with OpenSpiel's uniform random rollout evaluator. Unlike
+runs on :mod:`advisor.openspiel.game` with OpenSpiel's uniform random rollout evaluator. Unlike
 OpenSpiel's default (its resampler draws from ``std::random_device``), every random choice here
 flows from the arena's `rng`: the bot's NumPy state, the rollouts and the determinizations.
 
@@ -16,8 +16,8 @@ import random
 import time
 from typing import Any
 
-from advisor.agent_specs import AgentSpec, AgentSpecError
-from advisor.agents import register_agent_kind
+from advisor.players.specs import AgentSpec, AgentSpecError
+from advisor.players.agents import register_agent_kind
 from positions import Position
 from positions.actions import Action, action_from_code
 
@@ -143,7 +143,7 @@ class OpenSpielISMCTSAgent:
             return legal[0]
         key = (position.players, position.route.name)
         if key not in self._games:
-            from advisor.openspiel_game import load_game
+            from advisor.openspiel.game import load_game
 
             self._games[key] = load_game(*key)
         game = self._games[key]

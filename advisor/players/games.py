@@ -6,7 +6,7 @@ import hashlib
 import random
 from typing import Callable, Sequence
 
-from advisor.agents import Agent
+from advisor.players.agents import Agent
 from positions import phases
 from positions.actions import Action
 from positions.errors import IllegalActionError

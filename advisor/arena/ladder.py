@@ -7,18 +7,15 @@ cannot be compared: each connected group of the who-played-whom graph is rated o
 
 from __future__ import annotations
 
-import os
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-import click
 import networkx as nx
 from tabulate import tabulate
 
-from advisor.arena import fail
-from advisor.arena_store import ArenaStore, StoredGame
-from advisor.stats import Rating, bradley_terry
+from advisor.arena.store import StoredGame
+from advisor.arena.stats import Rating, bradley_terry
 from positions.errors import RefugeError
 
 
@@ -114,64 +111,3 @@ def format_ladder(rated: Sequence[Rated]) -> str:
                      "anchor" if entry.label == entry.anchor else ""])
     return tabulate(rows, headers=["group", "agent", "version", "Elo", "95% CI", "games", ""],
                     tablefmt="simple", disable_numparse=True)
-
-
-def plot_ladder(rated: Sequence[Rated], path: str, order: Sequence[str]) -> None:
-    """Strength across versions: one line per agent name, versions in the order they first played.
-
-    Raises:
-        RefugeError: matplotlib is missing or the file cannot be written.
-    """
-    from advisor.charts import pyplot, save
-
-    plt = pyplot()
-    position = {revision: i for i, revision in enumerate(order)}
-    by_name: dict[str, list[Rated]] = defaultdict(list)
-    for entry in rated:
-        by_name[entry.name].append(entry)
-    figure, axes = plt.subplots(figsize=(8, 4.5))
-    for name, entries in sorted(by_name.items()):
-        entries.sort(key=lambda e: position.get(e.revision, len(order)))
-        xs = [position.get(e.revision, len(order)) for e in entries]
-        ys = [e.rating.elo for e in entries]
-        errors = [[e.rating.elo - e.rating.ci95[0] for e in entries],
-                  [e.rating.ci95[1] - e.rating.elo for e in entries]]
-        axes.errorbar(xs, ys, yerr=errors, marker="o", capsize=3, label=name)
-    axes.set_xticks(range(len(order)), [r or "?" for r in order], rotation=30, ha="right")
-    axes.set_xlabel("version (in the order first played)")
-    axes.set_ylabel("Elo (95% CI)")
-    axes.set_title("Refuge agents across versions")
-    axes.legend()
-    save(figure, path)
-
-
-@click.command("ladder")
-@click.option("--db", default="arena.sqlite", show_default=True, help="the arena's SQLite store")
-@click.option("--anchor", default=None, metavar="NAME", help="the agent rated 0 (NAME or NAME@VERSION; "
-              "default: the most played)")
-@click.option("--plot", "plot_path", default=None, metavar="FILE", help="also draw the ratings (PNG, SVG, PDF)")
-def ladder_command(db: str, anchor: str | None, plot_path: str | None) -> None:
-    """Rate every agent and version from all games stored by `refuge arena`.
-
-    Example: refuge ladder --db arena.sqlite --anchor heuristic --plot ladder.png
-    """
-    try:
-        if not os.path.exists(db):
-            raise LadderError(f"{db}: no such arena database")
-        store = ArenaStore(db)
-        try:
-            games = list(store.games())
-        finally:
-            store.close()
-        rated = ladder(games, anchor)
-        click.echo(format_ladder(rated))
-        groups = {entry.group for entry in rated}
-        if len(groups) > 1:
-            click.echo(f"note: {len(groups)} groups never played each other; each is rated against "
-                       "its own anchor")
-        if plot_path is not None:
-            order = list(dict.fromkeys(revision for game in games for _, _, revision in game.seats))
-            plot_ladder(rated, plot_path, order)
-            click.echo(f"plot: {plot_path}")
-    except RefugeError as error:
-        fail(error)

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from typing import Iterator, Sequence
 
-from advisor.arena_play import Entrant, GameJob, GameOutcome
+from advisor.arena.play import Entrant, GameJob, GameOutcome
 from positions.errors import RefugeError
 
 SCHEMA_VERSION = 1

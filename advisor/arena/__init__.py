@@ -1,0 +1,1 @@
+"""Matches between agents — schedule, executors, SQLite store, reports, statistics, ladder, revisions, bench; imports players, search, positions."""

@@ -1,0 +1,40 @@
+"""`refuge bench`: the command; the benchmark is :mod:`advisor.arena.bench`."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import click
+
+from advisor.arena.bench import DEFAULT_ITERATIONS, run_bench
+from positions import native
+
+
+@click.command("bench")
+@click.option("--iterations", type=click.IntRange(1), default=DEFAULT_ITERATIONS, show_default=True,
+              help="search iterations per position")
+@click.option("--json", "as_json", is_flag=True, help="print the result as one JSON object")
+def bench_command(iterations: int, as_json: bool) -> None:
+    """Search fixed positions with fixed seeds; print a deterministic signature and the speed.
+
+    Example: refuge bench --iterations 400
+    """
+    started = time.perf_counter()
+    result = run_bench(iterations)
+    if as_json:
+        click.echo(json.dumps({"iterations_per_position": iterations, "signature": result.signature,
+                               "iterations": result.iterations,
+                               "seconds": round(result.seconds, 3),
+                               "iterations_per_second": round(result.speed, 1),
+                               "engine": {m: native.build_state(m) for m in native.NATIVE_MODULES}}))
+        return
+    for line in result.lines:
+        top = max(line.visits, key=lambda v: v[1])
+        click.echo(f"{line.label:<20} {line.chosen:<24} visits {top[1]:>5}/{line.iterations:<5} "
+                   f"{line.iterations / line.seconds if line.seconds else 0:>8.0f} it/s")
+    click.echo(f"iterations: {result.iterations}")
+    click.echo(f"seconds: {time.perf_counter() - started:.2f}")
+    click.echo(f"iterations/s: {result.speed:.0f}")
+    click.echo(f"signature: {result.signature}")
+    click.echo(f"engine: {native.summary()}")
