@@ -144,7 +144,7 @@ def test_commented_position_in_docs_loads() -> None:
 
 
 def _doc_block(marker: str) -> str:
-    text = (Path(__file__).parent.parent / "docs" / "formats.md").read_text(encoding="utf-8")
+    text = (Path(__file__).parent.parent.parent / "docs" / "formats.md").read_text(encoding="utf-8")
     after = text.split(f"<!-- {marker} -->", 1)[1]
     return after.split("```json", 1)[1].split("```", 1)[0]
 

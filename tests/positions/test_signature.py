@@ -16,7 +16,7 @@ from pathlib import Path
 from builders import random_step
 from positions import RULES_VERSION, ROUTES, Position, Route, parse_route
 
-SIGNATURE_FILE = Path(__file__).parent / "data" / "signature.json"
+SIGNATURE_FILE = Path(__file__).parent.parent / "data" / "signature.json"
 GAMES = 200
 CUSTOM_ROUTE = parse_route("compass, camera, hiker, map, fox, bird, cave, starry_night")
 ROUTE_CYCLE: tuple[Route, ...] = (ROUTES["meadows"], ROUTES["forest"], ROUTES["mountains"],

@@ -16,7 +16,7 @@ from advisor.arena.store import ArenaStore
 from advisor.arena.ladder import ladder
 from positions import native
 
-PROJECT = Path(__file__).resolve().parent.parent
+PROJECT = Path(__file__).resolve().parent.parent.parent
 GIT = ["git", "-c", "user.name=Test", "-c", "user.email=test@example.invalid", "-c", "commit.gpgsign=false"]
 
 

@@ -19,7 +19,7 @@ import advisor.players.heuristics
 import positions.rules
 from positions import native
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 SEARCH_PROBE = """
 import json, random

@@ -85,7 +85,7 @@ def test_chance_outcomes_are_marked_as_chance() -> None:
 
 def test_the_documented_example_turn_replays() -> None:
     """docs/notation.md "Example: one turn of a 2-player game" is a legal sequence of actions."""
-    doc = (Path(__file__).parent.parent / "docs" / "notation.md").read_text()
+    doc = (Path(__file__).parent.parent.parent / "docs" / "notation.md").read_text()
     block = doc.split("## Example")[1].split("```")[1]
     lines = [line.split("  ")[0].strip() for line in block.strip().splitlines()]
     pos = build(2, bags=["compass sign backpack", "storm canteen"])

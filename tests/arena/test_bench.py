@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from advisor.arena.bench import BENCH_POSITIONS, bench_positions, run_bench
 from advisor.cli import cli
 
-EXPECTED = json.loads((Path(__file__).parent / "data" / "bench_signature.json").read_text())
+EXPECTED = json.loads((Path(__file__).parent.parent / "data" / "bench_signature.json").read_text())
 
 
 def test_bench_positions_are_the_decisions_they_name() -> None:
