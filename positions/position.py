@@ -173,15 +173,37 @@ class Position(State):
         own = self.pending[player] if self.phase in phases.SIMULTANEOUS else -1
         return (player, self.history, own)
 
-    def determinize(self, player: Player, rng: random.Random) -> "Position":
-        """A copy in which the others' unrevealed choices of this step are resampled."""
+    def determinize(self, player: Player, rng: random.Random, belief: Policy | None = None) -> "Position":
+        """A copy in which the others' unrevealed choices of this step are resampled: uniformly among
+        their options, or from `belief` (a model of how they choose, asked on each one's own view of
+        their decision, which holds no unrevealed choice).
+
+        Raises:
+            ValueError: `belief` picked an action that was not one of that player's options.
+        """
         state = self.copy()
         if state.phase in phases.SIMULTANEOUS:
             for other in range(state.players):
                 if other != player and state.pending[other] >= 0:
                     options = rules.step_legal(state, other)
-                    state.pending[other] = options[int(rng.random() * len(options))]
+                    if belief is None:
+                        state.pending[other] = options[int(rng.random() * len(options))]
+                    else:
+                        state.pending[other] = self._believed_choice(other, options, belief, rng)
         return state
+
+    def _believed_choice(self, other: Player, options: Sequence[Action], belief: Policy,
+                         rng: random.Random) -> Action:
+        """`belief`'s choice for `other` at their own view of this step (no one's choice revealed)."""
+        view = self.copy()
+        view.actor = other
+        view.legal = tuple(options)
+        view.pending = [-1] * view.players
+        action = belief.choose(view, rng)
+        if action not in options:
+            raise ValueError(f"determinize: belief {belief!r} chose {action!r} for player {other}, "
+                             f"not one of {list(options)}")
+        return action
 
     # --- facts derived for players and renderers ----------------------------------------------
 
