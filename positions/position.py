@@ -199,7 +199,7 @@ class Position(State):
         view.actor = other
         view.legal = tuple(options)
         view.pending = [-1] * view.players
-        action = belief.choose(view, rng)
+        action = Action(belief.choose(view, rng))
         if action not in options:
             raise ValueError(f"determinize: belief {belief!r} chose {action!r} for player {other}, "
                              f"not one of {list(options)}")
