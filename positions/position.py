@@ -199,11 +199,11 @@ class Position(State):
         view.actor = other
         view.legal = tuple(options)
         view.pending = [-1] * view.players
-        action = Action(belief.choose(view, rng))
-        if action not in options:
-            raise ValueError(f"determinize: belief {belief!r} chose {action!r} for player {other}, "
+        choice = belief.choose(view, rng)
+        if choice not in options:
+            raise ValueError(f"determinize: belief {belief!r} chose {choice!r} for player {other}, "
                              f"not one of {list(options)}")
-        return action
+        return options[options.index(choice)]
 
     # --- facts derived for players and renderers ----------------------------------------------
 
