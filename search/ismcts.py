@@ -7,7 +7,8 @@ are not part of that player's key). Nodes hold statistics only, per action
 ``[visits, availability, value_sum, score_sum]``: UCT uses the availability count (the number of
 iterations in which the action was legal) as the parent count. One node is added per iteration,
 chance is sampled inside simulations, and every player's return and final score is backed up to
-the nodes where that player chose.
+the nodes where that player chose. Optional: a belief (how the others choose) for the
+determinization, and a prior policy whose action at each node gets a progressive bias.
 """
 
 from __future__ import annotations
@@ -84,12 +85,17 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     exploration = request.exploration
     policy, cutoff, evaluator = request.rollout, request.rollout_cutoff, request.evaluator
     uniform_root = request.root_selection == "uniform"
+    belief, prior, prior_weight = request.belief, request.prior, request.prior_weight
+    favourites: dict[Hashable, int] = {}  # per node, the prior's action (only with a prior)
     tree: dict[Hashable, Node] = {}
     edges: dict[tuple[Hashable, int, Hashable], int] | None = {} if request.keep_tree else None
     log, sqrt, inf, clock = math.log, math.sqrt, math.inf, time.perf_counter
     done = 0
     while done != limit and (deadline == inf or clock() < deadline):
-        state = root.determinize(player, rng)
+        if belief is None:
+            state = root.determinize(player, rng)
+        else:
+            state = root.determinize(player, rng, belief)  # type: ignore[call-arg]
         path: list[tuple[list[float], int]] = []
         expanded = False
         came_from: tuple[Hashable, int] | None = None
@@ -109,6 +115,8 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
                     break
                 node = tree[key] = {}
                 expanded = True
+                if prior is not None:
+                    favourites[key] = prior.choose(state, rng)
             if edges is not None and came_from is not None:
                 edge = (came_from[0], came_from[1], key)
                 edges[edge] = edges.get(edge, 0) + 1
@@ -116,6 +124,8 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
             action = -1
             best = -inf
             untried = 0
+            favourite = favourites.get(key) if prior is not None else None
+            pinned = False
             for candidate in state.legal_actions():
                 stats = node.get(candidate)
                 if stats is None:
@@ -126,11 +136,16 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
                     if -visits > best:  # round robin: the least visited, first in order
                         chosen, action, best = stats, candidate, -visits
                 elif not visits:
-                    untried += 1  # reservoir sampling: a uniform pick among untried actions
-                    if untried == 1 or rng.random() * untried < 1.0:
-                        chosen, action, best = stats, candidate, inf
+                    if candidate == favourite:  # the prior's untried action goes first
+                        chosen, action, best, pinned = stats, candidate, inf, True
+                    elif not pinned:
+                        untried += 1  # reservoir sampling: a uniform pick among untried actions
+                        if untried == 1 or rng.random() * untried < 1.0:
+                            chosen, action, best = stats, candidate, inf
                 elif best != inf:
                     value = stats[2] / visits + exploration * sqrt(log(stats[1]) / visits)
+                    if candidate == favourite:
+                        value += prior_weight / (visits + 1)
                     if value > best:
                         chosen, action, best = stats, candidate, value
             path.append((chosen, actor))

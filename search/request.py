@@ -46,6 +46,14 @@ class SearchRequest:
     """``"uct"``: the root selects like every node and the most visited action is chosen.
     ``"uniform"``: every root action gets an equal share of iterations (UCT below), so each
     option's estimate is equally sharp, and the action with the best mean win is chosen."""
+    belief: Policy[Any] | None = None
+    """How the others choose, for determinizing their hidden simultaneous choices (the game must
+    accept it, see :class:`~search.protocol.Believes`); ``None``: the game's own (uniform) sampler."""
+    prior: Policy[Any] | None = None
+    """Progressive bias: at each node, the action this policy picks gets
+    ``prior_weight / (visits + 1)`` added to its UCT value and is tried first; ``None``: no prior."""
+    prior_weight: float = 1.0
+    """The weight of the prior's bias (returns are in [0, 1])."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -77,8 +85,14 @@ class SearchRequest:
         if self.root_selection not in ROOT_SELECTIONS:
             raise SearchConfigError(f"search request: root_selection must be one of "
                                     f"{', '.join(ROOT_SELECTIONS)}, got {self.root_selection!r}")
-        if self.rollout is not None and not callable(getattr(self.rollout, "choose", None)):
-            raise SearchConfigError(f"search request: rollout {self.rollout!r} has no choose(state, rng)")
+        for name in ("rollout", "belief", "prior"):
+            policy = getattr(self, name)
+            if policy is not None and not callable(getattr(policy, "choose", None)):
+                raise SearchConfigError(f"search request: {name} {policy!r} has no choose(state, rng)")
+        if not (isinstance(self.prior_weight, (int, float)) and not isinstance(self.prior_weight, bool)
+                and self.prior_weight >= 0 and math.isfinite(self.prior_weight)):
+            raise SearchConfigError(
+                f"search request: prior_weight must be a number >= 0, got {self.prior_weight!r}")
 
 
 def wilson_interval(mean: float, n: int, z: float = Z95) -> tuple[float, float]:

@@ -46,16 +46,24 @@ class SearchAgent:
 
     def __init__(self, name: str, iterations: int | None = None, seconds: float | None = None,
                  exploration: float = 0.7, workers: int = 1, rollout: str = "heuristic",
-                 cutoff: int | None = None) -> None:
-        from advisor.players.bots import DEFAULT_ROLLOUT, HeuristicEvaluator, random_bot
+                 cutoff: int | None = None, belief: str = "uniform", trust: float = 0.8,
+                 prior: str = "none", prior_weight: float = 1.0) -> None:
+        from advisor.players.bots import DEFAULT_ROLLOUT, HeuristicEvaluator, TrustedPolicy, random_bot
 
         policies: dict[str, Policy[Position]] = {"heuristic": DEFAULT_ROLLOUT, "random": random_bot()}
-        if rollout not in policies:
-            raise AgentSpecError(f"ismcts: unknown rollout {rollout!r} (expected heuristic or random)")
+        beliefs: dict[str, Policy[Position] | None] = {
+            "uniform": None, "heuristic": TrustedPolicy(DEFAULT_ROLLOUT, trust)}
+        priors: dict[str, Policy[Position] | None] = {"none": None, "heuristic": DEFAULT_ROLLOUT}
+        for option, value, table in (("rollout", rollout, policies), ("belief", belief, beliefs),
+                                     ("prior", prior, priors)):
+            if value not in table:
+                raise AgentSpecError(f"ismcts: unknown {option} {value!r} (expected {' or '.join(table)})")
         self.name = name
         self.template = SearchRequest(iterations=iterations, seconds=seconds, exploration=exploration,
                                       workers=workers, rollout=policies[rollout], rollout_cutoff=cutoff,
-                                      evaluator=HeuristicEvaluator() if cutoff is not None else None)
+                                      evaluator=HeuristicEvaluator() if cutoff is not None else None,
+                                      belief=beliefs[belief], prior=priors[prior],
+                                      prior_weight=prior_weight)
         self.last: SearchResult | None = None
 
     def request(self, seed: int) -> SearchRequest:
@@ -95,7 +103,8 @@ def _bot(spec: AgentSpec) -> Agent:
 
 
 def _ismcts(spec: AgentSpec) -> Agent:
-    known = {"iterations", "seconds", "exploration", "workers", "rollout", "cutoff"}
+    known = {"iterations", "seconds", "exploration", "workers", "rollout", "cutoff", "belief", "trust",
+             "prior", "prior_weight"}
     unknown = set(spec.params) - known
     if unknown:
         raise AgentSpecError(f"ismcts: unknown parameter {sorted(unknown)[0]!r} "

@@ -36,6 +36,27 @@ def random_bot() -> UniformRandom:
     return UniformRandom()
 
 
+class TrustedPolicy:
+    """A model of how a player chooses: `policy`'s action with probability `trust`, otherwise a
+    uniformly random legal action (the belief ``ismcts:belief=heuristic`` determinizes with)."""
+
+    def __init__(self, policy: HeuristicPolicy, trust: float = 0.8):
+        if not (isinstance(trust, (int, float)) and 0.0 <= trust <= 1.0):
+            raise ValueError(f"trust must be a number in [0, 1], got {trust!r}")
+        self.policy = policy
+        self.trust = trust
+
+    def __repr__(self) -> str:
+        return f"TrustedPolicy({self.policy!r}, {self.trust!r})"
+
+    def choose(self, state: Position, rng: random.Random) -> int:
+        """`policy`'s action with probability `trust`, else a uniform pick (one draw decides)."""
+        legal = state.legal_actions()
+        if rng.random() < self.trust:
+            return self.policy.choose(state, rng)
+        return legal[int(rng.random() * len(legal))]
+
+
 class HeuristicEvaluator:
     """Judges a position where a rollout is cut off: projected scores, then win shares from them."""
 
