@@ -8,6 +8,7 @@ made without seeing the other's.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 CHANCE, TERMINAL = -1, -2
 STOP, ROLL = 0, 1
@@ -146,9 +147,14 @@ class BidGame:
         """Player 1 sees that player 0 has bid, not what."""
         return (player, self.bids[player], self.bids[0] >= 0)
 
-    def determinize(self, player: int, rng: random.Random) -> "BidGame":
+    def determinize(self, player: int, rng: random.Random, belief: Any = None) -> "BidGame":
+        """The other's hidden bid resampled: uniformly, or by `belief` on their view of their bid."""
         state = self.copy()
         other = 1 - player
         if state.bids[other] >= 0 and not state.is_terminal():
-            state.bids[other] = int(rng.random() * 2)
+            if belief is None:
+                state.bids[other] = int(rng.random() * 2)
+            else:
+                view = BidGame()  # the other's bid is player 0's, made before anyone bid
+                state.bids[other] = belief.choose(view, rng)
         return state
