@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from advisor.players.bots import DEFAULT_ROLLOUT
+from advisor.players.bots import DEFAULT_ROLLOUT, TrustedPolicy
 from positions import Position, phases
 from search.ismcts import search
 from search.request import SearchRequest
@@ -44,3 +44,26 @@ def test_iterations_per_second(benchmark, rollout: str, workers: int) -> None:  
     result = benchmark(search, pos, request)
     assert sum(s.visits for s in result.actions) == ITERATIONS[rollout]
     assert search(pos, request).actions == result.actions  # deterministic for a fixed seed
+
+
+OPTIONS = {
+    "plain": {},
+    "belief": {"belief": TrustedPolicy(DEFAULT_ROLLOUT)},
+    "prior": {"prior": DEFAULT_ROLLOUT},
+    "belief+prior": {"belief": TrustedPolicy(DEFAULT_ROLLOUT), "prior": DEFAULT_ROLLOUT},
+}
+"""The issue-16 search options (``ismcts:belief=heuristic``, ``ismcts:prior=heuristic``)."""
+
+
+@pytest.mark.parametrize("option", list(OPTIONS))
+def test_option_cost(benchmark, option: str) -> None:  # type: ignore[no-untyped-def]
+    """Iterations per second (ops x 400) of each search option, heuristic rollouts, one worker, at
+    player 1's return-or-draw decision after player 0's hidden one (where a belief has work)."""
+    pos = reference_position()
+    pos.apply(DEFAULT_ROLLOUT.choose(pos, random.Random(1)))
+    assert (pos.phase, pos.actor) == (phases.DECIDE, 1)
+    request = SearchRequest(iterations=ITERATIONS["heuristic"], seed=1, rollout=DEFAULT_ROLLOUT,
+                            **OPTIONS[option])
+    result = benchmark(search, pos, request)
+    assert sum(s.visits for s in result.actions) == ITERATIONS["heuristic"]
+    assert search(pos, request).actions == result.actions
