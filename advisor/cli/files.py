@@ -11,6 +11,7 @@ from tabulate import tabulate
 
 from positions import phases
 from positions.errors import MalformedFileError, RefugeError
+from positions.events import movetext
 from positions.examples import example_names, load_example
 from positions.position import Position
 from positions.record import FORMAT as GAME_FORMAT
@@ -147,19 +148,32 @@ def render_game(record: GameRecord, game: Replay) -> str:
 
 @click.command()
 @click.argument("target")
-def show(target: str) -> None:
+@click.option("--events", "as_events", is_flag=True,
+              help="A game record's events, one a line, as `refuge track` reads them.")
+def show(target: str, as_events: bool) -> None:
     """Render a saved position, a game record or an example as tables.
 
-    TARGET is a file (refuge-position/1 or refuge-game/1) or an example name.
+    TARGET is a file (refuge-position/1 or refuge-game/1) or an example name (see
+    `refuge examples`).
 
+    \b
     Example: refuge show opening-2p
+    Example: refuge show game.json --events | refuge track copy.json --players 3
     """
     try:
         data, source = _read_document(target)
         if _is_game(data):
             record = parse_record(data, source)
-            click.echo(render_game(record, replay(record, source)))
+            game = replay(record, source)
+            if as_events:
+                for line in movetext([(step.position, step.action) for step in game.steps]):
+                    click.echo(line)
+                return
+            click.echo(render_game(record, game))
             return
+        if as_events:
+            raise MalformedFileError(f"{source}: --events: a saved position has no events "
+                                     f"(expected a game record, {GAME_FORMAT})")
         saved = parse_position(data, source)
     except RefugeError as error:
         _fail(error)
