@@ -157,8 +157,9 @@ def show(target: str, as_events: bool) -> None:
     `refuge examples`).
 
     \b
-    Example: refuge show opening-2p
-    Example: refuge show game.json --events | refuge track copy.json --players 3
+    Examples:
+      refuge show opening-2p
+      refuge show game.json --events | refuge track copy.json --players 3
     """
     try:
         data, source = _read_document(target)
@@ -225,8 +226,10 @@ def position(game: str, event: int | None, walk: int | None, turn: int | None,
              player: int | None, output: str | None) -> None:
     """Write the saved position at a point of a game record, seen by the player to decide.
 
-    Example: refuge position game.json --at 57 -o before-buy.json
-    Example: refuge position game.json --walk 2 --turn 3 --player 1
+    \b
+    Examples:
+      refuge position game.json --at 57 -o before-buy.json
+      refuge position game.json --walk 2 --turn 3 --player 1
     """
     by_turn = (walk, turn, player)
     if event is not None and any(v is not None for v in by_turn):
@@ -258,5 +261,18 @@ def position(game: str, event: int | None, walk: int | None, turn: int | None,
         _fail(OSError(f"{output}: cannot write the file ({error.strerror or error})"))
 
 
-COMMANDS = (show, validate, position)
+@click.command("examples")
+def examples() -> None:
+    """List the example positions shipped with the program, with their stories.
+
+    Every command that takes a position accepts an example name in place of a file.
+
+    Example: refuge examples
+    """
+    for name in example_names():
+        saved = load_example(name)
+        click.echo(f"{name:22} {saved.story or saved.title}")
+
+
+COMMANDS = (show, validate, position, examples)
 """The commands this module adds to the `refuge` group."""
