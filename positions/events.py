@@ -152,15 +152,17 @@ def explain_illegal(pos: Position, player: int, action: int,
     legal = legal or event_options(pos, player)
     name = str(action_from_code(action))
     reason = ""
-    if BUY_BASE <= action < DISCARD_PATH_BASE and player >= 0 and pos.phase == phases.BUY:
+    if BUY_BASE <= action < DISCARD_PATH_BASE and player >= 0:
         kind = action - BUY_BASE
-        if kind not in pos.route.kinds:
+        if pos.phase != phases.BUY:
+            reason = f"tiles are bought at the end of the turn, not at {phases.NAMES[pos.phase]}"
+        elif kind not in pos.route.kinds:
             reason = f"{TILES[kind].name} is not on this route's market"
         elif not pos.market[kind]:
             reason = f"no {TILES[kind].name} left in the market"
         elif COST[kind] > pos.steps[player]:
             reason = f"costs {COST[kind]} Steps, you have {pos.steps[player]}"
-    elif PLAY_BASE <= action < DISCARD_PATH_BASE and player >= 0:
+    elif PLAY_BASE <= action < BUY_BASE and player >= 0:
         kind = action - PLAY_BASE
         hand = pos.hands[player]
         if kind not in hand:

@@ -104,9 +104,15 @@ def _label(labels: Sequence[str], player: int) -> str:
 
 
 def describe_changes(before: Position, after: Position, labels: Sequence[str] = ()) -> list[str]:
-    """What happened between two positions of one game, per player, in words: tiles played
-    (forced ones too), Storms drawn, buys, discards, returns home, Steps and VP gained or lost."""
-    lines: list[str] = []
+    """What happened between two positions of one game, a line per player who did something."""
+    return [f"{_label(labels, p)}: " + ", ".join(words)
+            for p, words in enumerate(player_changes(before, after)) if words]
+
+
+def player_changes(before: Position, after: Position) -> list[list[str]]:
+    """What each player did between two positions of one game, in words: tiles played (forced
+    ones too), Storms drawn, buys, discards, going home, Steps and VP gained or lost."""
+    changes: list[list[str]] = []
     bought = Counter({k: before.market[k] - after.market[k] for k in range(len(after.market))
                       if before.market[k] > after.market[k]})
     boxed = Counter(after.box) - Counter(before.box)
@@ -135,6 +141,5 @@ def describe_changes(before: Position, after: Position, labels: Sequence[str] = 
             events.append(f"{vp:+d} VP ({after.vp[p]})")
         if steps:
             events.append(f"{steps:+d} Steps ({after.steps[p]})")
-        if events:
-            lines.append(f"{_label(labels, p)}: " + ", ".join(events))
-    return lines
+        changes.append(events)
+    return changes
