@@ -142,13 +142,18 @@ def track(game_file: str, players: int | None, route: str, ruleset: str, names: 
         if words[0] in ("quit", "exit"):
             break
         try:
-            if not _run_command(session, words, save, iterations, seed):
-                over = session.position.is_terminal()
-                for out in session.enter_line(text).lines:
-                    click.echo(out)
-                save()
-                if session.position.is_terminal() and not over:
-                    click.echo(f"game over: scores {session.position.scores()}")
+            if _run_command(session, words, save, iterations, seed):
+                continue
+        except (InvalidActionError, IllegalActionError) as error:
+            click.echo(f"  {error}", err=not interactive)  # a refused command changes nothing
+            continue
+        try:
+            over = session.position.is_terminal()
+            for out in session.enter_line(text).lines:
+                click.echo(out)
+            save()
+            if session.position.is_terminal() and not over:
+                click.echo(f"game over: scores {session.position.scores()}")
         except (InvalidActionError, IllegalActionError) as error:
             if not interactive:
                 fail(f"{text!r}: {error}")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 
+import pytest
 from click.testing import CliRunner
 
 from advisor.cli import cli
@@ -85,3 +87,49 @@ def test_show_events_of_a_position_is_an_error() -> None:
     result = _run("show", "opening-2p", "--events")
     assert result.exit_code == 1
     assert "a saved position has no events" in result.output
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs a pseudo-terminal")
+def test_track_on_a_terminal_prompts_and_completes_with_tab(tmp_path) -> None:
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "tty.json"
+    main, child = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from advisor.cli.main import main; main()", "track", str(path),
+         "--players", "2"], stdin=child, stdout=child, stderr=child, close_fds=True)
+    os.close(child)
+
+    def read_until(text: str, seconds: float = 20.0) -> str:
+        seen, end = "", time.monotonic() + seconds
+        while text not in seen and time.monotonic() < end:
+            if select.select([main], [], [], 0.2)[0]:
+                try:
+                    seen += os.read(main, 4096).decode(errors="replace")
+                except OSError:
+                    break
+        return seen
+
+    try:
+        assert "decide: 0, 1 (return | draw) >" in read_until("> ")
+        os.write(main, b"1: ret\t\n")  # Tab completes the line to "1: return"
+        assert "1 has chosen (hidden until 0 chooses)" in read_until("> ")
+        os.write(main, b"quit\n")
+        assert "record written" in read_until("events)")
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+        os.close(main)
+    assert [str(e) for e in load_record(str(path)).events] == []
+
+
+def test_a_refused_command_does_not_stop_a_script(tmp_path) -> None:
+    path = tmp_path / "c.json"
+    result = _run("track", str(path), "--players", "2", stdin="draw\ndraw\nadvise\nsign sign\n")
+    assert result.exit_code == 0, result.output
+    assert "no decision to advise on: the next event is chance" in result.output
+    assert [str(e) for e in load_record(str(path)).events] == ["draw", "draw", "drawn sign sign"]
