@@ -13,8 +13,9 @@ from typing import NamedTuple, Sequence
 
 from positions import phases, rules
 from positions.actions import (
-    BUY_BASE, DISCARD_PATH_BASE, DRAWN_ONE_BASE, DRAWN_TWO_BASE, OPTION_BASE, PLAY_BASE,
-    TIEBREAK_BASE, Action, action_from_code, drawn_pair, parse_action,
+    BUY_BASE, DISCARD_NONE_CODE, DISCARD_PATH_BASE, DISCARD_SECOND_CODE, DRAWN_ONE_BASE,
+    DRAWN_TWO_BASE, OPTION_BASE, PLAY_BASE, SUN_CODE, TIEBREAK_BASE, WEATHER_STORM_CODE, Action,
+    action_from_code, drawn_pair, parse_action,
 )
 from positions.errors import IllegalActionError, InvalidActionError
 from positions.position import Position
@@ -69,13 +70,13 @@ def spellings(action: int) -> tuple[str, ...]:
     if action >= DRAWN_TWO_BASE or DRAWN_ONE_BASE <= action < TIEBREAK_BASE:
         kinds = " ".join(words[1:])
         return (name, f"draw {kinds}", kinds)
-    if action in (5, 6):
+    if action in (SUN_CODE, WEATHER_STORM_CODE):
         return (name, words[1])
     if OPTION_BASE <= action < PLAY_BASE or PLAY_BASE <= action < DISCARD_PATH_BASE:
         return (name, words[-1])
     if DISCARD_PATH_BASE <= action < DRAWN_ONE_BASE:
         return (name, f"discard {words[-1]}")
-    if action in (3, 4):
+    if action in (DISCARD_NONE_CODE, DISCARD_SECOND_CODE):
         return (name, words[-1])
     return (name,)
 

@@ -151,9 +151,8 @@ class TrackSession:
         expected = self.expected()
         player = said.player
         if pos.is_chance():
-            if player is not None and player not in (phases.CHANCE_PLAYER, pos.actor) or (
-                    player is not None and player >= 0 and pos.phase not in (phases.DEAL,
-                                                                             phases.EXTRA_DRAW)):
+            drawer = pos.actor if pos.phase in (phases.DEAL, phases.EXTRA_DRAW) else None
+            if player not in (None, phases.CHANCE_PLAYER, drawer):
                 raise InvalidActionError(f"the next event is chance ({self._chance_hint(pos)}), "
                                          f"not {self.label(player)}'s")
             return Entry(phases.CHANCE_PLAYER, read_event(said.text, pos))

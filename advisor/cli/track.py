@@ -134,7 +134,7 @@ def track(game_file: str, players: int | None, route: str, ruleset: str, names: 
     interactive = sys.stdin.isatty()
     if interactive:
         click.echo(f"Tracking {game_file}; type help for the notation and commands.")
-    for line in _lines(session, interactive):
+    for number, line in enumerate(_lines(session, interactive), 1):
         text = line.split("#", 1)[0].strip()
         if not text:
             continue
@@ -156,7 +156,7 @@ def track(game_file: str, players: int | None, route: str, ruleset: str, names: 
                 click.echo(f"game over: scores {session.position.scores()}")
         except (InvalidActionError, IllegalActionError) as error:
             if not interactive:
-                fail(f"{text!r}: {error}")
+                fail(f"line {number}: {text!r}: {error}")
             click.echo(f"  {error}")
         except RefugeError as error:
             fail(error)

@@ -72,7 +72,7 @@ def test_track_continues_a_record_and_stops_at_a_bad_line(tmp_path) -> None:
     assert first.exit_code == 0, first.output
     second = _run("track", str(path), stdin="\n".join(lines[10:15] + ["buy bearr"]) + "\n")
     assert second.exit_code == 1
-    assert "'bearr': unknown word (did you mean 'bear'?)" in second.output
+    assert "line 6: 'buy bearr': 'bearr': unknown word (did you mean 'bear'?)" in second.output
     assert len(load_record(str(path)).events) == 15
 
 
