@@ -25,7 +25,7 @@ from advisor.arena.play import (
     Entrant, GameJob, GameOutcome, play_batch, stop_engines,
 )
 from advisor.arena.report import PairStats, Played, SprtWatch, pair_stats, summary_line
-from advisor.arena.sprt import SprtSettings
+from advisor.arena.sprt import SprtSettings, check_reachable
 from advisor.arena.revisions import describe_checkout, prepare
 from advisor.arena.store import ArenaStore
 from advisor.players.games import derive_seed
@@ -293,6 +293,8 @@ def run_arena(settings: ArenaSettings) -> Progress:
         raise ArenaError(f"two agents are named {duplicate!r}: give each its own NAME=SPEC")
     if settings.sprt is not None and len(names) != 2:
         raise ArenaError("--sprt compares exactly two agents (the first against the second)")
+    if settings.sprt is not None:
+        _check_sprt_grid(settings.sprt, settings.players)
     Position.new_game(settings.players, settings.route)  # checks the route and player count
     entrants = [make_entrant(name, spec, settings.move_timeout) for name, spec in settings.agents]
     schedule = Schedule.build(len(entrants), settings.players, settings.route, settings.seed,
@@ -317,6 +319,16 @@ def run_arena(settings: ArenaSettings) -> Progress:
         return progress
     finally:
         store.close()
+
+
+def _check_sprt_grid(sprt: SprtSettings, players: int) -> None:
+    """The SPRT's hypotheses must be reachable on the grid of two agents' deal scores."""
+    seatings = rotations(make_tables(2, players)[0])
+    meetings = sum(seats.count(0) * seats.count(1) for seats in seatings)
+    try:
+        check_reachable(sprt, 2 * meetings + 1)
+    except ValueError as error:
+        raise ArenaError(f"--sprt with {players} players: {error}") from None
 
 
 def _open_run(store: ArenaStore, settings: ArenaSettings) -> int:

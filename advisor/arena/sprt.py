@@ -61,6 +61,7 @@ class SprtSettings:
         if self.elo_model not in ELO_MODELS:
             raise ValueError(f"unknown Elo model {self.elo_model!r} (expected "
                              f"{' or '.join(ELO_MODELS)})")
+        check_reachable(self, 5)
 
     @property
     def lower(self) -> float:
@@ -201,6 +202,23 @@ def hypothesis_targets(settings: SprtSettings, bins: int) -> tuple[float, float]
         return score_from_elo(settings.elo0), score_from_elo(settings.elo1)
     scale = math.sqrt(games_per_unit(bins)) / NELO_PER_T
     return settings.elo0 * scale, settings.elo1 * scale
+
+
+def check_reachable(settings: SprtSettings, bins: int) -> None:
+    """Check that fishtest's t-value fit can start from the hypotheses on this grid: from the
+    uniform distribution (σ₀) it needs |t| < 1 / (σ₀ + 1/(4σ₀)), about ±231 normalized Elo for the
+    pentanomial (logistic hypotheses are always reachable).
+
+    Raises:
+        ValueError: a normalized bound at or beyond that.
+    """
+    if settings.elo_model != "normalized":
+        return
+    sigma = math.sqrt(float(_moments(np.full(bins, 1.0 / bins))[1]))
+    limit = NELO_PER_T / (sigma + 0.25 / sigma) / math.sqrt(games_per_unit(bins))
+    if max(abs(settings.elo0), abs(settings.elo1)) >= limit:
+        raise ValueError(f"normalized Elo bounds must lie within ±{math.floor(limit)} here, got "
+                         f"{settings.elo0:g}, {settings.elo1:g}")
 
 
 def llr_and_fits(counts: ArrayLike, settings: SprtSettings,

@@ -112,6 +112,14 @@ def test_settings_are_checked() -> None:
             SprtSettings(**bad)  # type: ignore[arg-type]
 
 
+def test_normalized_bounds_must_be_reachable_by_the_fit() -> None:
+    """From the uniform start the t-value fit needs |t| < 1/(σ + 1/(4σ)): ±231 nElo for pairs."""
+    assert SprtSettings(-231.0, 231.0).upper > 0
+    with pytest.raises(ValueError, match="within ±231"):
+        SprtSettings(0.0, 232.0)
+    assert SprtSettings(0.0, 1000.0, elo_model="logistic").elo1 == 1000.0
+
+
 def test_parse_counts() -> None:
     assert parse_counts("1,2,3,4,5") == (1, 2, 3, 4, 5)
     for bad in ["1,2,3", "1,2,x,4,5", "1,-2,3,4,5", "0,0,0,0,0"]:

@@ -44,3 +44,22 @@ def test_without_a_decision_the_whole_schedule_is_played(tmp_path) -> None:
     assert lines[-2] == f"12 of 12 games in {db}"
     assert lines[-1].startswith("SPRT elo0=0 elo1=10 (logistic Elo, alpha=0.05, beta=0.05): LLR -0.")
     assert lines[-1].endswith("continue after 6 deals: no decision before the schedule ran out")
+
+
+def test_three_players_test_the_deal_score_on_its_own_grid(tmp_path) -> None:
+    """Two agents cycled over three seats meet twice a game, six times a deal: 13 score bins."""
+    settings = ArenaSettings([("h", "heuristic"), ("r", "random")], games=6, players=3, seed=4,
+                             db=str(tmp_path / "3.sqlite"), workers=1, sprt=SprtSettings(0.0, 50.0))
+    progress = run_arena(settings)
+    (row,) = progress.rows()
+    assert len(row.counts) == 13 and sum(row.counts) == 2
+    assert progress.sprt is not None and progress.sprt.current.units == 2
+
+
+def test_unreachable_normalized_bounds_for_four_players_are_one_line(tmp_path) -> None:
+    result = CliRunner().invoke(cli, ["arena", "--agent", "a=heuristic", "--agent", "b=random",
+                                      "--players", "4", "--sprt", "0,150", "--games", "2",
+                                      "--db", str(tmp_path / "4.sqlite"), "--workers", "1"])
+    assert result.exit_code == 1
+    assert result.output == ("error: --sprt with 4 players: normalized Elo bounds must lie within "
+                             "±109 here, got 0, 150\n")
