@@ -20,7 +20,8 @@ SEED = 2026
 @pytest.mark.parametrize("model", ELO_MODELS)
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 @pytest.mark.parametrize("truth", ["elo0", "elo1"])
-def test_wrong_acceptance_rate(benchmark, model: str, shape: str, truth: str) -> None:  # type: ignore[no-untyped-def]
+def test_wrong_acceptance_rate(benchmark, model: str, shape: str,  # type: ignore[no-untyped-def]
+                               truth: str) -> None:
     settings = SprtSettings(0.0, 10.0, elo_model=model)
     elo = settings.elo0 if truth == "elo0" else settings.elo1
     probs = true_distribution(SHAPES[shape], elo, model)

@@ -353,7 +353,8 @@ def _play(settings: ArenaSettings, address: str | None, store: ArenaStore, run: 
     # Batches save per-task overhead for the instant bots; a searching agent takes seconds to
     # minutes a game, so each deal is its own task and is stored as soon as it is played.
     instant = all(parse_agent_spec(e.spec).kind in INSTANT_KINDS for e in entrants)
-    per_task = 1 if settings.sprt is not None or not instant else max(1, min(8, groups // (4 * runner.workers)))
+    per_task = (1 if settings.sprt is not None or not instant
+                else max(1, min(8, groups // (4 * runner.workers))))
     progress.bar = _progress_bar(progress.schedule.total, len(progress.played))
 
     def finished(task: Sequence[GameJob], outcomes: list[GameOutcome]) -> bool:

@@ -1,4 +1,4 @@
-"""Match statistics: Elo with confidence intervals, LOS, Bradley–Terry ratings (the SPRT: advisor.arena.sprt)."""
+"""Match statistics: Elo with confidence intervals, LOS, Bradley–Terry ratings (SPRT: arena.sprt)."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ LOGISTIC = SprtSettings(0.0, 10.0, elo_model="logistic")
 NORMALIZED = SprtSettings(0.0, 10.0)
 
 
-# --- reference values (issue 17: from fishtest's code, logistic Elo, bounds ±2.944) -----------------------
+# --- reference values (issue 17: from fishtest's code, logistic Elo, bounds ±2.944) ---------------------
 
 @pytest.mark.parametrize("counts, expected, decision", [
     ((100, 400, 1000, 400, 100), -4.13, "H0"),
@@ -43,7 +43,7 @@ def test_reference_llr_in_normalized_elo() -> None:
     assert result.llr == pytest.approx(-1.66, abs=0.02) and result.decision == "continue"
 
 
-# --- the constrained maximum-likelihood fits ---------------------------------------------------------------
+# --- the constrained maximum-likelihood fits ------------------------------------------------------------
 
 def _fit_by_bisection(probs: list[float], mean: float) -> list[float]:
     """The mean-constrained fit found independently: bisect the multiplier in plain Python."""
@@ -127,7 +127,7 @@ def test_parse_counts() -> None:
             parse_counts(bad)
 
 
-# --- the sequential test and its overshoot correction ------------------------------------------------------
+# --- the sequential test and its overshoot correction ---------------------------------------------------
 
 def _walk(test: SequentialTest, values: list[float], first_unit: int = 1) -> None:
     for units, value in enumerate(values, start=first_unit):
@@ -162,7 +162,7 @@ def test_decisions_at_the_moved_bounds() -> None:
     assert test.decisions(np.array([2])).tolist() == [1]
 
 
-# --- the arena's watch ---------------------------------------------------------------------------------------
+# --- the arena's watch ----------------------------------------------------------------------------------
 
 def _deal(deal: int, wins: int) -> list[Played]:
     """Both games of one deal (agent 0 at seat 0, then at seat 1); agent 0 wins the first `wins`."""
@@ -212,7 +212,7 @@ def test_an_unfinished_deal_does_not_move_the_test() -> None:
     assert sprt_lines(watch)[-1].endswith("no decision before the schedule ran out")
 
 
-# --- refuge sprt ---------------------------------------------------------------------------------------------
+# --- refuge sprt ----------------------------------------------------------------------------------------
 
 def _sprt(*args: str):
     return CliRunner().invoke(cli, ["sprt", *args])
