@@ -12,7 +12,7 @@ from positions.errors import ImpossiblePositionError
 from positions.routes import ROUTES, Route
 from positions.rulesets import DEFAULT_RULESET, Ruleset
 from positions.state import FIELDS, Player, State
-from positions.tiles import KIND_COUNT
+from positions.tiles import KIND_COUNT, STORM
 
 __all__ = ["FIELDS", "Player", "Policy", "Position"]
 
@@ -62,6 +62,7 @@ class Position(State):
         pos.owned_storms = [0] * players
         pos.market = tuple(ruleset.stack_size if k in route.kinds else 0 for k in range(KIND_COUNT))
         pos.box = ()
+        pos.hidden_bags = ()
         pos.history = hash((players, route.kinds, ruleset.fingerprint()))
         rules.reset_weather(pos)
         rules.reset_resolution(pos)
@@ -102,6 +103,7 @@ class Position(State):
         other.discards_required = self.discards_required
         other.ties = self.ties
         other.legal = self.legal
+        other.hidden_bags = self.hidden_bags
         return other
 
     def __copy__(self) -> "Position":
@@ -174,14 +176,17 @@ class Position(State):
         return (player, self.history, own)
 
     def determinize(self, player: Player, rng: random.Random, belief: Policy | None = None) -> "Position":
-        """A copy in which the others' unrevealed choices of this step are resampled: uniformly among
-        their options, or from `belief` (a model of how they choose, asked on each one's own view of
-        their decision, which holds no unrevealed choice).
+        """A copy in which the others' unrevealed choices of this step are resampled (uniformly
+        among their options, or from `belief`: a model of how they choose, asked on each one's own
+        view of their decision, which holds no unrevealed choice), and so are the hidden bags
+        (their tiles dealt afresh, each keeping its size and its Storms).
 
         Raises:
             ValueError: `belief` picked an action that was not one of that player's options.
         """
         state = self.copy()
+        if state.hidden_bags:
+            deal_hidden_bags(state, rng)
         if state.phase in phases.SIMULTANEOUS:
             for other in range(state.players):
                 if other != player and state.pending[other] >= 0:
@@ -189,12 +194,13 @@ class Position(State):
                     if belief is None:
                         state.pending[other] = options[int(rng.random() * len(options))]
                     else:
-                        state.pending[other] = self._believed_choice(other, options, belief, rng)
+                        state.pending[other] = state._believed_choice(other, options, belief, rng)
         return state
 
     def _believed_choice(self, other: Player, options: Sequence[Action], belief: Policy,
                          rng: random.Random) -> Action:
-        """`belief`'s choice for `other` at their own view of this step (no one's choice revealed)."""
+        """`belief`'s choice for `other` at their own view of this step in this (determinized) world,
+        where no one's choice is revealed."""
         view = self.copy()
         view.actor = other
         view.legal = tuple(options)
@@ -218,3 +224,20 @@ class Position(State):
     def __repr__(self) -> str:
         return (f"<Position {self.players}p walk {self.walk + 1} turn {self.turn + 1} "
                 f"{phases.NAMES[self.phase]} actor {self.actor}>")
+
+
+def deal_hidden_bags(state: State, rng: random.Random) -> None:
+    """Shuffle the non-Storm tiles of the hidden bags among them, each bag keeping its size and its
+    Storms (a player's Storms are known: the start bag's less those on the track, C5)."""
+    hidden = state.hidden_bags
+    pool: list[int] = []
+    for player in hidden:
+        pool.extend(k for k in state.bags[player] if k != STORM)
+    rng.shuffle(pool)
+    start = 0
+    for player in hidden:
+        bag = state.bags[player]
+        storms = bag.count(STORM)
+        size = len(bag) - storms
+        state.bags[player] = tuple(sorted([STORM] * storms + pool[start:start + size]))
+        start += size
