@@ -160,3 +160,17 @@ def test_agent_options_select_belief_and_prior() -> None:
                          ("trust=-1,belief=heuristic", "trust")):
         with pytest.raises(AgentSpecError, match=message):
             make_agent(f"ismcts:iterations=50,{bad}")
+
+
+def test_belief_redraws_every_hidden_choice_with_three_players() -> None:
+    """3 players (C6): players 0 and 1 have chosen unseen; player 2's worlds draw both from the belief,
+    each asked on its own view, and keep player 2's key."""
+    pos = Position.new_game(3)
+    pos.apply(parse_action("draw"))
+    pos.apply(parse_action("return"))
+    assert pos.current_player() == 2
+    belief = Always(0)
+    world = pos.determinize(2, random.Random(4), belief)
+    assert [view.current_player() for view in belief.seen] == [0, 1]
+    assert world.pending[:2] == [rules.step_legal(pos, 0)[0], rules.step_legal(pos, 1)[0]]
+    assert world.information_set_key(2) == pos.information_set_key(2)
