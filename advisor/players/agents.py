@@ -110,6 +110,9 @@ def _ismcts(spec: AgentSpec) -> Agent:
         raise AgentSpecError(f"ismcts: unknown parameter {sorted(unknown)[0]!r} "
                              f"(expected {', '.join(sorted(known))})")
     params = dict(spec.params)
+    for option, needs, value in (("trust", "belief", "heuristic"), ("prior_weight", "prior", "heuristic")):
+        if option in params and params.get(needs) != value:
+            raise AgentSpecError(f"ismcts: {option} needs {needs}={value}, got {spec.text!r}")
     if "iterations" not in params and "seconds" not in params:
         params["iterations"] = 1000
     try:

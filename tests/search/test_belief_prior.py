@@ -157,7 +157,8 @@ def test_agent_options_select_belief_and_prior() -> None:
     default = make_agent("ismcts:iterations=50").request(1)  # type: ignore[attr-defined]
     assert default.belief is None and default.prior is None
     for bad, message in (("belief=tree", "unknown belief 'tree'"), ("prior=learned", "unknown prior"),
-                         ("trust=-1,belief=heuristic", "trust")):
+                         ("trust=-1,belief=heuristic", "trust"), ("trust=0.5", "trust needs belief=heuristic"),
+                         ("prior_weight=2", "prior_weight needs prior=heuristic")):
         with pytest.raises(AgentSpecError, match=message):
             make_agent(f"ismcts:iterations=50,{bad}")
 
