@@ -177,9 +177,10 @@ class Position(State):
 
     def determinize(self, player: Player, rng: random.Random, belief: Policy | None = None) -> "Position":
         """A copy in which the others' unrevealed choices of this step are resampled (uniformly
-        among their options, or from `belief`: a model of how they choose, asked on each one's own
-        view of their decision, which holds no unrevealed choice), and so are the hidden bags
-        (their tiles dealt afresh, each keeping its size and its Storms).
+        among their options, or from `belief`: a model of how they choose, asked in seat order on
+        each one's view of their decision in this world — the earlier seats' choices as drawn here,
+        no later one), and so are the hidden bags (their tiles dealt afresh, each keeping its size
+        and its Storms).
 
         Raises:
             ValueError: `belief` picked an action that was not one of that player's options.
@@ -199,12 +200,12 @@ class Position(State):
 
     def _believed_choice(self, other: Player, options: Sequence[Action], belief: Policy,
                          rng: random.Random) -> Action:
-        """`belief`'s choice for `other` at their own view of this step in this (determinized) world,
-        where no one's choice is revealed."""
+        """`belief`'s choice for `other` in this (determinized) world as it stood when they chose:
+        them to act, the earlier seats' choices as drawn in this world, no later seat's."""
         view = self.copy()
         view.actor = other
         view.legal = tuple(options)
-        view.pending = [-1] * view.players
+        view.pending = [choice if seat < other else -1 for seat, choice in enumerate(self.pending)]
         choice = belief.choose(view, rng)
         if choice not in options:
             raise ValueError(f"determinize: belief {belief!r} chose {choice!r} for player {other}, "

@@ -48,11 +48,12 @@ class SearchAgent:
                  exploration: float = 0.7, workers: int = 1, rollout: str = "heuristic",
                  cutoff: int | None = None, belief: str = "uniform", trust: float = 0.8,
                  prior: str = "none", prior_weight: float = 1.0) -> None:
-        from advisor.players.bots import DEFAULT_ROLLOUT, HeuristicEvaluator, TrustedPolicy, random_bot
+        from advisor.players.bots import (
+            DEFAULT_ROLLOUT, HeuristicEvaluator, SearchedBelief, TrustedPolicy, random_bot)
 
         policies: dict[str, Policy[Position]] = {"heuristic": DEFAULT_ROLLOUT, "random": random_bot()}
         beliefs: dict[str, Policy[Position] | None] = {
-            "uniform": None, "heuristic": TrustedPolicy(DEFAULT_ROLLOUT, trust)}
+            "uniform": None, "heuristic": TrustedPolicy(DEFAULT_ROLLOUT, trust), "search": SearchedBelief()}
         priors: dict[str, Policy[Position] | None] = {"none": None, "heuristic": DEFAULT_ROLLOUT}
         for option, value, table in (("rollout", rollout, policies), ("belief", belief, beliefs),
                                      ("prior", prior, priors)):

@@ -6,6 +6,9 @@ in :mod:`advisor.players.heuristics` (re-exported here).
 
 from __future__ import annotations
 
+import bisect
+import hashlib
+import itertools
 import math
 import random
 from typing import Hashable
@@ -55,6 +58,45 @@ class TrustedPolicy:
         if rng.random() < self.trust:
             return self.policy.choose(state, rng)
         return legal[int(rng.random() * len(legal))]
+
+
+class SearchedBelief:
+    """A model of a player who searches: a short ISMCTS from their view of the decision, then their
+    choice drawn in proportion to its root visits (``ismcts:belief=search``).
+
+    The search runs once per information set (cached, at most `cache_size` of them) and is seeded
+    from that information set, so whether it was cached never changes a result: one draw of `rng`
+    per choice, whatever ran before.
+    """
+
+    def __init__(self, iterations: int = 200, cache_size: int = 256):
+        SearchRequest(iterations=iterations)  # validate now
+        self.iterations = iterations
+        self.cache_size = cache_size
+        self._cache: dict[Hashable, tuple[list[int], list[float]]] = {}
+
+    def __repr__(self) -> str:
+        return f"SearchedBelief({self.iterations!r})"
+
+    def __getstate__(self) -> dict[str, object]:
+        return {"iterations": self.iterations, "cache_size": self.cache_size, "_cache": {}}
+
+    def choose(self, state: Position, rng: random.Random) -> int:
+        """A draw from the short search's visit shares for the player to act."""
+        player = state.current_player()
+        key = state.information_set_key(player)
+        found = self._cache.get(key)
+        if found is None:
+            seed = int.from_bytes(hashlib.sha256(repr(key).encode()).digest()[:8], "big")
+            result = search(state, SearchRequest(iterations=self.iterations, seed=seed,
+                                                 rollout=DEFAULT_ROLLOUT))
+            found = ([s.action for s in result.actions],
+                     list(itertools.accumulate(s.visits for s in result.actions)))
+            if len(self._cache) >= self.cache_size:
+                self._cache.clear()
+            self._cache[key] = found
+        actions, cumulative = found
+        return actions[bisect.bisect_right(cumulative, rng.random() * cumulative[-1])]
 
 
 class HeuristicEvaluator:

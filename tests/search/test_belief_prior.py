@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from advisor.players.agents import make_agent
-from advisor.players.bots import DEFAULT_ROLLOUT, TrustedPolicy
+from advisor.players.bots import DEFAULT_ROLLOUT, SearchedBelief, TrustedPolicy
 from advisor.players.specs import AgentSpecError
 from positions import Position, parse_action, rules
 from positions.phases import DECIDE
@@ -173,5 +173,23 @@ def test_belief_redraws_every_hidden_choice_with_three_players() -> None:
     belief = Always(0)
     world = pos.determinize(2, random.Random(4), belief)
     assert [view.current_player() for view in belief.seen] == [0, 1]
+    assert belief.seen[0].pending == [-1, -1, -1]  # player 0 chose first: nothing before them
+    assert belief.seen[1].pending == [world.pending[0], -1, -1]  # player 0's choice as drawn here
     assert world.pending[:2] == [rules.step_legal(pos, 0)[0], rules.step_legal(pos, 1)[0]]
     assert world.information_set_key(2) == pos.information_set_key(2)
+
+
+def test_searched_belief_is_legal_and_the_same_warm_or_cold() -> None:
+    """belief=search: a short search from player 0's view, its visit shares drawn from; whether the
+    search was cached never changes a draw (seeded by the information set)."""
+    first, second = two_hidden_choices()
+    cold = [first.determinize(1, random.Random(seed), SearchedBelief(60)).pending[0] for seed in range(12)]
+    warm_belief = SearchedBelief(60)
+    warm_belief.choose(_view_of_player_0(second), random.Random(99))  # fills the cache
+    warm = [second.determinize(1, random.Random(seed), warm_belief).pending[0] for seed in range(12)]
+    assert cold == warm
+    assert set(cold) <= set(rules.step_legal(first, 0))
+    request = SearchRequest(iterations=150, seed=3, rollout=DEFAULT_ROLLOUT, belief=SearchedBelief(60))
+    assert search(first, request).actions == search(second, request).actions
+    assert isinstance(make_agent("ismcts:iterations=50,belief=search").request(1).belief,  # type: ignore[attr-defined]
+                      SearchedBelief)
