@@ -15,6 +15,7 @@ from advisor.cli.ladder import ladder_command
 from advisor.cli.files import COMMANDS as FILE_COMMANDS
 from advisor.cli.play import play
 from advisor.cli.selfplay import selfplay
+from advisor.cli.serve import serve
 from positions import RefugeError
 
 
@@ -25,7 +26,7 @@ def cli() -> None:
 
 
 for _command in (*FILE_COMMANDS, *ADVISE_COMMANDS, selfplay, play, annotate,
-                 arena_command, engine_command, ladder_command, bench_command):
+                 arena_command, engine_command, ladder_command, bench_command, serve):
     cli.add_command(_command)
 
 
