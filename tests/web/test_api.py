@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 
 from advisor.web import views
 from advisor.web.app import create_app
-from conftest import GAME, small_config
+from webtools import GAME, small_config
 
 
 def opening(client: TestClient) -> dict:

@@ -12,7 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from advisor.web.app import create_app
-from conftest import GAME, LiveServer, small_config
+from webtools import GAME, LiveServer, small_config
 
 WAIT = 30.0
 """No wait in these tests lasts longer: a hang fails instead of blocking."""

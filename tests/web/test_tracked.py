@@ -9,7 +9,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from advisor.web.app import create_app
-from conftest import small_config
+from webtools import small_config
 from positions.record import load_record, replay
 
 
