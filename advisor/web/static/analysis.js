@@ -27,6 +27,7 @@ export class AnalysisPanel {
     this.line = lineBody;
     this.close();
     this.startButton.disabled = !canAnalyse;
+    this.stopButton.disabled = this.continueButton.disabled = true;
     clear(this.body);
     clear(this.status, canAnalyse ? "idle" : "no decision here");
     clear(this.rate);
