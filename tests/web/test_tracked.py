@@ -58,6 +58,9 @@ def test_download_list_and_review(client: TestClient) -> None:
     assert [g["id"] for g in client.get("/api/tracked").json()["games"]] == [game["id"]]
     assert len(client.post("/api/review", json={"tracked": game["id"]}).json()["moves"]) == 1
     assert client.post("/api/view", json={"tracked": game["id"]}).json()["view"]["legal"]
+    advice = client.post("/api/analyses", json={"tracked": game["id"]})  # Advise at the table
+    assert advice.status_code == 202 and advice.json()["kind"] == "analysis"
+    client.delete(f"/api/analyses/{advice.json()['id']}")
 
 
 def test_a_restarted_server_picks_the_game_up_from_its_file(games: str) -> None:
