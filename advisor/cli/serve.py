@@ -44,4 +44,11 @@ def serve(port: int, host: str, games_dir: str, max_seconds: float, max_iteratio
     click.echo(f"refuge serve: http://{shown}:{port}/  (games: {config.games_dir}; Ctrl-C stops)")
     if host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(f"note: listening on {host}: other machines can reach this server", err=True)
-    uvicorn.run(create_app(config), host=host, port=port, log_level="warning")
+    app = create_app(config)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: object) -> None:
+            app.state.jobs.stopping = True  # open event streams end, so the shutdown does not wait
+            super().handle_exit(sig, frame)  # type: ignore[arg-type]
+
+    Server(uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5)).run()

@@ -71,6 +71,8 @@ class JobManager:
         self.jobs: dict[str, Job] = {}
         self.counts: Counter[str] = Counter()
         self._ids = itertools.count(1)
+        self.stopping = False
+        """Set when the server shuts down: event streams end."""
         self._task: asyncio.Task[None] | None = None
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(["advisor.web.worker"])
@@ -176,6 +178,8 @@ class JobManager:
                     yield job_to_data(job, self)
                     if job.state in FINISHED:
                         return
+                if self.stopping:
+                    return
                 job.touch()
                 await asyncio.sleep(TICK)
         finally:

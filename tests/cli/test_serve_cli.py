@@ -12,7 +12,8 @@ from advisor.cli import cli
 
 def test_serve_listens_on_loopback_by_default_and_prints_its_url(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[dict] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append(dict(options, app=app)))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda server: calls.append(
+        {"host": server.config.host, "port": server.config.port, "app": server.config.app}))
     result = CliRunner().invoke(cli, ["serve", "--games", str(tmp_path), "--max-seconds", "5"])
     assert result.exit_code == 0, result.output
     assert "http://127.0.0.1:8765/" in result.output and str(tmp_path) in result.output
@@ -23,7 +24,7 @@ def test_serve_listens_on_loopback_by_default_and_prints_its_url(tmp_path, monke
 
 
 def test_serve_says_when_other_machines_can_reach_it(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: None)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda server: None)
     result = CliRunner().invoke(cli, ["serve", "--games", str(tmp_path), "--host", "0.0.0.0"])
     assert result.exit_code == 0 and "other machines can reach this server" in result.output
 
