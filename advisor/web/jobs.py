@@ -53,6 +53,8 @@ class Job:
     process: BaseProcess | None = None
     conn: Connection | None = None
     kill_at: float = 0.0
+    """When a finished job's process that has not exited gets terminated."""
+    terminated: bool = False
     place: int = 0
 
     def touch(self) -> None:
@@ -164,7 +166,6 @@ class JobManager:
                     job.conn.send("cancel")
                 except OSError:
                     pass
-                job.kill_at = time.monotonic() + CANCEL_GRACE
             self._schedule()
 
     async def stream(self, job: Job) -> AsyncIterator[dict[str, object]]:
@@ -221,11 +222,11 @@ class JobManager:
             if job.state in ACTIVE and job.listeners == 0 and now - job.last_seen > self.config.idle_seconds:
                 self.cancel(job, "idle")
             if job.process is not None and (job.state in FINISHED or not job.process.is_alive()):
-                if not job.process.is_alive() or now >= job.kill_at:
+                if not job.process.is_alive():
                     self._pump(job)  # a last message may have come just before the process ended
                     if job.state in ACTIVE:
                         self._finish(job, "failed", "", "the job's process ended unexpectedly")
-                    self._end_process(job, wait=0.2)
+                self._reap(job, now)
         self._schedule()
 
     def _pump(self, job: Job) -> None:
@@ -262,6 +263,7 @@ class JobManager:
     def _finish(self, job: Job, state: str, reason: str, error: str = "") -> None:
         job.state, job.reason, job.error = state, reason, error
         job.ended = time.monotonic()
+        job.kill_at = job.ended + CANCEL_GRACE
         job.resume = job.pause_wanted = False
         self.counts[state if state != "capped" else f"capped:{reason}"] += 1
         job.changed()
@@ -289,6 +291,18 @@ class JobManager:
         process.start()
         child.close()
         job.process, job.conn = process, parent
+
+    def _reap(self, job: Job, now: float) -> None:
+        """End a finished job's process without blocking: it gets a grace period to exit by
+        itself, then SIGTERM, then SIGKILL; an exited one is joined and its pipe closed."""
+        process = job.process
+        assert process is not None
+        if process.is_alive():
+            if now >= job.kill_at:
+                process.kill() if job.terminated else process.terminate()
+                job.terminated, job.kill_at = True, now + CANCEL_GRACE
+            return
+        self._end_process(job, wait=0)
 
     def _end_process(self, job: Job, wait: float) -> None:
         process = job.process

@@ -3,6 +3,7 @@ continued and cancelled (also when the listener goes away or nobody asks)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Callable
@@ -12,7 +13,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from advisor.web.app import create_app
-from webtools import GAME, LiveServer, small_config
+from advisor.web.jobs import JobManager
+from webtools import GAME, LiveServer, small_config, stubborn_job
 
 WAIT = 30.0
 """No wait in these tests lasts longer: a hang fails instead of blocking."""
@@ -168,3 +170,26 @@ def test_stopping_an_annotation_cancels_it(client: TestClient) -> None:
     stopped = client.post(f"/api/annotations/{job}/stop").json()
     assert stopped["state"] == "cancelled"
     assert client.post(f"/api/annotations/{job}/continue").status_code == 409
+
+
+def test_a_child_that_ignores_cancel_is_terminated_then_killed(games: str) -> None:
+    """Cancelling never depends on the child's goodwill: SIGTERM after a grace, then SIGKILL."""
+    manager = JobManager(small_config(games))
+
+    async def scenario() -> tuple[str, float]:
+        await manager.start()
+        try:
+            job = manager.submit("analysis", stubborn_job, ())
+            while job.process is None or not job.process.is_alive():
+                await asyncio.sleep(0.02)
+            manager.cancel(job)
+            start = time.monotonic()
+            while job.process is not None and time.monotonic() - start < WAIT:
+                await asyncio.sleep(0.05)
+            return job.state, time.monotonic() - start
+        finally:
+            await manager.close()
+
+    state, seconds = asyncio.run(scenario())
+    assert state == "cancelled" and seconds < WAIT
+    assert manager.status()["processes"] == 0

@@ -61,3 +61,12 @@ class LiveServer:
     @property
     def app(self):  # the Starlette app, for its job manager
         return self.server.config.app
+
+
+def stubborn_job(conn: object) -> None:
+    """A job's child that ignores the cancel message and SIGTERM: only SIGKILL ends it."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    while True:
+        time.sleep(0.05)
