@@ -51,4 +51,9 @@ def serve(port: int, host: str, games_dir: str, max_seconds: float, max_iteratio
             app.state.jobs.stopping = True  # open event streams end, so the shutdown does not wait
             super().handle_exit(sig, frame)  # type: ignore[arg-type]
 
-    Server(uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5)).run()
+    server = Server(uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5))
+    try:
+        server.run()
+    except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it handled, once it has shut down
+        pass
+    click.echo("refuge serve: stopped")

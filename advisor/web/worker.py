@@ -8,6 +8,7 @@ paused does not count) and reports at most every ``update_seconds``.
 from __future__ import annotations
 
 import dataclasses
+import os
 import time
 from multiprocessing.connection import Connection
 from typing import Any, Hashable
@@ -25,6 +26,8 @@ from positions.record import parse_record, replay
 from search.ismcts import Node, search
 from search.request import SearchRequest, SearchResult
 
+NICE = 10
+"""Searches run at a lower CPU priority than the server, so pages stay quick while they run."""
 LINE_DECISIONS = 8
 """Decisions shown in the principal line."""
 LINE_MIN_VISITS = 4
@@ -38,6 +41,7 @@ class Control:
     """The child's end of the pipe: reports on a clock, pauses on request, counts running time."""
 
     def __init__(self, conn: Connection, max_seconds: float, update_seconds: float) -> None:
+        os.nice(NICE)
         self.conn = conn
         self.max_seconds = max_seconds
         self.update_seconds = update_seconds
