@@ -51,14 +51,18 @@ export class AnalysisPanel {
     this.source.onerror = () => { if (this.source && this.source.readyState === EventSource.CLOSED) this.source = null; };
   }
 
+  // The answers to stop and continue are not drawn: the event stream, which shows every change
+  // in order, may already have said more (a pause reported before this answer arrived).
   async stop() {
     if (!this.job) return;
-    try { this.render(await api(`/api/analyses/${this.job.id}/stop`, {})); } catch (e) { showError(this.errors, e); }
+    this.stopButton.disabled = true;
+    try { await api(`/api/analyses/${this.job.id}/stop`, {}); } catch (e) { showError(this.errors, e); }
   }
 
   async resume() {
     if (!this.job) return;
-    try { this.render(await api(`/api/analyses/${this.job.id}/continue`, {})); } catch (e) { showError(this.errors, e); }
+    this.continueButton.disabled = true;
+    try { await api(`/api/analyses/${this.job.id}/continue`, {}); } catch (e) { showError(this.errors, e); }
   }
 
   close() {
