@@ -111,7 +111,7 @@ class JobManager:
         if active >= self.config.max_jobs:
             raise ApiError(503, f"busy: {active} analyses and annotations already queued or running "
                            f"(cap {self.config.max_jobs}); try again later")
-        job = Job(f"{kind[:2]}{next(self._ids)}", kind, target, args)
+        job = Job(f"{kind}-{next(self._ids)}", kind, target, args)
         self.jobs[job.id] = job
         self._schedule()
         return job

@@ -69,10 +69,10 @@ def test_analysis_errors(client: TestClient) -> None:
     assert client.post("/api/analyses", json={"file": GAME, "at": 2}).status_code == 409  # chance
     assert client.post("/api/analyses", json={"example": "opening-2p", "seed": -1}).status_code == 400
     assert client.post("/api/analyses", json={}).status_code == 400
-    assert client.get("/api/analyses/an999").status_code == 404
-    assert client.get("/api/analyses/an999/events").status_code == 404
-    assert client.post("/api/analyses/an999/stop").status_code == 404
-    assert client.delete("/api/analyses/an999").status_code == 404
+    assert client.get("/api/analyses/analysis-999").status_code == 404
+    assert client.get("/api/analyses/analysis-999/events").status_code == 404
+    assert client.post("/api/analyses/analysis-999/stop").status_code == 404
+    assert client.delete("/api/analyses/analysis-999").status_code == 404
 
 
 def test_stop_continue_and_cancel(games: str) -> None:
@@ -167,9 +167,13 @@ def test_annotation_errors(client: TestClient, body: dict, status: int) -> None:
 def test_stopping_an_annotation_cancels_it(client: TestClient) -> None:
     job = client.post("/api/annotations", json={"file": GAME, "iterations": 50}).json()["id"]
     assert client.get(f"/api/analyses/{job}").status_code == 404  # an annotation is not an analysis
+    assert client.get(f"/api/annotations/{job}").json()["kind"] == "annotation"
     stopped = client.post(f"/api/annotations/{job}/stop").json()
     assert stopped["state"] == "cancelled"
     assert client.post(f"/api/annotations/{job}/continue").status_code == 409
+    other = client.post("/api/annotations", json={"file": GAME, "iterations": 50}).json()["id"]
+    assert client.delete(f"/api/annotations/{other}").json()["reason"] == "asked"
+    assert client.delete("/api/annotations/annotation-999").status_code == 404
 
 
 def test_a_child_that_ignores_cancel_is_terminated_then_killed(games: str) -> None:
