@@ -164,7 +164,7 @@ function actionsSection(view, options) {
     if (options.chancePicker) return options.chancePicker(view);
     return h("section", { class: "actions", "aria-label": "chance outcomes" }, h("h3", {}, "Chance: pick what happened"),
       h("div", { class: "buttons" },
-        act ? h("button", { type: "button", class: "sample", onclick: () => act(null) }, "🎲 Sample") : null,
+        act ? h("button", { type: "button", class: "sample", onclick: () => act(null) }, "Sample (random)") : null,
         view.chance.map((c) => h("button", { type: "button", class: "action chance", dataset: { action: c.action }, disabled: !act,
           onclick: () => act && act(c.action) }, `${c.action} (${(100 * c.probability).toFixed(1)}%)`))));
   }
@@ -191,7 +191,7 @@ export function drawPicker(view, onPick) {
         clear(status, `drawn: ${picked.join(", ")}`);
         if (picked.length === size) onPick(`drawn ${picked.join(" ")}`);
       } }))),
-    h("button", { type: "button", class: "sample", onclick: () => onPick(null) }, "🎲 Sample"));
+    h("button", { type: "button", class: "sample", onclick: () => onPick(null) }, "Sample (random)"));
   return section;
 }
 
