@@ -7,7 +7,8 @@ are not part of that player's key). Nodes hold statistics only, per action
 ``[visits, availability, value_sum, score_sum]``: UCT uses the availability count (the number of
 iterations in which the action was legal) as the parent count. One node is added per iteration,
 chance is sampled inside simulations, and every player's return and final score is backed up to
-the nodes where that player chose.
+the nodes where that player chose. At the root every player's return and score is also kept per
+root action, so one search gives every player's chances.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from search.errors import SearchError
 from search.policies import UniformRandom
 from search.parallel import derive_seed, map_in_processes, split_iterations
 from search.protocol import CHANCE_PLAYER, TERMINAL_PLAYER, Evaluator, Game, Policy
-from search.request import SearchRequest, SearchResult, SearchTree
+from search.request import RootSums, SearchRequest, SearchResult, SearchTree
 
 Node = dict[int, list[float]]
 """Per action: [visits, availability, value_sum, score_sum]."""
@@ -34,6 +35,8 @@ class TreeOutcome:
     """One tree's root statistics: ``action -> [visits, value_sum, score_sum]``, and its work."""
 
     sums: dict[int, list[float]]
+    player_sums: dict[int, list[float]]
+    """Per root action: every player's return sum, then every player's score sum."""
     iterations: int
     seconds: float
     nodes: int
@@ -85,6 +88,8 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     policy, cutoff, evaluator = request.rollout, request.rollout_cutoff, request.evaluator
     uniform_root = request.root_selection == "uniform"
     tree: dict[Hashable, Node] = {}
+    players = root.players
+    player_sums: dict[int, list[float]] = {}
     edges: dict[tuple[Hashable, int, Hashable], int] | None = {} if request.keep_tree else None
     log, sqrt, inf, clock = math.log, math.sqrt, math.inf, time.perf_counter
     done = 0
@@ -93,6 +98,7 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
         path: list[tuple[list[float], int]] = []
         expanded = False
         came_from: tuple[Hashable, int] | None = None
+        root_action = -1
         while True:
             actor = state.current_player()
             if actor < 0:
@@ -133,6 +139,8 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
                     value = stats[2] / visits + exploration * sqrt(log(stats[1]) / visits)
                     if value > best:
                         chosen, action, best = stats, candidate, value
+            if not path:
+                root_action = action
             path.append((chosen, actor))
             if edges is not None:
                 came_from = (key, action)
@@ -141,13 +149,19 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
             stats[0] += 1
             stats[2] += returns[actor]
             stats[3] += scores[actor]
+        at_root = player_sums.get(root_action)
+        if at_root is None:
+            at_root = player_sums[root_action] = [0.0] * (2 * players)
+        for p in range(players):
+            at_root[p] += returns[p]
+            at_root[players + p] += scores[p]
         done += 1
     root_node = tree.get((player, root.information_set_key(player)), {})
     sums = {a: [s[0], s[2], s[3]] for a, s in root_node.items()}
     kept = None
     if edges is not None:
         kept = SearchTree({k: {a: (s[0], s[2]) for a, s in n.items()} for k, n in tree.items()}, edges)
-    return TreeOutcome(sums, done, time.perf_counter() - start, len(tree), kept)
+    return TreeOutcome(sums, player_sums, done, time.perf_counter() - start, len(tree), kept)
 
 
 def search(state: Game, request: SearchRequest) -> SearchResult:
@@ -164,16 +178,10 @@ def search(state: Game, request: SearchRequest) -> SearchResult:
     budgets = split_iterations(request.iterations, request.workers)
     jobs = [(state, request, derive_seed(request.seed, i), budget) for i, budget in enumerate(budgets)]
     outcomes = map_in_processes(run_tree, jobs)
-    merged: dict[int, list[float]] = {}
-    for outcome in outcomes:
-        for action, sums in outcome.sums.items():
-            total = merged.setdefault(action, [0, 0.0, 0.0])
-            for i in range(3):
-                total[i] += sums[i]
-    result = SearchResult.from_sums(player, state.legal_actions(), merged,
-                                    sum(o.iterations for o in outcomes), time.perf_counter() - start,
-                                    [o.iterations for o in outcomes],
-                                    by_win=request.root_selection == "uniform")
+    result = SearchResult.from_trees(player, state.legal_actions(),
+                                     [RootSums(o.sums, o.player_sums) for o in outcomes],
+                                     time.perf_counter() - start,
+                                     by_win=request.root_selection == "uniform")
     if request.keep_tree:
         trees = [o.tree for o in outcomes if o.tree is not None]
         result = dataclasses.replace(result, tree=SearchTree.merged(trees))

@@ -8,7 +8,10 @@ import json
 import click
 from tabulate import tabulate
 
-from advisor.analysis.best_move import ADVICE_HEADERS, DEFAULT_ITERATIONS, advice_rows, advice_to_data, advise
+from advisor.analysis.best_move import (
+    ADVICE_HEADERS, DEFAULT_ITERATIONS, PLAYER_HEADERS, advice_rows, advice_to_data, advise, line_text,
+    player_rows, recommendation_reason,
+)
 from advisor.players.bots import DEFAULT_ROLLOUT, position_key
 from advisor.cli.errors import fail, reports_bad_input
 from advisor.cli.files import load_position_arg
@@ -92,8 +95,14 @@ def best_move(position_file: str, iterations: int | None, seconds: float | None,
     click.echo(f"Player {player} decides. {advice.result.iterations} iterations in "
                f"{advice.result.seconds:.2f} s (seed {seed}, {workers} worker(s)):")
     click.echo(tabulate(advice_rows(advice), headers=ADVICE_HEADERS, tablefmt="simple"))
+    click.echo("noise (95%): the search's Monte Carlo noise around its estimate, widened to the "
+               "spread between workers; not the bias of its continuation (docs/advisor.md).")
     click.echo()
-    click.echo(f"Recommendation: {advice.best}")
+    click.echo(f"Recommendation: {advice.best} ({recommendation_reason(advice)})")
+    click.echo(f"Line: {line_text(advice)}")
+    click.echo()
+    click.echo("Every player's chances if you play it (shared wins count 1/k, C18):")
+    click.echo(tabulate(player_rows(advice), headers=PLAYER_HEADERS, tablefmt="simple"))
     if advice.facts is not None:
         click.echo()
         for line in advice.facts.lines():
