@@ -36,7 +36,8 @@ class TreeOutcome:
 
     sums: dict[int, list[float]]
     player_sums: dict[int, list[float]]
-    """Per root action: every player's return sum, then every player's score sum."""
+    """Per root action: every player's return sum, every player's score sum, then the sum of the
+    searching player's squared scores."""
     iterations: int
     seconds: float
     nodes: int
@@ -151,10 +152,11 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
             stats[3] += scores[actor]
         at_root = player_sums.get(root_action)
         if at_root is None:
-            at_root = player_sums[root_action] = [0.0] * (2 * players)
+            at_root = player_sums[root_action] = [0.0] * (2 * players + 1)
         for p in range(players):
             at_root[p] += returns[p]
             at_root[players + p] += scores[p]
+        at_root[-1] += scores[player] * scores[player]
         done += 1
     root_node = tree.get((player, root.information_set_key(player)), {})
     sums = {a: [s[0], s[2], s[3]] for a, s in root_node.items()}

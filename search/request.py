@@ -128,21 +128,28 @@ class ActionStats:
     """Every player's mean final score over those iterations."""
     exact: bool = False
     """The values are exact (solved), not estimated: the interval is the point."""
+    score_noise: float = math.inf
+    """The 95% half-width of ``score``'s Monte Carlo noise (normal approximation)."""
 
     @classmethod
     def from_sums(cls, action: int, visits: int, value_sum: float, score_sum: float,
                   player_sums: Sequence[float] = (), spread: float = 0.0) -> "ActionStats":
-        """Statistics from raw sums; `player_sums` holds every player's return sum then score sum,
-        `spread` the half-width implied by the spread between trees (see :func:`worker_spread`)."""
+        """Statistics from raw sums; `player_sums` holds every player's return sum, every player's
+        score sum and the searcher's squared-score sum; `spread` the half-width implied by the
+        spread between trees (see :func:`worker_spread`)."""
         win = value_sum / visits if visits else 0.0
+        score = score_sum / visits if visits else 0.0
         low, high = wilson_interval(win, visits)
         if spread > 0 and visits:
             low, high = min(low, max(0.0, win - spread)), max(high, min(1.0, win + spread))
         players = len(player_sums) // 2
         wins = tuple(v / visits for v in player_sums[:players]) if visits else ()
-        scores = tuple(v / visits for v in player_sums[players:]) if visits else ()
-        return cls(action, visits, win, low, high, score_sum / visits if visits else 0.0,
-                   wins, scores)
+        scores = tuple(v / visits for v in player_sums[players:2 * players]) if visits else ()
+        score_noise = math.inf
+        if visits > 1 and len(player_sums) > 2 * players:
+            variance = max(0.0, player_sums[2 * players] / visits - score * score)
+            score_noise = Z95 * math.sqrt(variance * visits / (visits - 1) / visits)
+        return cls(action, visits, win, low, high, score, wins, scores, score_noise=score_noise)
 
     @property
     def half_width(self) -> float:
@@ -160,7 +167,7 @@ def within_noise(first: ActionStats, second: ActionStats) -> bool:
 @dataclass(frozen=True)
 class RootSums:
     """One tree's root sums: ``action -> [visits, value_sum, score_sum]`` and per action every
-    player's return sum then score sum."""
+    player's return sum, every player's score sum and the searcher's squared-score sum."""
 
     sums: dict[int, list[float]]
     player_sums: dict[int, list[float]]

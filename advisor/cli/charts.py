@@ -27,7 +27,8 @@ def pyplot():
 
 def plot_win_curves(curves: dict[int, list[tuple[int, float]]], names: Sequence[str], path: str,
                     title: str = "Win probability over the game") -> None:
-    """A line per player: estimated win probability after each of their decisions, by event index.
+    """A line per player: estimated win probability after each annotated decision, by event index
+    (every player's value comes from the same search, so the lines sum to 100% at every event).
 
     Raises:
         RefugeError: matplotlib is missing or the file type is not png/svg/pdf.
