@@ -7,6 +7,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from advisor.analysis.facts import ReturnFacts, return_facts
+from advisor.analysis.intervals import widened
 from advisor.analysis.line import principal_line
 from positions import Position
 from positions import phases
@@ -71,9 +72,11 @@ def advise(position: Position, request: SearchRequest, with_facts: bool = True) 
     """Search the decision at `position`; the line, and the facts behind a return-or-draw choice."""
     result = search(position, dataclasses.replace(request, keep_tree=True))
     line: tuple[int, ...] = (result.recommendation.action,)
-    if result.tree is not None:
+    tree = result.tree
+    if tree is not None:
         root = (result.player, position.information_set_key(result.player))
-        line = tuple(principal_line(result.tree, root, line[0], result.player))
+        result = widened(result, tree, root)
+        line = tuple(principal_line(tree, root, result.recommendation.action, result.player))
         if not request.keep_tree:
             result = dataclasses.replace(result, tree=None)
     facts = return_facts(position, seed=request.seed) if with_facts else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Hashable
 
+from advisor.analysis.intervals import following_edges
 from search.request import SearchTree
 
 MAX_MOVES = 5
@@ -20,9 +21,7 @@ def principal_line(tree: SearchTree, root: Hashable, first: int, player: int,
     player's node it follows that player's most visited action without showing it. It stops at the
     edge of the tree, on a thin edge, or after `max_moves` of the player's decisions.
     """
-    following: dict[tuple[Hashable, int], list[tuple[int, Hashable]]] = {}
-    for (parent, action, child), walked in tree.edges.items():
-        following.setdefault((parent, action), []).append((walked, child))
+    following = following_edges(tree)
     line = [first]
     key, action = root, first
     for _ in range(64):  # bounds the walk should the tree hold a cycle of information sets
