@@ -24,7 +24,7 @@ from search.errors import SearchError
 from search.policies import UniformRandom
 from search.parallel import derive_seed, map_in_processes, split_iterations
 from search.protocol import CHANCE_PLAYER, TERMINAL_PLAYER, Evaluator, Game, Policy
-from search.request import RootSums, SearchRequest, SearchResult, SearchTree
+from search.request import RootSums, SearchRequest, SearchResult, SearchTree, with_exact_values
 
 Node = dict[int, list[float]]
 """Per action: [visits, availability, value_sum, score_sum]."""
@@ -86,7 +86,7 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     rng = random.Random(seed)
     player = root.current_player()
     exploration = request.exploration
-    policy, cutoff, evaluator = request.rollout, request.rollout_cutoff, request.evaluator
+    policy, cutoff, evaluator, exact = request.rollout, request.rollout_cutoff, request.evaluator, request.exact
     uniform_root = request.root_selection == "uniform"
     tree: dict[Hashable, Node] = {}
     players = root.players
@@ -112,7 +112,11 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
             node = tree.get(key)
             if node is None:
                 if expanded:
-                    returns, scores = rollout(state, rng, policy, cutoff, evaluator)
+                    solved = exact.exact_value(state) if exact is not None else None
+                    if solved is not None:
+                        returns, scores = solved
+                    else:
+                        returns, scores = rollout(state, rng, policy, cutoff, evaluator)
                     break
                 node = tree[key] = {}
                 expanded = True
@@ -184,6 +188,10 @@ def search(state: Game, request: SearchRequest) -> SearchResult:
                                      [RootSums(o.sums, o.player_sums) for o in outcomes],
                                      time.perf_counter() - start,
                                      by_win=request.root_selection == "uniform")
+    if request.exact is not None:
+        solved = request.exact.exact_options(state)
+        if solved is not None:
+            result = with_exact_values(result, solved)
     if request.keep_tree:
         trees = [o.tree for o in outcomes if o.tree is not None]
         result = dataclasses.replace(result, tree=SearchTree.merged(trees))

@@ -7,7 +7,7 @@ games in ``tests/`` are others. ``search/`` never imports a game.
 from __future__ import annotations
 
 import random
-from typing import Any, Hashable, Protocol, Sequence, TypeVar
+from typing import Any, Hashable, Mapping, Protocol, Sequence, TypeVar
 
 CHANCE_PLAYER = -1
 """``current_player()`` at a chance event."""
@@ -101,4 +101,17 @@ class Evaluator(Protocol[S_contra]):
 
     def evaluate(self, state: S_contra) -> tuple[Sequence[float], Sequence[float]]:
         """(win share per player summing to 1, expected final score per player)."""
+        ...
+
+
+class ExactValues(Protocol[S_contra]):
+    """Exact endgame values the search may use instead of rollouts (like a chess tablebase)."""
+
+    def exact_value(self, state: S_contra) -> tuple[Sequence[float], Sequence[float]] | None:
+        """Every player's exact expected return and final score at the decision `state` under best
+        play, or ``None`` where the position is out of scope or too large."""
+        ...
+
+    def exact_options(self, state: S_contra) -> Mapping[int, tuple[Sequence[float], Sequence[float]]] | None:
+        """The exact values after each legal action at the decision `state`, or ``None``."""
         ...

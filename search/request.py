@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Sequence
+from typing import Any, Hashable, Mapping, Sequence
 
 from search.errors import SearchConfigError
-from search.protocol import Evaluator, Policy
+from search.protocol import Evaluator, ExactValues, Policy
 
 ROOT_SELECTIONS = ("uct", "uniform")
 """How the root picks its action each iteration (see ``SearchRequest.root_selection``)."""
@@ -42,6 +43,9 @@ class SearchRequest:
     """Estimates returns and final scores where a rollout is cut off."""
     keep_tree: bool = False
     """Return the whole tree (every information-set node and the edges walked) for inspection."""
+    exact: ExactValues[Any] | None = None
+    """Where it answers, a simulation takes these exact values instead of rolling out, and the root
+    options' values are replaced by exact ones (marked ``exact``); ``None``: estimates only."""
     root_selection: str = "uct"
     """``"uct"``: the root selects like every node and the most visited action is chosen.
     ``"uniform"``: every root action gets an equal share of iterations (UCT below), so each
@@ -77,6 +81,8 @@ class SearchRequest:
         if self.root_selection not in ROOT_SELECTIONS:
             raise SearchConfigError(f"search request: root_selection must be one of "
                                     f"{', '.join(ROOT_SELECTIONS)}, got {self.root_selection!r}")
+        if self.exact is not None and not callable(getattr(self.exact, "exact_value", None)):
+            raise SearchConfigError(f"search request: exact {self.exact!r} has no exact_value(state)")
         if self.rollout is not None and not callable(getattr(self.rollout, "choose", None)):
             raise SearchConfigError(f"search request: rollout {self.rollout!r} has no choose(state, rng)")
 
@@ -302,6 +308,23 @@ class SearchResult:
         per_worker = tuple(t.iterations for t in trees)
         return cls(player, tuple(actions), chosen, sum(per_worker), seconds, len(trees),
                    per_worker, by_win=by_win)
+
+
+def with_exact_values(result: SearchResult,
+                      exact: Mapping[int, tuple[Sequence[float], Sequence[float]]]) -> SearchResult:
+    """`result` with each root option's values replaced by its exact ones (the interval a point)."""
+    actions = []
+    for stats in result.actions:
+        known = exact.get(stats.action)
+        if known is not None:
+            returns, scores = known
+            win, score = float(returns[result.player]), float(scores[result.player])
+            stats = dataclasses.replace(stats, win=win, ci_low=win, ci_high=win, score=score,
+                                        wins=tuple(float(r) for r in returns),
+                                        scores=tuple(float(s) for s in scores), exact=True,
+                                        score_noise=0.0)
+        actions.append(stats)
+    return dataclasses.replace(result, actions=tuple(actions))
 
 
 def _add(total: list[float], values: Sequence[float]) -> None:

@@ -8,6 +8,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
+from advisor.analysis.endgames import ExactEndgames
 from advisor.players.bots import DEFAULT_ROLLOUT
 from advisor.players.games import derive_seed
 from positions import phases
@@ -169,7 +170,8 @@ def annotate_game(game: Replay, players: Sequence[int] | None, iterations: int |
         step = game.steps[i]
         request = SearchRequest(iterations=iterations, seconds=seconds,
                                 seed=derive_seed(seed, "annotate", step.event),
-                                rollout=DEFAULT_ROLLOUT, root_selection="uniform")
+                                rollout=DEFAULT_ROLLOUT, root_selection="uniform",
+                                exact=ExactEndgames())
         jobs.append((step.position, int(step.action), step.event, request))
     results: list[Annotation] = []
     for annotation in _run(jobs, workers):

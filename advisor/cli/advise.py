@@ -8,6 +8,7 @@ import json
 import click
 from tabulate import tabulate
 
+from advisor.analysis.endgames import ExactEndgames
 from advisor.analysis.best_move import (
     ADVICE_HEADERS, DEFAULT_ITERATIONS, PLAYER_HEADERS, advice_rows, advice_to_data, advise, line_text,
     player_rows, recommendation_reason,
@@ -38,7 +39,7 @@ def search_request(iterations: int | None, seconds: float | None, seed: int, wor
     if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
     return SearchRequest(iterations=iterations, seconds=seconds, seed=seed, workers=workers,
-                         exploration=exploration, rollout=DEFAULT_ROLLOUT)
+                         exploration=exploration, rollout=DEFAULT_ROLLOUT, exact=ExactEndgames())
 
 
 def budget_options(command):
