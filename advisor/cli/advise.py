@@ -10,8 +10,8 @@ from tabulate import tabulate
 
 from advisor.analysis.endgames import ExactEndgames
 from advisor.analysis.best_move import (
-    ADVICE_HEADERS, DEFAULT_ITERATIONS, PLAYER_HEADERS, advice_rows, advice_to_data, advise, line_text,
-    player_rows, recommendation_reason,
+    ADVICE_HEADERS, DEFAULT_ITERATIONS, PLAYER_HEADERS, Advice, advice_rows, advice_to_data, advise,
+    line_text, player_rows, recommendation_reason,
 )
 from advisor.players.bots import DEFAULT_ROLLOUT, position_key
 from advisor.cli.errors import fail, reports_bad_input
@@ -66,7 +66,8 @@ def budget_options(command):
 @reports_bad_input
 def best_move(position_file: str, iterations: int | None, seconds: float | None, seed: int,
               workers: int, exploration: float, as_json: bool, tree_path: str | None) -> None:
-    """Every option at the decision of POSITION with win %, 95% CI, expected score and visits.
+    """Every option at the decision of POSITION with win %, noise interval, expected score and visits;
+    every player's chances, the principal line and, at a return-or-draw decision, the Storm facts.
 
     POSITION is a saved-position file, a game record (its last position) or an example name.
 
@@ -90,14 +91,19 @@ def best_move(position_file: str, iterations: int | None, seconds: float | None,
     if as_json:
         click.echo(json.dumps(advice_to_data(advice, position_file), indent=2))
         return
-    player = advice.result.player
     click.echo(render(position))
     click.echo()
-    click.echo(f"Player {player} decides. {advice.result.iterations} iterations in "
+    echo_advice(advice, seed, workers)
+
+
+def echo_advice(advice: Advice, seed: int, workers: int) -> None:
+    """The advice table, the recommendation and the return-or-draw facts, as best-move prints them."""
+    click.echo(f"Player {advice.result.player} decides. {advice.result.iterations} iterations in "
                f"{advice.result.seconds:.2f} s (seed {seed}, {workers} worker(s)):")
     click.echo(tabulate(advice_rows(advice), headers=ADVICE_HEADERS, tablefmt="simple"))
-    click.echo("noise (95%): the search's Monte Carlo noise around its estimate, widened to the "
-               "spread between workers; not the bias of its continuation (docs/advisor.md).")
+    click.echo("noise (95%): the search's Monte Carlo noise, widened to the spread between workers "
+               "and the best replies below each option; not the continuation's bias (docs/advisor.md). "
+               "* exact (solved endgame).")
     click.echo()
     click.echo(f"Recommendation: {advice.best} ({recommendation_reason(advice)})")
     click.echo(f"Line: {line_text(advice)}")
