@@ -169,8 +169,9 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
         if on_progress is not None and done % progress_every == 0:
             root_sums = {a: [s[0], s[2], s[3]]
                          for a, s in tree[(player, root.information_set_key(player))].items()}
-            so_far = SearchResult.from_sums(player, root.legal_actions(), root_sums, done,
-                                            clock() - start, (done,), by_win=uniform_root)
+            so_far = SearchResult.from_trees(player, root.legal_actions(),
+                                             [RootSums(root_sums, player_sums)], clock() - start,
+                                             by_win=uniform_root)
             if on_progress(so_far, tree) is False:
                 break
     root_node = tree.get((player, root.information_set_key(player)), {})
