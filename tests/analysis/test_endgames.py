@@ -36,9 +36,10 @@ def test_out_of_scope_or_over_budget_positions_have_no_exact_value() -> None:
     """Two walkers, or more positions than the budget: the search rolls out instead."""
     assert ExactEndgames().exact_value(Position.new_game(2)) is None
     pos = replay(max(load_entries(), key=lambda e: e["nodes"]))
-    assert ExactEndgames(max_nodes=3).exact_value(pos) is None
+    small = ExactEndgames(max_nodes=3, leaf_max_nodes=3)
+    assert small.exact_value(pos) is None and small.exact_options(pos) is None
     before = solved_positions()
-    assert ExactEndgames(max_nodes=3).exact_value(pos) is None  # cached, not solved again
+    assert small.exact_value(pos) is None  # cached, not solved again
     assert solved_positions() == before
 
 
