@@ -256,10 +256,11 @@ class SearchResult:
         leader = max(contenders, key=lambda s: (s.win, s.visits, -order[s.action]))
         tied = [s for s in contenders if within_noise(leader, s)]
         best = max(tied, key=lambda s: (s.score, s.win, s.visits, -order[s.action]))
-        rest = [s for s in contenders if s.action != best.action]
+        rest = [s for s in self.actions if s.action != best.action and (s.visits or s.exact)]
         if not rest:
             return Recommendation(best.action, None, False)
-        second = max(rest, key=lambda s: (s.win, s.score, s.visits, -order[s.action]))
+        second = max(rest, key=lambda s: (self.is_contender(s), s.win, s.score, s.visits,
+                                          -order[s.action]))
         return Recommendation(best.action, second.action, within_noise(best, second))
 
     def is_contender(self, stats: ActionStats) -> bool:

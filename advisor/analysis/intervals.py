@@ -38,27 +38,36 @@ def _best_mean(stats: dict[int, tuple[float, float]], fallback: float) -> float:
 def max_backup(tree: SearchTree, following: Following, root: Hashable, action: int, player: int,
                mean: float, visits: int) -> float:
     """The option's value when the player's own next decisions below it take their best-looking
-    action: a visit-weighted mix over the own nodes reached (through other players' nodes), the
-    option's mean standing in where the tree stops first."""
-    def value(key: Hashable, chosen: int, depth: int) -> tuple[float, int]:
-        total, covered = 0.0, 0
+    action: a mix over the own nodes reached (through other players' nodes, in the proportions the
+    search walked), the option's mean standing in where the tree stops first.
+
+    An information set can be reached from several parents (another player does not see this
+    player's hidden choice), so below the root only proportions are followed, never raw counts.
+    """
+    def reach(key: Hashable, chosen: int, weight: float, base: float, depth: int) -> tuple[float, float]:
+        total = covered = 0.0
         for walked, child in following.get((key, chosen), []):
             stats = tree.nodes.get(child, {})
-            if not stats:
+            share = weight * min(1.0, walked / base) if base > 0 else 0.0
+            if not stats or share <= 0:
                 continue
             if isinstance(child, tuple) and child and child[0] == player:
-                total += walked * _best_mean(stats, mean)
-                covered += walked
+                total += share * _best_mean(stats, mean)
+                covered += share
             elif depth < 8:
-                for other in stats:
-                    sub, reached = value(child, other, depth + 1)
-                    total += sub
-                    covered += reached
+                out = sum(n for n, _ in stats.values())
+                for other, (n, _) in stats.items():
+                    if n > 0:
+                        sub, reached = reach(child, other, share * n / out, n, depth + 1)
+                        total += sub
+                        covered += reached
         return total, covered
 
-    total, covered = value(root, action, 0)
-    covered = min(covered, visits)
-    return (total + (visits - covered) * mean) / visits if visits else mean
+    if not visits:
+        return mean
+    total, covered = reach(root, action, float(visits), float(visits), 0)
+    covered = min(covered, float(visits))
+    return (total + (visits - covered) * mean) / visits
 
 
 def widened(result: SearchResult, tree: SearchTree, root: Hashable) -> SearchResult:
