@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from typing import Protocol, Sequence, cast
 
 from positions import phases, rules
-from positions.phases import CHANCE_PHASES, OVER, SIMULTANEOUS
+from positions.phases import CHANCE_PHASES, OVER, SIMULTANEOUS, TIEBREAK, WEATHER
 from positions.actions import Action
 from positions.errors import ImpossiblePositionError
 from positions.routes import ROUTES, Route
@@ -141,6 +142,11 @@ class Position(State):
         """Every outcome of the pending chance event with its probability."""
         return rules.chance_outcomes(self)
 
+    def chance_weights(self) -> list[tuple[Action, int]]:
+        """Every outcome of the pending chance event with its number of ways (exact: an outcome's
+        probability is its ways over the sum of all ways)."""
+        return rules.chance_weights(self)[0]
+
     def sample_chance(self, rng: random.Random) -> Action:
         """One outcome of the pending chance event, drawn with its probability."""
         return rules.sample_chance(self, rng)
@@ -165,6 +171,38 @@ class Position(State):
         best = max(self.vp)
         winners = self.vp.count(best)
         return [1.0 / winners if v == best else 0.0 for v in self.vp]
+
+    def exact_returns(self) -> list[Fraction]:
+        """``returns()`` as exact fractions (C18: k tied winners get 1/k each)."""
+        if self.phase != phases.OVER:
+            return [Fraction(0)] * self.players
+        best = max(self.vp)
+        share = Fraction(1, self.vp.count(best))
+        return [share if v == best else Fraction(0) for v in self.vp]
+
+    def solver_key(self) -> tuple[object, ...]:
+        """What can still change how the game goes on, as a hashable key (the exact solver's memo).
+
+        Positions of one game with equal keys have the same future. Left out, as no rule reads
+        them again: the history, the turn count, the box, the legal actions (they follow from the
+        rest) and choices already carried out; bags, hands, paths and set-aside tiles are multisets
+        (no rule reads their order, C15 and C16 count a path's tiles). At the end only the VP count.
+        """
+        phase = self.phase
+        if phase == OVER:
+            return (phase, tuple(self.vp))
+        if phase in SIMULTANEOUS:
+            pending: tuple[int, ...] = tuple(self.pending)
+        elif phase == WEATHER or phase == TIEBREAK:
+            pending = ()
+        else:  # deal, return-discard, resolving: only the later players' choices are still to come
+            pending = tuple(self.pending[self.actor + 1:])
+        return (phase, self.actor, self.walk, _multisets(self.bags), _multisets(self.hands),
+                _multisets(self.paths), _multisets(self.set_aside), tuple(self.steps),
+                tuple(self.vp), tuple(self.walking), tuple(self.owned_storms), self.track_suns,
+                self.track_storms, self.deck_suns, self.deck_storms, self.reserve, self.market,
+                pending, self.tile, self.extra_plays, self.discards_left, self.discards_required,
+                self.ties)
 
     # --- information sets -------------------------------------------------------------------
 
@@ -196,3 +234,7 @@ class Position(State):
     def __repr__(self) -> str:
         return (f"<Position {self.players}p walk {self.walk + 1} turn {self.turn + 1} "
                 f"{phases.NAMES[self.phase]} actor {self.actor}>")
+
+
+def _multisets(groups: list[tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:
+    return tuple([tuple(sorted(tiles)) for tiles in groups])

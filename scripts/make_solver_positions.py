@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from advisor.players.bots import HeuristicPolicy, position_key  # noqa: E402
+from advisor.players.bots import HeuristicPolicy  # noqa: E402
 from positions import Position, RULES_VERSION  # noqa: E402
 from positions import phases  # noqa: E402
 from search.errors import SolverLimitError  # noqa: E402
@@ -41,7 +41,7 @@ def candidate(seed: int, route: str, max_nodes: int) -> dict | None:
             if (pos.walk == pos.ruleset.walks - 1 and sum(pos.walking) == 1
                     and pos.phase != phases.RETURN_DISCARD and len(legal) <= 3):
                 try:
-                    result = solve(pos, position_key, max_nodes=max_nodes)
+                    result = solve(pos, max_nodes=max_nodes)
                 except SolverLimitError:
                     result = None
                 if result is not None:
@@ -49,8 +49,9 @@ def candidate(seed: int, route: str, max_nodes: int) -> dict | None:
                     if wins[0] - wins[1] >= 0.03:
                         return {"players": 2, "route": route, "seed": seed, "actions": actions,
                                 "phase": phases.NAMES[pos.phase], "nodes": result.nodes,
-                                "exact": [{"action": str(o.action), "win": o.win, "score": o.score}
-                                          for o in result.options],
+                                "exact": [{"action": str(o.action), "win": float(o.win),
+                                           "score": float(o.score), "win_exact": str(o.win),
+                                           "score_exact": str(o.score)} for o in result.options],
                                 "best": str(result.best)}
             action = bots[pos.current_player()].choose(pos, rng)
             if rng.random() < 0.1:
