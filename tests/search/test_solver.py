@@ -96,6 +96,24 @@ def test_the_memo_is_kept_between_calls_and_chance_is_averaged_exactly() -> None
     assert solver.value(after).wins[first.player] == expected
 
 
+def test_the_memo_key_holds_only_what_can_change_the_future() -> None:
+    """No rule reads the order of a path or bag (C15/C16 count tiles), nor the box, the turn count
+    or the history: positions that differ only there share a key; a VP or a Step does not."""
+    pos = replay(max(ENTRIES, key=lambda e: len(e["actions"])))
+    walker = pos.current_player()
+    assert len(set(pos.paths[walker])) > 1
+    other = pos.copy()
+    other.paths[walker] = other.paths[walker][::-1]
+    other.bags[walker] = other.bags[walker][::-1]
+    other.box, other.turn, other.history = (), other.turn + 3, 12345
+    assert other.solver_key() == pos.solver_key()
+    other.vp[walker] += 1
+    assert other.solver_key() != pos.solver_key()
+    other = pos.copy()
+    other.steps[walker] += 1
+    assert other.solver_key() != pos.solver_key()
+
+
 def test_solver_refuses_too_large_naming_the_size() -> None:
     """A node budget stops the solver with a message naming the size it met."""
     pos = replay(max(ENTRIES, key=lambda e: e["nodes"]))
