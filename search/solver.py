@@ -103,6 +103,8 @@ class ExactSolver:
             raise SearchConfigError(f"solver: max_nodes must be an int >= 1, got {max_nodes!r}")
         self.max_nodes = max_nodes
         self.memo: dict[Hashable, Values] = {}
+        self.refused: dict[Hashable, str] = {}
+        """Why each root this solver gave up on was refused: asked again, it refuses at once."""
         self._decider = -1
         self._budget_end = 0
 
@@ -113,7 +115,7 @@ class ExactSolver:
             SolverLimitError: a second player would have to decide, or more than ``max_nodes``
                 new positions would be needed.
         """
-        with self._call(state.current_player()):
+        with self._call(state.current_player(), state.solver_key()):
             return ExactValue.from_values(self._value(state))
 
     def solve(self, state: SG) -> SolverResult:
@@ -127,7 +129,7 @@ class ExactSolver:
         if player < 0:
             raise SolverLimitError("solver: the root must be a player's decision, not chance or the end")
         start = len(self.memo)
-        with self._call(player):
+        with self._call(player, state.solver_key()):
             options = []
             for action in state.legal_actions():
                 value = ExactValue.from_values(self._after(state, action))
@@ -138,14 +140,20 @@ class ExactSolver:
     # --- the recursion --------------------------------------------------------------------------
 
     @contextmanager
-    def _call(self, player: int) -> Iterator[None]:
-        """One call: its decider (unknown at a chance root), its node budget, a deep recursion."""
+    def _call(self, player: int, root: Hashable) -> Iterator[None]:
+        """One call: its decider (unknown at a chance root), its node budget, a deep recursion; a
+        root refused before is refused again at once."""
+        if root in self.refused:
+            raise SolverLimitError(self.refused[root])
         self._decider = player
         self._budget_end = len(self.memo) + self.max_nodes
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 20_000))
         try:
             yield
+        except SolverLimitError as error:
+            self.refused[root] = str(error)
+            raise
         finally:
             sys.setrecursionlimit(limit)
 

@@ -121,6 +121,20 @@ def test_solver_refuses_too_large_naming_the_size() -> None:
         solve(pos, max_nodes=50)
 
 
+def test_a_solver_refuses_a_root_it_gave_up_on_at_once() -> None:
+    """A search asking again about a position beyond the budget gets the same refusal, without
+    spending the budget again; what was solved on the way stays in the memo."""
+    pos = replay(max(ENTRIES, key=lambda e: e["nodes"]))
+    solver = ExactSolver(max_nodes=50)
+    with pytest.raises(SolverLimitError, match="max_nodes=50") as first:
+        solver.solve(pos)
+    kept = len(solver.memo)
+    assert kept >= 50
+    with pytest.raises(SolverLimitError) as again:
+        solver.value(pos)
+    assert str(again.value) == str(first.value) and len(solver.memo) == kept
+
+
 def test_solver_refuses_two_walkers() -> None:
     """At the start both players decide (C6): not a single-decider problem."""
     with pytest.raises(SolverLimitError, match="also decides"):
