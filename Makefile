@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,plot,openspiel,cluster,native]'
+	$(BIN)/python -m pip install --quiet -e '.[test,plot,openspiel,cluster,native,web]'
 	$(BIN)/python scripts/build_native.py
 	touch $(STAMP)
 
@@ -28,7 +28,7 @@ typecheck: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check positions search advisor benchmarks scripts tests
 
-# Recompile the hot path (positions/rules.py, advisor/heuristics.py) after editing it; until then
+# Recompile the hot path (positions/rules.py, advisor/players/heuristics.py) after editing it; until then
 # the edited sources run as Python (positions/native.py keeps stale builds out).
 native: $(STAMP)
 	$(BIN)/python scripts/build_native.py
