@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from array import array
 from fractions import Fraction
 from typing import Protocol, Sequence, cast
 
@@ -182,29 +183,36 @@ class Position(State):
         share = Fraction(1, self.vp.count(best))
         return [share if v == best else Fraction(0) for v in self.vp]
 
-    def solver_key(self) -> tuple[object, ...]:
-        """What can still change how the game goes on, as a hashable key (the exact solver's memo).
+    def solver_key(self) -> bytes:
+        """What can still change how the game goes on, as a compact key (the exact solver's memo).
 
         Positions of one game with equal keys have the same future. Left out, as no rule reads
         them again: the history, the turn count, the box, the legal actions (they follow from the
         rest) and choices already carried out; bags, hands, paths and set-aside tiles are multisets
         (no rule reads their order, C15 and C16 count a path's tiles). At the end only the VP count.
+        The numbers are packed as 16-bit ints, each tile group after its length: about a tenth of
+        the memory of nested tuples, which bounds how large a position the solver can hold.
         """
         phase = self.phase
         if phase == OVER:
-            return (phase, tuple(self.vp))
+            return array("h", [phase, *self.vp]).tobytes()
         if phase in SIMULTANEOUS:
-            pending: tuple[int, ...] = tuple(self.pending)
+            pending = self.pending
         elif phase == WEATHER or phase == TIEBREAK:
-            pending = ()
+            pending = []
         else:  # deal, return-discard, resolving: only the later players' choices are still to come
-            pending = tuple(self.pending[self.actor + 1:])
-        return (phase, self.actor, self.walk, _multisets(self.bags), _multisets(self.hands),
-                _multisets(self.paths), _multisets(self.set_aside), tuple(self.steps),
-                tuple(self.vp), tuple(self.walking), tuple(self.owned_storms), self.track_suns,
-                self.track_storms, self.deck_suns, self.deck_storms, self.reserve, self.market,
-                pending, self.tile, self.extra_plays, self.discards_left, self.discards_required,
-                self.ties)
+            pending = self.pending[self.actor + 1:]
+        numbers = [phase, self.actor, self.walk, self.track_suns, self.track_storms, self.deck_suns,
+                   self.deck_storms, self.reserve, self.tile, self.extra_plays, self.discards_left,
+                   self.discards_required, *self.steps, *self.vp, *self.walking, *self.owned_storms,
+                   *self.market, len(pending), *pending, len(self.ties)]
+        for group in (self.bags, self.hands, self.paths, self.set_aside):
+            for tiles in group:
+                numbers.append(len(tiles))
+                numbers.extend(sorted(tiles))
+        for kind, tied, slots in self.ties:
+            numbers += [kind, slots, len(tied), *tied]
+        return array("h", numbers).tobytes()
 
     # --- information sets -------------------------------------------------------------------
 
@@ -239,10 +247,6 @@ class Position(State):
     def __repr__(self) -> str:
         return (f"<Position {self.players}p walk {self.walk + 1} turn {self.turn + 1} "
                 f"{phases.NAMES[self.phase]} actor {self.actor}>")
-
-
-def _multisets(groups: list[tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:
-    return tuple([tuple(sorted(tiles)) for tiles in groups])
 
 
 def deal_hidden_bags(state: State, rng: random.Random) -> None:
