@@ -1,0 +1,84 @@
+"""The value-accuracy benchmark: the advisor's option values against exact values (issue 12).
+
+For every position of the case file (default: benchmarks/data/value_positions.json, else the
+solver positions of the tests, solved here), runs ``best-move``'s search at the given budget and
+reports how often the recommendation is exactly optimal, the median and 95th percentile of each
+option's |win error|, and how often the printed interval covers the exact value, overall, per
+decision kind and per player count. Seeded: the same command gives the same table.
+
+Usage: .venv/bin/python scripts/value_accuracy.py [--iterations 2000] [--seed 0]
+           [--positions FILE] [--json out.json] [--markdown out.md] [--rollout greedy|cautious|tuned]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from advisor.analysis.best_move import DEFAULT_ITERATIONS  # noqa: E402
+from advisor.analysis.value_accuracy import (  # noqa: E402
+    CaseFileError, load_cases, measure, meets_goals, results_to_data, summaries, summary_markdown,
+)
+from advisor.players.bots import DEFAULT_ROLLOUT, BOTS  # noqa: E402
+from positions.actions import action_from_code  # noqa: E402
+from search.request import SearchRequest  # noqa: E402
+
+DEFAULT_FILES = (ROOT / "benchmarks" / "data" / "value_positions.json",
+                 ROOT / "tests" / "data" / "solver_positions.json")
+
+
+def main() -> int:
+    """Run the benchmark and print (and optionally write) its table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=Path, default=None)
+    parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--rollout", choices=sorted(BOTS) + ["default"], default="default")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N positions")
+    parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--markdown", type=Path, default=None)
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args()
+    path = args.positions or next((p for p in DEFAULT_FILES if p.exists()), DEFAULT_FILES[-1])
+    try:
+        cases = load_cases(path)
+    except CaseFileError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    cases = cases[:args.limit] if args.limit else cases
+    rollout = DEFAULT_ROLLOUT if args.rollout == "default" else BOTS[args.rollout]()
+    request = SearchRequest(iterations=args.iterations, seed=args.seed, workers=args.workers,
+                            rollout=rollout)
+
+    def progress(result) -> None:  # type: ignore[no-untyped-def]
+        if args.quiet:
+            return
+        mark = "ok " if result.optimal else "BAD"
+        values = "  ".join(f"{action_from_code(o.action)} {o.win:.3f}/{o.exact_win:.3f}"
+                           + ("" if o.covered else "!") for o in result.options)
+        print(f"{mark} {result.case.name:>12} {result.case.kind:>8}  {values}", flush=True)
+
+    start = time.perf_counter()
+    results = measure(cases, request, progress)
+    rows = summaries(results)
+    table = summary_markdown(rows)
+    print(f"\n{len(cases)} positions from {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}, "
+          f"{args.iterations} iterations, seed {args.seed}, {time.perf_counter() - start:.0f} s\n")
+    print(table)
+    print("goals:", ", ".join(f"{k} {'met' if v else 'MISSED'}" for k, v in meets_goals(rows[0]).items()))
+    if args.json:
+        args.json.write_text(json.dumps(results_to_data(results, request, str(path)), indent=1) + "\n")
+    if args.markdown:
+        args.markdown.write_text(table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""The value-accuracy harness (issue 12): exact values in, accuracy figures out; a loose CI guard."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from advisor.analysis.value_accuracy import (
+    Case, CaseFileError, CaseResult, ExactOption, OptionResult, load_cases, measure, percentile,
+    summaries, summarize,
+)
+from advisor.players.bots import DEFAULT_ROLLOUT
+from positions import Position, parse_action
+from search.request import SearchRequest
+from solver_positions import DATA
+
+VALUE_POSITIONS = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "value_positions.json"
+CASES_FILE = VALUE_POSITIONS if VALUE_POSITIONS.exists() else DATA
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[Case]:
+    """The benchmark's cases (the solver test positions until the benchmark file exists)."""
+    return load_cases(CASES_FILE)
+
+
+def test_percentile_interpolates_between_order_statistics() -> None:
+    assert percentile([3.0, 1.0, 2.0], 0.5) == 2.0
+    assert percentile([0.0, 1.0], 0.95) == pytest.approx(0.95)
+    assert percentile([5.0], 0.95) == 5.0
+
+
+def test_optimal_needs_the_best_win_then_the_best_expected_score() -> None:
+    """C18 win shares first; equal shares are decided by expected score (the solver's order)."""
+    pos = Position.new_game(2)
+    ret, draw = parse_action("return"), parse_action("draw")
+    case = Case("tie", pos, (ExactOption(ret, 1.0, 17.0), ExactOption(draw, 0.9999999999999999, 19.1)))
+    assert case.is_optimal(draw) and not case.is_optimal(ret)
+    assert case.win_loss(ret) == pytest.approx(0.0)
+
+
+def test_summary_counts_errors_and_coverage() -> None:
+    pos = Position.new_game(2)
+    ret, draw = parse_action("return"), parse_action("draw")
+    case = Case("c", pos, (ExactOption(ret, 1.0, 10.0), ExactOption(draw, 0.5, 9.0)))
+    options = (OptionResult(ret, 90, 0.98, 0.95, 1.0, 1.0), OptionResult(draw, 10, 0.2, 0.05, 0.45, 0.5))
+    summary = summarize([CaseResult(case, draw, options)])
+    assert summary.optimal == 0.0 and summary.near_optimal == 0.0
+    assert summary.options == 2 and summary.max_error == pytest.approx(0.3)
+    assert summary.coverage == 0.5  # 0.5 lies outside [0.05, 0.45]
+
+
+def test_stored_exact_values_are_those_the_solver_computes(tmp_path: Path) -> None:
+    """A file without exact values is solved on loading; with them, they are read as stored."""
+    data = json.loads(DATA.read_text())
+    data["positions"] = data["positions"][:2]
+    stored = tmp_path / "stored.json"
+    stored.write_text(json.dumps(data))
+    for entry in data["positions"]:
+        del entry["exact"]
+    bare = tmp_path / "bare.json"
+    bare.write_text(json.dumps(data))
+    for with_values, solved in zip(load_cases(stored), load_cases(bare)):
+        assert [o.action for o in with_values.exact] == [o.action for o in solved.exact]
+        assert [(o.win, o.score) for o in with_values.exact] == [
+            pytest.approx((o.win, o.score)) for o in solved.exact]
+
+
+def test_bad_case_file_names_the_file_and_entry(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"positions": [{"players": 2}]}))
+    with pytest.raises(CaseFileError, match=r"bad.json: positions\[0\]"):
+        load_cases(bad)
+    bad.write_text("{")
+    with pytest.raises(CaseFileError, match="bad.json"):
+        load_cases(bad)
+
+
+def test_small_budget_keeps_the_values_roughly_right(cases: list[Case]) -> None:
+    """The CI guard: a handful of positions at 600 iterations, loose bounds on every figure."""
+    request = SearchRequest(iterations=600, seed=3, rollout=DEFAULT_ROLLOUT)
+    results = measure(cases[:6], request)
+    overall = summaries(results)[0]
+    assert overall.positions == 6
+    assert overall.near_optimal >= 5 / 6
+    assert overall.median_error <= 0.05
+    assert overall.coverage >= 0.6
