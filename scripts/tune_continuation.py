@@ -40,9 +40,10 @@ ROUTES = ("meadows", "forest", "mountains")
 SEED_BASE = 100_000
 
 
-def candidates(seed: int, max_nodes: int, per_game: int) -> list[dict[str, Any]]:
+def candidates(seed: int, max_nodes: int, per_game: int, seed_base: int = SEED_BASE,
+               ) -> list[dict[str, Any]]:
     """Solvable single-walker decisions of the last walk of game `seed` (at most `per_game`)."""
-    rng = random.Random(SEED_BASE + seed)
+    rng = random.Random(seed_base + seed)
     players = 2 + seed % 3
     route = ROUTES[(seed // 3) % 3]
     bots = [HeuristicPolicy(rng.uniform(0.6, 2.2), rng.choice(("per_step", "max_value")))
@@ -64,7 +65,7 @@ def candidates(seed: int, max_nodes: int, per_game: int) -> list[dict[str, Any]]
                     result = None
                 wins = [o.win for o in result.options] if result is not None else [0.0]
                 if max(wins) > 1e-9 and min(wins) < 1 - 1e-9:  # not decided whatever is played
-                    found.append({"players": players, "route": route, "seed": SEED_BASE + seed,
+                    found.append({"players": players, "route": route, "seed": seed_base + seed,
                                   "actions": list(actions), "decision": phases.NAMES[pos.phase],
                                   "exact": [{"action": str(o.action), "win": o.win, "score": o.score}
                                             for o in result.options]})  # type: ignore[union-attr]
@@ -76,11 +77,12 @@ def candidates(seed: int, max_nodes: int, per_game: int) -> list[dict[str, Any]]
     return found
 
 
-def generate(games: int, max_nodes: int, per_game: int) -> list[dict[str, Any]]:
+def generate(games: int, max_nodes: int, per_game: int, seed_base: int = SEED_BASE,
+             ) -> list[dict[str, Any]]:
     """Candidates from `games` seeded games."""
     found: list[dict[str, Any]] = []
     for seed in range(games):
-        found.extend(candidates(seed, max_nodes, per_game))
+        found.extend(candidates(seed, max_nodes, per_game, seed_base))
     return found
 
 
@@ -119,11 +121,11 @@ def describe(errors: Sequence[float]) -> dict[str, float]:
 
 
 GRID = {
-    "aggression": (1.0, 1.4, 1.8, 2.4),
-    "draw_gain": (0.8, 1.2, 1.6),
-    "last_walk_margin": (0.0, 0.5),
+    "tie_draw": (0.8, 1.0, 1.25),
+    "behind": (0.1, 0.3, 0.5),
 }
-"""The decide rule's parameters searched by ``tune`` (see HeuristicPolicy)."""
+"""The last-walk parameters searched by ``tune`` (see HeuristicPolicy): in these positions the
+walker is alone, so only its endgame rules act."""
 
 
 def tune(entries: Sequence[dict[str, Any]], rollouts: int, seed: int) -> list[dict[str, Any]]:
@@ -132,7 +134,7 @@ def tune(entries: Sequence[dict[str, Any]], rollouts: int, seed: int) -> list[di
     names = list(GRID)
     for values in itertools.product(*(GRID[n] for n in names)):
         params = dict(zip(names, values))
-        policy = HeuristicPolicy(buy_style="max_value", **params)  # type: ignore[arg-type]
+        policy = HeuristicPolicy(1.8, "max_value", **params)  # type: ignore[arg-type]
         stats = describe(continuation_errors(entries, policy, rollouts, seed))
         rows.append({**params, **stats})
         print(params, {k: round(v, 4) for k, v in stats.items()}, flush=True)
@@ -147,6 +149,8 @@ def main() -> None:
     parser.add_argument("--max-nodes", type=int, default=30_000)
     parser.add_argument("--rollouts", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed-base", type=int, default=SEED_BASE,
+                        help="first game seed (another base gives a held-out set)")
     parser.add_argument("--positions", type=Path, default=None, help="cache of generated positions")
     parser.add_argument("--no-grid", action="store_true", help="only score the default rollout")
     parser.add_argument("--out", type=Path, default=None)
@@ -155,7 +159,7 @@ def main() -> None:
     if args.positions and args.positions.exists():
         entries = json.loads(args.positions.read_text())["positions"]
     else:
-        entries = generate(args.games, args.max_nodes, args.per_game)
+        entries = generate(args.games, args.max_nodes, args.per_game, args.seed_base)
         if args.positions:
             args.positions.write_text(json.dumps({"rules_version": RULES_VERSION, "positions": entries}))
     kinds = statistics.multimode([e["decision"] for e in entries])

@@ -41,6 +41,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--rollout", choices=sorted(BOTS) + ["default"], default="default")
+    parser.add_argument("--root-selection", choices=("uct", "uniform"), default="uct")
     parser.add_argument("--limit", type=int, default=None, help="only the first N positions")
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--markdown", type=Path, default=None)
@@ -55,7 +56,7 @@ def main() -> int:
     cases = cases[:args.limit] if args.limit else cases
     rollout = DEFAULT_ROLLOUT if args.rollout == "default" else BOTS[args.rollout]()
     request = SearchRequest(iterations=args.iterations, seed=args.seed, workers=args.workers,
-                            rollout=rollout)
+                            rollout=rollout, root_selection=args.root_selection)
 
     def progress(result) -> None:  # type: ignore[no-untyped-def]
         if args.quiet:
