@@ -228,6 +228,42 @@ class HeuristicPolicy:
         return pos.walk == pos.ruleset.walks - 1 and not any(
             pos.walking[p] for p in range(pos.players) if p != player)
 
+    def _behind_at_the_end(self, pos: Position, player: int) -> bool:
+        """Alone in the last walk and behind even after scoring the path: a bought tile may yet be
+        drawn (C12), and the Steps it costs would only pay a penalty that already means a loss."""
+        if not self._alone_at_the_end(pos, player):
+            return False
+        home = pos.vp[player] + sum(PAW[k] for k in pos.paths[player])
+        return home < max(pos.vp[p] for p in range(pos.players) if p != player)
+
+    def _endgame_points(self, pos: Position, player: int, kind: Kind, steps: int) -> float:
+        """VP and paw points `kind` would bring if drawn and played now with `steps` Steps (an
+        additional play counts a typical paw point)."""
+        path = pos.paths[player]
+        suns, paws, vp = pos.track_suns, sum(PAW[k] for k in path), pos.vp[player]
+        best = 0.0
+        for effect in TILES[kind].effects:
+            gain_vp = effect_gain(effect, suns, len(path), paws, steps, vp)[0]
+            best = max(best, gain_vp + effect.extra_plays)
+        return best + PAW[kind]
+
+    def _buy_to_catch_up(self, pos: Position, player: int, legal: Sequence[int]) -> int:
+        """Behind at the end: the affordable tile that most raises what a draw brings on average,
+        counting the Steps it costs (a Summit needs 2 left to pay), if any does."""
+        bag = [k for k in pos.bags[player] if k != STORM]
+        steps = pos.steps[player]
+        best: int = PASS
+        best_mean = sum(self._endgame_points(pos, player, k, steps) for k in bag) / len(bag) if bag else 0.0
+        for action in legal:
+            if action >= BUY_BASE:
+                kind = action - BUY_BASE
+                left = steps - COST[kind]
+                mean = (sum(self._endgame_points(pos, player, k, left) for k in bag)
+                        + self._endgame_points(pos, player, kind, left)) / (len(bag) + 1)
+                if mean > best_mean:
+                    best, best_mean = action, mean
+        return best
+
     def _endgame_value(self, pos: Position, player: int, action: int) -> float:
         """The last walker's win share after `action` (a tile, an option or a discard), looking
         only at this turn's weather tile: if it brings the Storm, the VP left after the penalty
@@ -354,7 +390,9 @@ class HeuristicPolicy:
 
     def _buy(self, pos: Position, player: int, legal: Sequence[int]) -> int:
         if pos.walk >= pos.ruleset.walks - 1:
-            return PASS
+            if not self._behind_at_the_end(pos, player):
+                return PASS  # Steps are worth nothing at the end but pay the Storm's penalty (C16)
+            return self._buy_to_catch_up(pos, player, legal)
         worth = WORTH[walk_index(pos)]
         best: int = PASS
         best_value = 0.0

@@ -77,3 +77,15 @@ def test_bad_parameters_are_refused_when_built() -> None:
         HeuristicPolicy(behind=1.5)
     with pytest.raises(ValueError, match="draw_gain"):
         HeuristicPolicy(draw_gain=0)
+
+
+def test_last_walker_buys_only_to_catch_up() -> None:
+    """C12/C16: at the end Steps score nothing but pay the Storm's penalty, so a walker who wins on
+    return keeps them; one behind even after scoring the path buys the tile that best raises what
+    a draw brings (a Fox's 4 paw points), since a later draw may yet catch up."""
+    for leader, expected in ((34, "pass"), (45, "buy fox")):
+        pos = last_walker()
+        pos.vp[0] = leader
+        for text in ("draw", "drawn butterfly backpack", "play backpack"):
+            pos.apply(parse_action(text))
+        assert DEFAULT_ROLLOUT.choose(pos, random.Random(0)) == parse_action(expected)
