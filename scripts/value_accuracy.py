@@ -41,6 +41,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--rollout", choices=sorted(BOTS) + ["default"], default="default")
+    parser.add_argument("--exploration", type=float, default=0.7)
+    parser.add_argument("--widening", type=float, default=0.0)
+    parser.add_argument("--exploration-below", type=float, default=None)
     parser.add_argument("--root-selection", choices=("uct", "uniform"), default="uct")
     parser.add_argument("--limit", type=int, default=None, help="only the first N positions")
     parser.add_argument("--json", type=Path, default=None)
@@ -56,7 +59,9 @@ def main() -> int:
     cases = cases[:args.limit] if args.limit else cases
     rollout = DEFAULT_ROLLOUT if args.rollout == "default" else BOTS[args.rollout]()
     request = SearchRequest(iterations=args.iterations, seed=args.seed, workers=args.workers,
-                            rollout=rollout, root_selection=args.root_selection)
+                            rollout=rollout, root_selection=args.root_selection,
+                            exploration=args.exploration, widening=args.widening,
+                            exploration_below=args.exploration_below)
 
     def progress(result) -> None:  # type: ignore[no-untyped-def]
         if args.quiet:
