@@ -8,7 +8,9 @@
    continuations with a heuristic policy, and compares the mean win share with the exact value.
    The mean |error| over options is the continuation's bias (plus a little noise, the same for
    every parameter set: common random numbers).
-3. ``tune``: a seeded grid over the decide rule's parameters, best first.
+3. ``tune``: a seeded grid over the last walk's parameters, best first.
+4. ``tune_search`` (``--search-grid``): the value-accuracy harness on the same positions for a grid
+   of progressive widening × UCT constant below the root (the search's use of the continuation).
 
 Usage: .venv/bin/python scripts/tune_continuation.py [--games 300] [--rollouts 100] [--seed 0]
            [--out /tmp/tuning.json]
@@ -28,12 +30,15 @@ from typing import Any, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from advisor.analysis.best_move import DEFAULT_ITERATIONS  # noqa: E402
+from advisor.analysis.value_accuracy import Case, ExactOption, measure, summarize  # noqa: E402
 from advisor.players.bots import HeuristicPolicy, position_key  # noqa: E402
 from advisor.players.heuristics import DEFAULT_ROLLOUT  # noqa: E402
 from positions import Position, RULES_VERSION, parse_action  # noqa: E402
 from positions import phases  # noqa: E402
 from positions.actions import action_from_code  # noqa: E402
 from search.errors import SolverLimitError  # noqa: E402
+from search.request import SearchRequest  # noqa: E402
 from search.solver import solve  # noqa: E402
 
 ROUTES = ("meadows", "forest", "mountains")
@@ -52,6 +57,7 @@ def candidates(seed: int, max_nodes: int, per_game: int, seed_base: int = SEED_B
     actions: list[str] = []
     found: list[dict[str, Any]] = []
     while not pos.is_terminal() and len(found) < per_game:
+        action: int
         if pos.is_chance():
             action = pos.sample_chance(rng)
         else:
@@ -141,6 +147,28 @@ def tune(entries: Sequence[dict[str, Any]], rollouts: int, seed: int) -> list[di
     return sorted(rows, key=lambda r: r["mean"])
 
 
+SEARCH_GRID = {
+    "widening": (0.0, 0.1, 0.25, 0.5),
+    "exploration_below": (None, 0.2, 0.3, 0.5),
+}
+"""The search settings tried by ``tune_search``."""
+
+
+def tune_search(entries: Sequence[dict[str, Any]], iterations: int, seed: int) -> list[dict[str, Any]]:
+    """The harness's figures for every search setting of the grid (positions searched as by
+    best-move with the default rollout), best first: coverage of 90% or more, then p95 error."""
+    cases = [Case(f"#{i}", replay(e), tuple(ExactOption(int(parse_action(o["action"])), o["win"], o["score"])
+                                           for o in e["exact"])) for i, e in enumerate(entries)]
+    rows = []
+    for widening, below in itertools.product(*SEARCH_GRID.values()):
+        request = SearchRequest(iterations=iterations, seed=seed, rollout=DEFAULT_ROLLOUT,
+                                widening=widening, exploration_below=below)  # type: ignore[arg-type]
+        summary = summarize(measure(cases, request)).to_data()
+        rows.append({"widening": widening, "exploration_below": below, **summary})
+        print(rows[-1], flush=True)
+    return sorted(rows, key=lambda r: (r["coverage"] < 0.9, r["p95_error"], -r["optimal"]))
+
+
 def main() -> None:
     """Generate (or load) the tuning positions, score the default rollout, then tune."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -153,6 +181,9 @@ def main() -> None:
                         help="first game seed (another base gives a held-out set)")
     parser.add_argument("--positions", type=Path, default=None, help="cache of generated positions")
     parser.add_argument("--no-grid", action="store_true", help="only score the default rollout")
+    parser.add_argument("--search-grid", action="store_true",
+                        help="also run the value-accuracy harness for each search setting")
+    parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     start = time.perf_counter()
@@ -168,8 +199,12 @@ def main() -> None:
     default = describe(continuation_errors(entries, DEFAULT_ROLLOUT, args.rollouts, args.seed))
     print("default rollout:", {k: round(v, 4) for k, v in default.items()}, flush=True)
     rows = [] if args.no_grid else tune(entries, args.rollouts, args.seed)
+    search_rows = tune_search(entries, args.iterations, args.seed) if args.search_grid else []
     if args.out:
-        args.out.write_text(json.dumps({"default": default, "grid": rows}, indent=1) + "\n")
+        args.out.write_text(json.dumps({"default": default, "grid": rows, "search_grid": search_rows},
+                                       indent=1) + "\n")
+    for row in search_rows[:3]:
+        print("best search setting:", row)
     for row in rows[:5]:
         print("best:", row)
 
