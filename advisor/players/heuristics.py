@@ -270,39 +270,59 @@ class HeuristicPolicy:
         (C16) decide; if not, returning with the path's paws (C15) does, and a player still behind
         walks on with chance ``behind`` of catching up. A thousandth of the expected score breaks ties."""
         path = pos.paths[player]
-        suns, paws, steps, vp = pos.track_suns, sum(PAW[k] for k in path), pos.steps[player], pos.vp[player]
-        tiles = len(path)
+        hand = pos.hands[player]
         phase = pos.phase
         if phase == phases.CHOOSE:
             kind = action - PLAY_BASE
-            best = -1.0
-            for effect in TILES[kind].effects:
-                gain_vp, gain_steps = effect_gain(effect, suns, tiles, paws, steps, vp)
-                removed = 1 if effect.discards and path else 0
-                lost = min(PAW[k] for k in path) if removed else 0
-                extra = effect.extra_plays
-                value = self._endgame_share(pos, player, vp + gain_vp + extra * self._bag_value(pos, player),
-                                            steps + gain_steps, tiles + 1 + extra - removed,
-                                            paws + PAW[kind] - lost)
-                best = max(best, value)
-            return best
+            second = hand[1] if hand[0] == kind else hand[0]
+            return max(self._effect_share(pos, player, kind, effect, second) for effect in TILES[kind].effects)
         kind = pos.tile
         if phase == phases.OPTION:
             effect = next(e for e in TILES[kind].effects if e.name == OPTION_NAMES[action - OPTION_BASE])
-            gain_vp, gain_steps = effect_gain(effect, suns, tiles, paws, steps, vp)
-            removed = 1 if effect.discards and path else 0
-            lost = min(PAW[k] for k in path) if removed else 0
-            extra = effect.extra_plays
-            return self._endgame_share(pos, player, vp + gain_vp + extra * self._bag_value(pos, player),
-                                       steps + gain_steps, tiles + 1 + extra - removed,
-                                       paws + PAW[kind] - lost)
+            return self._effect_share(pos, player, kind, effect, hand[0] if hand else -1)
         # the discard step (C11): the played tile joins the path once its discards are done
         removed = 0 if action in (DISCARD_NONE_CODE, DISCARD_SECOND_CODE) else 1
         lost = PAW[action - DISCARD_PATH_BASE] if removed else 0
-        return self._endgame_share(pos, player, vp, steps, tiles + 1 - removed, paws + PAW[kind] - lost)
+        paws = sum(PAW[k] for k in path)
+        return self._endgame_share(pos, player, pos.vp[player], pos.steps[player], len(path) + 1 - removed,
+                                   paws + PAW[kind] - lost)
+
+    def _effect_share(self, pos: Position, player: int, kind: Kind, effect: Effect, second: int) -> float:
+        """The endgame win share of playing `kind` with `effect`; its additional plays (C10) play
+        the second tile while it beats an average draw, else draw."""
+        path = pos.paths[player]
+        paws, steps, vp = sum(PAW[k] for k in path), pos.steps[player], pos.vp[player]
+        tiles = len(path)
+        gain_vp, gain_steps = effect_gain(effect, pos.track_suns, tiles, paws, steps, vp)
+        removed = 1 if effect.discards and path else 0
+        lost = min(PAW[k] for k in path) if removed else 0
+        extra_vp = 0.0
+        extra_paws = 0.0
+        if effect.extra_plays:
+            bag = [k for k in pos.bags[player] if k != STORM]
+            draw_vp = sum(self._tile_vp(pos, player, k) for k in bag) / len(bag) if bag else 0.0
+            draw_paws = sum(PAW[k] for k in bag) / len(bag) if bag else 0.0
+            for _ in range(effect.extra_plays):
+                if second >= 0 and self._tile_vp(pos, player, second) + PAW[second] >= draw_vp + draw_paws:
+                    extra_vp += self._tile_vp(pos, player, second)
+                    extra_paws += PAW[second]
+                    second = -1
+                else:
+                    extra_vp += draw_vp
+                    extra_paws += draw_paws
+        return self._endgame_share(pos, player, vp + gain_vp + extra_vp, steps + gain_steps,
+                                   tiles + 1 + effect.extra_plays - removed,
+                                   paws + PAW[kind] - lost + extra_paws)
+
+    def _tile_vp(self, pos: Position, player: int, kind: Kind) -> float:
+        """The most VP `kind`'s effect gives if played now (C9)."""
+        path = pos.paths[player]
+        paws = sum(PAW[k] for k in path)
+        return float(max(effect_gain(e, pos.track_suns, len(path), paws, pos.steps[player], pos.vp[player])[0]
+                         for e in TILES[kind].effects))
 
     def _endgame_share(self, pos: Position, player: int, vp: float, steps: int, tiles: int,
-                       paws: int) -> float:
+                       paws: float) -> float:
         others = [pos.vp[p] for p in range(pos.players) if p != player]
         lead = max(others)
         ties = others.count(lead)
