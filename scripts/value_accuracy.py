@@ -25,9 +25,8 @@ from advisor.analysis.best_move import DEFAULT_ITERATIONS  # noqa: E402
 from advisor.analysis.value_accuracy import (  # noqa: E402
     CaseFileError, load_cases, measure, meets_goals, results_to_data, summaries, summary_markdown,
 )
-from advisor.players.bots import DEFAULT_ROLLOUT, BOTS  # noqa: E402
+from advisor.players.bots import BOTS, advisor_request  # noqa: E402
 from positions.actions import action_from_code  # noqa: E402
-from search.request import SearchRequest  # noqa: E402
 
 DEFAULT_FILES = (ROOT / "benchmarks" / "data" / "value_positions.json",
                  ROOT / "tests" / "data" / "solver_positions.json")
@@ -42,8 +41,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--rollout", choices=sorted(BOTS) + ["default"], default="default")
     parser.add_argument("--exploration", type=float, default=0.7)
-    parser.add_argument("--widening", type=float, default=0.0)
-    parser.add_argument("--exploration-below", type=float, default=None)
+    parser.add_argument("--widening", type=float, default=None, help="default: the advisor's")
+    parser.add_argument("--exploration-below", type=float, default=None, help="default: the advisor's")
     parser.add_argument("--root-selection", choices=("uct", "uniform"), default="uct")
     parser.add_argument("--limit", type=int, default=None, help="only the first N positions")
     parser.add_argument("--json", type=Path, default=None)
@@ -57,11 +56,15 @@ def main() -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     cases = cases[:args.limit] if args.limit else cases
-    rollout = DEFAULT_ROLLOUT if args.rollout == "default" else BOTS[args.rollout]()
-    request = SearchRequest(iterations=args.iterations, seed=args.seed, workers=args.workers,
-                            rollout=rollout, root_selection=args.root_selection,
-                            exploration=args.exploration, widening=args.widening,
-                            exploration_below=args.exploration_below)
+    settings: dict[str, object] = {"iterations": args.iterations, "seed": args.seed, "workers": args.workers,
+                                   "root_selection": args.root_selection, "exploration": args.exploration}
+    if args.rollout != "default":
+        settings["rollout"] = BOTS[args.rollout]()
+    if args.widening is not None:
+        settings["widening"] = args.widening
+    if args.exploration_below is not None:
+        settings["exploration_below"] = args.exploration_below
+    request = advisor_request(**settings)  # as best-move makes it, unless told otherwise
 
     def progress(result) -> None:  # type: ignore[no-untyped-def]
         if args.quiet:

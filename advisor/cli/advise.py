@@ -9,7 +9,7 @@ import click
 from tabulate import tabulate
 
 from advisor.analysis.best_move import ADVICE_HEADERS, DEFAULT_ITERATIONS, advice_rows, advice_to_data, advise
-from advisor.players.bots import DEFAULT_ROLLOUT, position_key
+from advisor.players.bots import advisor_request, position_key
 from advisor.cli.errors import fail, reports_bad_input
 from advisor.cli.files import load_position_arg
 from advisor.cli.progress import Spinner
@@ -34,8 +34,8 @@ def search_request(iterations: int | None, seconds: float | None, seed: int, wor
         raise click.UsageError("give --iterations or --seconds, not both")
     if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
-    return SearchRequest(iterations=iterations, seconds=seconds, seed=seed, workers=workers,
-                         exploration=exploration, rollout=DEFAULT_ROLLOUT)
+    return advisor_request(iterations=iterations, seconds=seconds, seed=seed, workers=workers,
+                           exploration=exploration)
 
 
 def budget_options(command):

@@ -11,9 +11,8 @@ from advisor.analysis.value_accuracy import (
     Case, CaseFileError, CaseResult, ExactOption, OptionResult, load_cases, measure, percentile,
     summaries, summarize,
 )
-from advisor.players.bots import DEFAULT_ROLLOUT
+from advisor.players.bots import advisor_request
 from positions import Position, parse_action
-from search.request import SearchRequest
 from solver_positions import DATA
 
 VALUE_POSITIONS = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "value_positions.json"
@@ -80,7 +79,7 @@ def test_bad_case_file_names_the_file_and_entry(tmp_path: Path) -> None:
 
 def test_small_budget_keeps_the_values_roughly_right(cases: list[Case]) -> None:
     """The CI guard: a handful of positions at 600 iterations, loose bounds on every figure."""
-    request = SearchRequest(iterations=600, seed=3, rollout=DEFAULT_ROLLOUT)
+    request = advisor_request(iterations=600, seed=3)
     results = measure(cases[:6], request)
     overall = summaries(results)[0]
     assert overall.positions == 6
