@@ -12,8 +12,11 @@
 4. ``tune_search`` (``--search-grid``): the value-accuracy harness on the same positions for a grid
    of progressive widening × UCT constant below the root (the search's use of the continuation).
 
-Usage: .venv/bin/python scripts/tune_continuation.py [--games 300] [--rollouts 100] [--seed 0]
-           [--out /tmp/tuning.json]
+The committed sets: benchmarks/data/continuation_tuning.json (``--games 700 --per-game 2``) and
+continuation_heldout.json (the same with ``--seed-base 200000``, never tuned on).
+
+Usage: .venv/bin/python scripts/tune_continuation.py [--positions FILE] [--rollouts 200]
+           [--search-grid] [--seed 0] [--out /tmp/tuning.json]
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from search.request import SearchRequest  # noqa: E402
 from search.solver import solve  # noqa: E402
 
 ROUTES = ("meadows", "forest", "mountains")
+TUNING_SET = Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "continuation_tuning.json"
 SEED_BASE = 100_000
 
 
@@ -179,7 +183,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--seed-base", type=int, default=SEED_BASE,
                         help="first game seed (another base gives a held-out set)")
-    parser.add_argument("--positions", type=Path, default=None, help="cache of generated positions")
+    parser.add_argument("--positions", type=Path, default=TUNING_SET,
+                        help="generated positions: read if the file exists, else generated and written")
     parser.add_argument("--no-grid", action="store_true", help="only score the default rollout")
     parser.add_argument("--search-grid", action="store_true",
                         help="also run the value-accuracy harness for each search setting")

@@ -155,7 +155,7 @@ class HeuristicPolicy:
     (value per Step spent) or ``"max_value"`` (the most valuable affordable tile)."""
 
     def __init__(self, aggression: float = 1.0, buy_style: str = "per_step", name: str = "heuristic",
-                 draw_gain: float = 1.2, tie_draw: float = 1.0, behind: float = 0.3):
+                 draw_gain: float = 1.45, tie_draw: float = 1.0, behind: float = 0.3):
         if aggression <= 0:
             raise ValueError(f"heuristic: aggression must be > 0, got {aggression!r}")
         if buy_style not in ("per_step", "max_value"):
