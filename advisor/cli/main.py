@@ -15,6 +15,8 @@ from advisor.cli.ladder import ladder_command
 from advisor.cli.files import COMMANDS as FILE_COMMANDS
 from advisor.cli.play import play
 from advisor.cli.selfplay import selfplay
+from advisor.cli.sprt import sprt_command
+from advisor.cli.track import track
 from positions import RefugeError
 
 
@@ -24,8 +26,8 @@ def cli() -> None:
     """Refuge Advisor: rules engine, search and analysis for the board game Refuge."""
 
 
-for _command in (*FILE_COMMANDS, *ADVISE_COMMANDS, selfplay, play, annotate,
-                 arena_command, engine_command, ladder_command, bench_command):
+for _command in (*FILE_COMMANDS, *ADVISE_COMMANDS, selfplay, play, track, annotate,
+                 arena_command, engine_command, ladder_command, bench_command, sprt_command):
     cli.add_command(_command)
 
 
