@@ -151,7 +151,8 @@ def _convolve(dist: list[float], source: Sequence[float]) -> list[float]:
 
 class HeuristicPolicy:
     """A rule-of-thumb player: returns by storm risk against what is at stake, plays tiles by value,
-    buys by value per Step. ``aggression`` > 1 walks on longer; ``buy_style`` is ``"per_step"``
+    buys by value per Step; the last walker of the last walk plays for the win (C18) by this
+    turn's exact weather odds. ``aggression`` > 1 walks on longer; ``buy_style`` is ``"per_step"``
     (value per Step spent) or ``"max_value"`` (the most valuable affordable tile)."""
 
     def __init__(self, aggression: float = 1.0, buy_style: str = "per_step", name: str = "heuristic",
