@@ -22,6 +22,7 @@ Usage: .venv/bin/python scripts/tune_continuation.py [--positions FILE] [--rollo
 from __future__ import annotations
 
 import argparse
+import inspect
 import itertools
 import json
 import random
@@ -35,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from advisor.analysis.best_move import DEFAULT_ITERATIONS  # noqa: E402
 from advisor.analysis.value_accuracy import Case, ExactOption, measure, summarize  # noqa: E402
-from advisor.players.bots import HeuristicPolicy, position_key  # noqa: E402
+from advisor.players.bots import HeuristicPolicy  # noqa: E402
 from advisor.players.heuristics import DEFAULT_ROLLOUT  # noqa: E402
 from positions import Position, RULES_VERSION, parse_action  # noqa: E402
 from positions import phases  # noqa: E402
@@ -47,6 +48,16 @@ from search.solver import solve  # noqa: E402
 ROUTES = ("meadows", "forest", "mountains")
 TUNING_SET = Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "continuation_tuning.json"
 SEED_BASE = 100_000
+
+
+def solve_exactly(pos: Position, max_nodes: int) -> Any:
+    """The exact solver's result, through its API with or without the memo-key argument (issue
+    12 gives the solver a canonical key of its own)."""
+    if "key" in inspect.signature(solve).parameters:
+        from advisor.players import bots
+
+        return solve(pos, getattr(bots, "position_key"), max_nodes=max_nodes)
+    return solve(pos, max_nodes=max_nodes)  # type: ignore[call-arg]
 
 
 def candidates(seed: int, max_nodes: int, per_game: int, seed_base: int = SEED_BASE,
@@ -70,14 +81,14 @@ def candidates(seed: int, max_nodes: int, per_game: int, seed_base: int = SEED_B
                     and pos.phase != phases.RETURN_DISCARD
                     and rng.random() < 0.5):
                 try:
-                    result = solve(pos, position_key, max_nodes=max_nodes)
+                    result = solve_exactly(pos, max_nodes)
                 except SolverLimitError:
                     result = None
                 wins = [o.win for o in result.options] if result is not None else [0.0]
                 if max(wins) > 1e-9 and min(wins) < 1 - 1e-9:  # not decided whatever is played
                     found.append({"players": players, "route": route, "seed": seed_base + seed,
                                   "actions": list(actions), "decision": phases.NAMES[pos.phase],
-                                  "exact": [{"action": str(o.action), "win": o.win, "score": o.score}
+                                  "exact": [{"action": str(o.action), "win": float(o.win), "score": float(o.score)}
                                             for o in result.options]})  # type: ignore[union-attr]
             action = bots[pos.current_player()].choose(pos, rng)
             if rng.random() < 0.1:

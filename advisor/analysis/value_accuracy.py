@@ -12,17 +12,16 @@ import dataclasses
 import json
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from advisor.analysis.best_move import advise
-from advisor.players.bots import position_key
 from positions import Position, RULES_VERSION, parse_action
 from positions import phases
 from positions.actions import action_from_code
 from positions.saved import parse_position
 from search.request import SearchRequest
-from search.solver import solve
 
 TIE = 1e-9
 """Exact values closer than this are equal (float win shares of one exact value)."""
@@ -169,16 +168,16 @@ def _entry_position(entry: dict[str, Any], where: str) -> Position:
 
 
 def _entry_exact(entry: dict[str, Any], pos: Position, where: str) -> tuple[ExactOption, ...]:
-    stored = entry.get("exact") or entry.get("options")
-    if stored is None:
-        result = solve(pos, position_key)
-        return tuple(ExactOption(o.action, float(o.win), float(o.score)) for o in result.options)
+    stored = entry.get("exact") if "exact" in entry else entry.get("options")
+    if not isinstance(stored, list):
+        raise CaseFileError(f"{where}: needs 'exact' or 'options': the exact value of every option")
     options = []
     for i, item in enumerate(stored):
         try:
-            options.append(ExactOption(int(parse_action(item["action"])), float(_number(item["win"])),
-                                       float(_number(item.get("score", item.get("expected_score", 0))))))
-        except (KeyError, TypeError, ValueError) as error:
+            win = item.get("win_exact", item.get("win", item.get("win_probability")))
+            score = item.get("score_exact", item.get("score", item.get("expected_score")))
+            options.append(ExactOption(int(parse_action(item["action"])), _number(win), _number(score)))
+        except (AttributeError, KeyError, TypeError, ValueError, ZeroDivisionError) as error:
             raise CaseFileError(f"{where}.exact[{i}]: {error}") from None
     if sorted(o.action for o in options) != sorted(pos.legal_actions()):
         raise CaseFileError(f"{where}: the exact options do not match the legal actions")
@@ -186,15 +185,19 @@ def _entry_exact(entry: dict[str, Any], pos: Position, where: str) -> tuple[Exac
 
 
 def _number(value: object) -> float:
-    """A float from a number or an exact fraction written as "p/q"."""
-    if isinstance(value, str) and "/" in value:
-        top, bottom = value.split("/")
-        return int(top) / int(bottom)
-    return float(value)  # type: ignore[arg-type]
+    """A float from a number or an exact fraction written as text ("13/72")."""
+    if isinstance(value, str):
+        return float(Fraction(value))
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    raise TypeError(f"expected a number or a fraction, got {value!r}")
 
 
 def load_cases(path: str | Path) -> list[Case]:
-    """Every case of a value-position file (exact values as stored, or solved when absent).
+    """Every case of a value-position file: each entry a position (``position``, a saved position,
+    or ``players``/``route``/``actions``) and the exact value of each option (``exact`` or
+    ``options``: ``action`` with ``win``/``win_exact``/``win_probability`` and
+    ``score``/``score_exact``/``expected_score``; fractions may be text).
 
     Raises:
         CaseFileError: the file cannot be read, or an entry is not a usable case.
@@ -216,7 +219,7 @@ def load_cases(path: str | Path) -> list[Case]:
             pos = _entry_position(entry, where)
         except (KeyError, TypeError, ValueError) as error:
             raise CaseFileError(f"{where}: {error}") from None
-        name = str(entry.get("name") or entry.get("id") or f"#{i}")
+        name = str(entry.get("id") or entry.get("name") or f"#{i}")
         cases.append(Case(name, pos, _entry_exact(entry, pos, where)))
     return cases
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from advisor.analysis.value_accuracy import (
 )
 from advisor.players.bots import advisor_request
 from positions import Position, parse_action
+from positions.saved import position_to_data
 from solver_positions import DATA
 
 VALUE_POSITIONS = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "value_positions.json"
@@ -51,20 +53,23 @@ def test_summary_counts_errors_and_coverage() -> None:
     assert summary.coverage == 0.5  # 0.5 lies outside [0.05, 0.45]
 
 
-def test_stored_exact_values_are_those_the_solver_computes(tmp_path: Path) -> None:
-    """A file without exact values is solved on loading; with them, they are read as stored."""
+def test_exact_values_are_read_as_floats_or_fractions(tmp_path: Path) -> None:
+    """Both stored shapes: the solver tests' ``exact`` floats and the benchmark's ``options`` with
+    exact fractions as text; a saved position or an action list."""
     data = json.loads(DATA.read_text())
-    data["positions"] = data["positions"][:2]
-    stored = tmp_path / "stored.json"
-    stored.write_text(json.dumps(data))
-    for entry in data["positions"]:
-        del entry["exact"]
-    bare = tmp_path / "bare.json"
-    bare.write_text(json.dumps(data))
-    for with_values, solved in zip(load_cases(stored), load_cases(bare)):
-        assert [o.action for o in with_values.exact] == [o.action for o in solved.exact]
-        assert [(o.win, o.score) for o in with_values.exact] == [
-            pytest.approx((o.win, o.score)) for o in solved.exact]
+    entry = data["positions"][0]
+    as_floats = tmp_path / "floats.json"
+    as_floats.write_text(json.dumps({"positions": [entry]}))
+    fractions = {"id": "v00", "position": position_to_data(load_cases(as_floats)[0].position),
+                 "options": [{"action": o["action"], "win_probability": 0.0, "win_exact": str(Fraction(o["win"]).limit_denominator(1000)),
+                              "expected_score": 0.0, "score_exact": str(Fraction(o["score"]).limit_denominator(1000))}
+                             for o in entry["exact"]]}
+    as_fractions = tmp_path / "fractions.json"
+    as_fractions.write_text(json.dumps({"positions": [fractions]}))
+    (first,), (second,) = load_cases(as_floats), load_cases(as_fractions)
+    assert second.name == "v00"
+    assert [o.action for o in first.exact] == [o.action for o in second.exact]
+    assert [(o.win, o.score) for o in first.exact] == [pytest.approx((o.win, o.score)) for o in second.exact]
 
 
 def test_bad_case_file_names_the_file_and_entry(tmp_path: Path) -> None:
