@@ -7,13 +7,15 @@ option's |win error|, and how often the printed interval covers the exact value,
 decision kind and per player count. Seeded: the same command gives the same table.
 
 Usage: .venv/bin/python scripts/value_accuracy.py [--iterations 2000] [--seed 0]
-           [--positions FILE] [--json out.json] [--markdown out.md] [--rollout greedy|cautious|tuned]
+           [--positions FILE] [--json out.json] [--markdown out.md] [--rollout greedy|cautious]
+           [--widening W] [--exploration-below C] [--midgame N --reference-iterations 40000]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from pathlib import Path
@@ -23,13 +25,33 @@ sys.path.insert(0, str(ROOT))
 
 from advisor.analysis.best_move import DEFAULT_ITERATIONS  # noqa: E402
 from advisor.analysis.value_accuracy import (  # noqa: E402
-    CaseFileError, load_cases, measure, meets_goals, results_to_data, summaries, summary_markdown,
+    CaseFileError, load_cases, measure, meets_goals, reference_case, results_to_data, summaries,
+    summary_markdown,
 )
-from advisor.players.bots import BOTS, advisor_request  # noqa: E402
+from advisor.players.bots import BOTS, DEFAULT_ROLLOUT, advisor_request  # noqa: E402
+from positions import Position  # noqa: E402
 from positions.actions import action_from_code  # noqa: E402
 
 DEFAULT_FILES = (ROOT / "benchmarks" / "data" / "value_positions.json",
                  ROOT / "tests" / "data" / "solver_positions.json")
+
+
+def midgame_positions(count: int, seed: int) -> list[tuple[str, Position]]:
+    """`count` seeded decisions from walks 1-4 of greedy self-play (2-4 players, every route)."""
+    found = []
+    for index in range(count):
+        rng = random.Random(seed * 7919 + index)
+        players, route, walk = 2 + index % 3, ("meadows", "forest", "mountains")[index // 3 % 3], index % 4
+        pos = Position.new_game(players, route)
+        while not pos.is_terminal():
+            if pos.is_chance():
+                pos.apply(pos.sample_chance(rng))
+                continue
+            if pos.walk == walk and pos.turn >= 2 and len(pos.legal_actions()) > 1 and rng.random() < 0.3:
+                found.append((f"m{index:02d}-{players}p-{route}-walk{walk + 1}", pos))
+                break
+            pos.apply(DEFAULT_ROLLOUT.choose(pos, rng))
+    return found
 
 
 def main() -> int:
@@ -48,6 +70,9 @@ def main() -> int:
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--markdown", type=Path, default=None)
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--midgame", type=int, default=0,
+                        help="instead: N positions from walks 1-4, against a much longer search")
+    parser.add_argument("--reference-iterations", type=int, default=40_000)
     args = parser.parse_args()
     path = args.positions or next((p for p in DEFAULT_FILES if p.exists()), DEFAULT_FILES[-1])
     try:
@@ -56,6 +81,10 @@ def main() -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     cases = cases[:args.limit] if args.limit else cases
+    if args.midgame:
+        reference = advisor_request(iterations=args.reference_iterations, seed=args.seed + 10_000)
+        cases = [reference_case(name, pos, reference) for name, pos in midgame_positions(args.midgame, args.seed)]
+        path = Path(f"<{args.midgame} mid-game positions, reference: {args.reference_iterations} iterations>")
     settings: dict[str, object] = {"iterations": args.iterations, "seed": args.seed, "workers": args.workers,
                                    "root_selection": args.root_selection, "exploration": args.exploration}
     if args.rollout != "default":

@@ -224,6 +224,13 @@ def load_cases(path: str | Path) -> list[Case]:
     return cases
 
 
+def reference_case(name: str, position: Position, request: SearchRequest) -> Case:
+    """A case whose 'exact' values are those of a much longer search (for positions outside the
+    solver's scope): the benchmark then measures agreement with that reference, not exactness."""
+    result = advise(position.copy(), request, with_facts=False).result
+    return Case(name, position, tuple(ExactOption(s.action, s.win, s.score) for s in result.actions))
+
+
 # --- measuring -----------------------------------------------------------------------------------------
 
 def measure_case(case: Case, request: SearchRequest) -> CaseResult:
