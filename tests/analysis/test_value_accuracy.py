@@ -10,7 +10,7 @@ import pytest
 
 from advisor.analysis.value_accuracy import (
     Case, CaseFileError, CaseResult, ExactOption, OptionResult, load_cases, measure, percentile,
-    summaries, summarize,
+    reference_case, summaries, summarize,
 )
 from advisor.players.bots import advisor_request
 from positions import Position, parse_action
@@ -91,3 +91,13 @@ def test_small_budget_keeps_the_values_roughly_right(cases: list[Case]) -> None:
     assert overall.near_optimal >= 5 / 6
     assert overall.median_error <= 0.05
     assert overall.coverage >= 0.6
+
+
+def test_a_reference_case_holds_the_longer_searchs_values(cases: list[Case]) -> None:
+    """Outside the solver's scope the benchmark compares with a longer search: its values stand in
+    for the exact ones, and a search of the same request agrees with them exactly."""
+    reference = advisor_request(iterations=200, seed=9)
+    case = reference_case("ref", cases[0].position, reference)
+    assert [o.action for o in case.exact] == [o.action for o in cases[0].exact]
+    (result,) = measure([case], reference)
+    assert all(o.error == 0.0 for o in result.options)
