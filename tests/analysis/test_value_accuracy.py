@@ -17,14 +17,13 @@ from positions import Position, parse_action
 from positions.saved import position_to_data
 from solver_positions import DATA
 
-VALUE_POSITIONS = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "value_positions.json"
-CASES_FILE = VALUE_POSITIONS if VALUE_POSITIONS.exists() else DATA
+HELD_OUT = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "continuation_heldout.json"
 
 
 @pytest.fixture(scope="module")
 def cases() -> list[Case]:
-    """The benchmark's cases (the solver test positions until the benchmark file exists)."""
-    return load_cases(CASES_FILE)
+    """The held-out positions (never tuned on; exact values stored with the file)."""
+    return load_cases(HELD_OUT)
 
 
 def test_percentile_interpolates_between_order_statistics() -> None:
@@ -83,13 +82,15 @@ def test_bad_case_file_names_the_file_and_entry(tmp_path: Path) -> None:
 
 
 def test_small_budget_keeps_the_values_roughly_right(cases: list[Case]) -> None:
-    """The CI guard: a handful of positions at 600 iterations, loose bounds on every figure."""
+    """The CI guard: six held-out positions at 600 iterations with the advisor's settings, loose
+    bounds on every figure (at 600 iterations they measure 1.0, 0.0, 0.24 and 100%)."""
     request = advisor_request(iterations=600, seed=3)
     results = measure(cases[:6], request)
     overall = summaries(results)[0]
     assert overall.positions == 6
     assert overall.near_optimal >= 5 / 6
-    assert overall.median_error <= 0.05
+    assert overall.median_error <= 0.03
+    assert overall.p95_error <= 0.35
     assert overall.coverage >= 0.6
 
 
