@@ -15,7 +15,6 @@ from advisor.analysis.value_accuracy import (
 from advisor.players.bots import advisor_request
 from positions import Position, parse_action
 from positions.saved import position_to_data
-from solver_positions import DATA
 
 HELD_OUT = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "continuation_heldout.json"
 
@@ -55,8 +54,10 @@ def test_summary_counts_errors_and_coverage() -> None:
 def test_exact_values_are_read_as_floats_or_fractions(tmp_path: Path) -> None:
     """Both stored shapes: the solver tests' ``exact`` floats and the benchmark's ``options`` with
     exact fractions as text; a saved position or an action list."""
-    data = json.loads(DATA.read_text())
-    entry = data["positions"][0]
+    data = json.loads(HELD_OUT.read_text())
+    entry = {k: v for k, v in data["positions"][0].items() if k in ("players", "route", "actions")}
+    entry["exact"] = [{"action": o["action"], "win": o["win"], "score": o["score"]}
+                      for o in data["positions"][0]["exact"]]
     as_floats = tmp_path / "floats.json"
     as_floats.write_text(json.dumps({"positions": [entry]}))
     fractions = {"id": "v00", "position": position_to_data(load_cases(as_floats)[0].position),

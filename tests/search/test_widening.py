@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from advisor.players.bots import DEFAULT_ROLLOUT
 from search.errors import SearchConfigError
 from search.ismcts import widened_actions, search
 from search.request import SearchRequest
-from solver_positions import load_entries, replay
+from advisor.analysis.value_accuracy import load_cases
+
+HELD_OUT = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "continuation_heldout.json"
 
 
 def test_a_thin_node_considers_only_the_policys_action() -> None:
@@ -28,7 +32,7 @@ def test_bad_widening_settings_are_refused_when_built(field: str, value: float) 
 
 def test_widening_is_seeded_and_off_by_default() -> None:
     """Same seed, same answer; widening 0 with no separate constant below is the plain search."""
-    pos = replay(load_entries()[0])
+    pos = load_cases(HELD_OUT)[0].position
     plain = SearchRequest(iterations=300, seed=5, rollout=DEFAULT_ROLLOUT)
     off = SearchRequest(iterations=300, seed=5, rollout=DEFAULT_ROLLOUT, widening=0.0,
                         exploration_below=None)
