@@ -8,7 +8,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
-from advisor.players.bots import DEFAULT_ROLLOUT
+from advisor.players.bots import advisor_request
 from advisor.players.games import derive_seed
 from positions import phases
 from positions.actions import action_from_code
@@ -114,9 +114,8 @@ def annotate_game(game: Replay, players: Sequence[int] | None, iterations: int |
     jobs = []
     for i in decisions_to_annotate(game, players, events):
         step = game.steps[i]
-        request = SearchRequest(iterations=iterations, seconds=seconds,
-                                seed=derive_seed(seed, "annotate", step.event),
-                                rollout=DEFAULT_ROLLOUT, root_selection="uniform")
+        request = advisor_request(iterations=iterations, seconds=seconds,
+                                  seed=derive_seed(seed, "annotate", step.event), root_selection="uniform")
         jobs.append((step.position, int(step.action), step.event, request))
     results: list[Annotation] = []
     for annotation in _run(jobs, workers):

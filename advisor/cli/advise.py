@@ -12,7 +12,7 @@ from advisor.analysis.best_move import (
     ADVICE_HEADERS, DEFAULT_ITERATIONS, Advice, advice_rows, advice_to_data, advise,
 )
 from advisor.analysis.exact import SOLVE_HEADERS, chances_line, solve_rows, solve_to_data
-from advisor.players.bots import DEFAULT_ROLLOUT
+from advisor.players.bots import advisor_request
 from advisor.cli.errors import fail, reports_bad_input
 from advisor.cli.files import load_position_arg
 from advisor.cli.progress import Spinner
@@ -37,8 +37,8 @@ def search_request(iterations: int | None, seconds: float | None, seed: int, wor
         raise click.UsageError("give --iterations or --seconds, not both")
     if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
-    return SearchRequest(iterations=iterations, seconds=seconds, seed=seed, workers=workers,
-                         exploration=exploration, rollout=DEFAULT_ROLLOUT)
+    return advisor_request(iterations=iterations, seconds=seconds, seed=seed, workers=workers,
+                           exploration=exploration)
 
 
 def budget_options(command):

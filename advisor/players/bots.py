@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 from advisor.players.heuristics import (  # noqa: F401  (re-exported: the bots' public names)
     DEFAULT_ROLLOUT, STEP_VALUE, WORTH, HeuristicPolicy, bag_value, effect_gain, storm_hit_chance,
@@ -84,6 +85,22 @@ class SearchBot:
                                 rollout=self.rollout)
         self.last = search(state, request)
         return self.last.chosen
+
+
+ADVISOR_WIDENING = 0.1
+"""Progressive widening below the root for the advisor's searches (``SearchRequest.widening``):
+thin nodes play the heuristic, so an option's value is that of good play, not of random replies."""
+ADVISOR_EXPLORATION_BELOW = 0.3
+"""The advisor's UCT constant below the root (the root keeps the request's ``exploration``)."""
+
+
+def advisor_request(**fields: Any) -> SearchRequest:
+    """A search request as the advisor makes it (best-move, annotate, the value-accuracy benchmark):
+    heuristic rollouts with the advisor's widening, plus `fields` (iterations, seed, ...)."""
+    settings: dict[str, Any] = {"rollout": DEFAULT_ROLLOUT, "widening": ADVISOR_WIDENING,
+                                "exploration_below": ADVISOR_EXPLORATION_BELOW}
+    settings.update(fields)
+    return SearchRequest(**settings)
 
 
 BOTS = {
