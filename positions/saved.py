@@ -248,7 +248,8 @@ def parse_position(data: object, source: str = "") -> SavedPosition:
     pos.walk = ruleset.walks if decision.phase == phases.OVER else walk - 1
     pos.turn = turn - 1
     pos.phase = decision.phase
-    pos.actor = phases.TERMINAL_PLAYER if decision.phase == phases.OVER else decision.player
+    pos.actor = (phases.TERMINAL_PLAYER if decision.phase == phases.OVER
+                 else rules.NO_ACTOR if decision.phase in NO_ACTOR else decision.player)
     pos.tile = decision.tile
     pos.extra_plays = decision.extra_plays
     pos.discards_left = decision.discards_left
@@ -346,7 +347,7 @@ def _read_decision(value: object, pos: Position, problems: Problems) -> _Decisio
     if phase == phases.OPTION and tile >= 0 and not TILES[tile].has_choice:
         problems.add(path + ("tile",), f"{TILES[tile].name} has no \"X OR Y\" option, expected one "
                      f"of {', '.join(t.name for t in TILES if t.has_choice)} (C9)")
-    most = discard_effect.discards if discard_effect else 0
+    most = discard_effect.discards if discard_effect and phase == phases.DISCARD else 0
     left = _optional_int(obj, "discards_left", most, 0 if phase != phases.DISCARD else 1,
                          max(most, 1) if phase == phases.DISCARD else 0, problems)
     required = discard_effect.discards_required if discard_effect else 0

@@ -91,6 +91,8 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     player = root.current_player()
     exploration = request.exploration
     policy, cutoff, evaluator, exact = request.rollout, request.rollout_cutoff, request.evaluator, request.exact
+    widening = request.widening if policy is not None else 0.0
+    below = request.exploration if request.exploration_below is None else request.exploration_below
     uniform_root = request.root_selection == "uniform"
     tree: dict[Hashable, Node] = {}
     players = root.players
@@ -131,7 +133,11 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
             action = -1
             best = -inf
             untried = 0
-            for candidate in state.legal_actions():
+            legal = state.legal_actions()
+            if widening and path and len(legal) > 1:
+                legal = widened_actions(legal, node, widening, policy.choose(state, rng))  # type: ignore[union-attr]
+            c = below if path else exploration
+            for candidate in legal:
                 stats = node.get(candidate)
                 if stats is None:
                     stats = node[candidate] = [0, 0, 0.0, 0.0]
@@ -145,7 +151,7 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
                     if untried == 1 or rng.random() * untried < 1.0:
                         chosen, action, best = stats, candidate, inf
                 elif best != inf:
-                    value = stats[2] / visits + exploration * sqrt(log(stats[1]) / visits)
+                    value = stats[2] / visits + c * sqrt(log(stats[1]) / visits)
                     if value > best:
                         chosen, action, best = stats, candidate, value
             if not path:
@@ -180,6 +186,14 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     if edges is not None:
         kept = SearchTree({k: {a: (s[0], s[2]) for a, s in n.items()} for k, n in tree.items()}, edges)
     return TreeOutcome(sums, player_sums, done, time.perf_counter() - start, len(tree), kept)
+
+
+def widened_actions(legal: Sequence[int], node: Node, widening: float, guide: int) -> list[int]:
+    """Progressive widening: the rollout policy's action, then as many others (in the game's order)
+    as ``widening * sqrt(visits)`` allows, so a thinly visited node plays like the policy."""
+    visits = sum(stats[0] for stats in node.values())
+    others = [a for a in legal if a != guide]
+    return [guide] + others[:int(widening * math.sqrt(visits))]
 
 
 def search(state: Game, request: SearchRequest, on_progress: Progress | None = None,

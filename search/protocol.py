@@ -7,6 +7,7 @@ games in ``tests/`` are others. ``search/`` never imports a game.
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from typing import Any, Hashable, Mapping, Protocol, Sequence, TypeVar
 
 CHANCE_PLAYER = -1
@@ -74,6 +75,24 @@ class Game(Protocol):
         ...
 
 
+class Solvable(Game, Protocol):
+    """A game the exact solver can read exactly (optional verbs; ``Position`` has them)."""
+
+    def solver_key(self) -> Hashable:
+        """A key for the solver's memo: states of one game with equal keys have the same future
+        (the same legal actions as a set, the same outcomes and weights, and so on to the end)."""
+        ...
+
+    def chance_weights(self) -> Sequence[tuple[int, int]]:
+        """Each chance outcome with a positive integer weight: its probability is the weight over
+        the sum of the weights (exact, where ``chance_outcomes`` gives floats)."""
+        ...
+
+    def exact_returns(self) -> Sequence[Fraction]:
+        """``returns()`` as exact fractions."""
+        ...
+
+
 class PlaysOut(Protocol):
     """A game with its own fast path for rollouts to the end (optional; ``Position`` has one)."""
 
@@ -85,6 +104,7 @@ class PlaysOut(Protocol):
 
 
 G = TypeVar("G", bound=Game)
+SG = TypeVar("SG", bound=Solvable)
 S_contra = TypeVar("S_contra", contravariant=True)
 
 

@@ -41,6 +41,11 @@ class SearchRequest:
     """After this many rollout decisions, stop and ask ``evaluator``; ``None``: roll out to the end."""
     evaluator: Evaluator[Any] | None = None
     """Estimates returns and final scores where a rollout is cut off."""
+    widening: float = 0.0
+    """Progressive widening below the root, guided by ``rollout``: a node visited n times considers
+    the policy's action and ``floor(widening * sqrt(n))`` others; 0: every legal action (plain UCT)."""
+    exploration_below: float | None = None
+    """The UCT constant below the root; ``None``: ``exploration``."""
     keep_tree: bool = False
     """Return the whole tree (every information-set node and the edges walked) for inspection."""
     exact: ExactValues[Any] | None = None
@@ -72,6 +77,13 @@ class SearchRequest:
         if self.iterations is not None and self.workers > self.iterations:
             raise SearchConfigError(
                 f"search request: {self.workers} workers for only {self.iterations} iterations")
+        if not (isinstance(self.widening, (int, float)) and self.widening >= 0 and math.isfinite(self.widening)):
+            raise SearchConfigError(f"search request: widening must be a number >= 0, got {self.widening!r}")
+        if self.exploration_below is not None and not (
+                isinstance(self.exploration_below, (int, float)) and self.exploration_below >= 0
+                and math.isfinite(self.exploration_below)):
+            raise SearchConfigError(f"search request: exploration_below must be a number >= 0, "
+                                    f"got {self.exploration_below!r}")
         if self.rollout_cutoff is not None:
             if not isinstance(self.rollout_cutoff, int) or self.rollout_cutoff < 0:
                 raise SearchConfigError(

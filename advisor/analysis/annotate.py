@@ -8,8 +8,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
-from advisor.analysis.endgames import ExactEndgames
-from advisor.players.bots import DEFAULT_ROLLOUT
+from advisor.analysis.tablebase import ExactEndgames
+from advisor.players.bots import advisor_request
 from advisor.players.games import derive_seed
 from positions import phases
 from positions.actions import action_from_code
@@ -168,10 +168,9 @@ def annotate_game(game: Replay, players: Sequence[int] | None, iterations: int |
     jobs = []
     for i in decisions_to_annotate(game, players, events):
         step = game.steps[i]
-        request = SearchRequest(iterations=iterations, seconds=seconds,
-                                seed=derive_seed(seed, "annotate", step.event),
-                                rollout=DEFAULT_ROLLOUT, root_selection="uniform",
-                                exact=ExactEndgames())
+        request = advisor_request(iterations=iterations, seconds=seconds,
+                                  seed=derive_seed(seed, "annotate", step.event), root_selection="uniform",
+                                  exact=ExactEndgames())
         jobs.append((step.position, int(step.action), step.event, request))
     results: list[Annotation] = []
     for annotation in _run(jobs, workers):

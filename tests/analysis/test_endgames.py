@@ -1,55 +1,25 @@
-"""Exact endgames inside the search: scope, every player's values (C18), the cache, the marks."""
+"""Last-walk positions from seeded games (advisor.analysis.endgames): where the solver applies."""
 
 from __future__ import annotations
 
-import json
-
-import pytest
-from click.testing import CliRunner
-
-from advisor.analysis.endgames import ExactEndgames, single_walker, solved_positions
-from advisor.cli import cli
-from advisor.cli.files import load_position_arg
+from advisor.analysis.endgames import single_walker_stops
 from positions import Position, parse_action
-from solver_positions import load_entries, replay
 
 
-def test_exact_options_match_the_stored_solver_values_for_every_player() -> None:
-    """Last walk, one walker: the walker's values are the solver's; the home player with the best
-    score gets the rest of the win (C18), and the players' shares sum to 1."""
-    for entry in load_entries()[:5]:
-        pos = replay(entry)
-        walker = single_walker(pos)
-        assert walker == pos.current_player()
-        options = ExactEndgames().exact_options(pos)
-        assert options is not None
-        for stored in entry["exact"]:
-            returns, scores = options[int(parse_action(stored["action"]))]
-            assert returns[walker] == pytest.approx(stored["win"])
-            assert scores[walker] == pytest.approx(stored["score"])
-            assert sum(returns) == pytest.approx(1.0)
-            assert [s for p, s in enumerate(scores) if p != walker] == \
-                [pos.vp[p] for p in range(pos.players) if p != walker]
+def test_stops_are_single_walker_decisions_of_the_last_walk_and_replay_from_their_actions() -> None:
+    """C17: the fifth walk is the last; one walker left means a single decider."""
+    stops = list(single_walker_stops(3, "forest", seed=4))
+    assert stops
+    for actions, pos in stops:
+        assert pos.walk == pos.ruleset.walks - 1 and sum(pos.walking) == 1
+        assert pos.current_player() >= 0 and len(pos.legal_actions()) > 1
+    actions, pos = stops[-1]
+    replayed = Position.new_game(3, "forest")
+    for text in actions:
+        replayed.apply(parse_action(text))
+    assert replayed.solver_key() == pos.solver_key()
 
 
-def test_out_of_scope_or_over_budget_positions_have_no_exact_value() -> None:
-    """Two walkers, or more positions than the budget: the search rolls out instead."""
-    assert ExactEndgames().exact_value(Position.new_game(2)) is None
-    pos = replay(max(load_entries(), key=lambda e: e["nodes"]))
-    small = ExactEndgames(max_nodes=3, leaf_max_nodes=3)
-    assert small.exact_value(pos) is None and small.exact_options(pos) is None
-    before = solved_positions()
-    assert small.exact_value(pos) is None  # cached, not solved again
-    assert solved_positions() == before
-
-
-def test_best_move_marks_exact_values() -> None:
-    """endgame-solo is inside the solver's scope: every option exact, the interval a point."""
-    result = CliRunner().invoke(cli, ["best-move", "endgame-solo", "--iterations", "200", "--json"])
-    assert result.exit_code == 0, result.output
-    doc = json.loads(result.output)
-    assert all(o["exact"] and o["ci95"] == [o["win_probability"]] * 2 for o in doc["options"])
-    assert sum(p["win_probability"] for p in doc["players"]) == pytest.approx(1.0)
-    text = CliRunner().invoke(cli, ["best-move", "endgame-solo", "--iterations", "200"]).output
-    assert "exact" in text
-    assert single_walker(load_position_arg("opening-2p")) is None
+def test_the_same_seed_gives_the_same_game() -> None:
+    first = [actions for actions, _ in single_walker_stops(2, "meadows", seed=11)]
+    assert first == [actions for actions, _ in single_walker_stops(2, "meadows", seed=11)]

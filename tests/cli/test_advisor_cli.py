@@ -98,6 +98,21 @@ def test_solve_gives_exact_values_where_one_player_is_left() -> None:
     assert doc["best"] == best["action"] and doc["nodes"] > 0
 
 
+def test_solve_says_draw_where_both_options_win_for_sure() -> None:
+    """Issue 12: both options win exactly 100%; the higher expected score (draw, 19.1) is best."""
+    data = os.path.join(os.path.dirname(__file__), "..", "data", "equal-win-shares.json")
+    result = _run("solve", data)
+    assert result.exit_code == 0, result.output
+    rows = {line.split()[0]: line.split()[1:] for line in result.output.splitlines()
+            if line.startswith(("draw ", "return "))}
+    assert rows == {"draw": ["100.00%", "19.10"], "return": ["100.00%", "17.00"]}
+    assert "Best: draw" in result.output
+    doc = json.loads(_run("solve", data, "--json").output)
+    assert [(o["action"], o["win_exact"], o["score_exact"]) for o in doc["options"]] == [
+        ("draw", "1", "191/10"), ("return", "1", "17")]
+    assert sum(p["win_probability"] for p in doc["options"][0]["players"]) == 1
+
+
 def test_solve_refuses_a_position_with_two_deciders_clearly() -> None:
     result = _run("solve", "opening-2p")
     assert result.exit_code == 1
