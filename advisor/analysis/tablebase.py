@@ -12,12 +12,12 @@ from positions import Position
 from search.errors import SolverLimitError
 from search.solver import ExactSolver, ExactValue
 
-DEFAULT_MAX_NODES = 20_000
-"""New positions the root's probe may solve (once per search)."""
+DEFAULT_MAX_NODES = 100_000
+"""New positions the root's probe may solve (once per search: a few seconds at most)."""
 LEAF_MAX_NODES = 2_000
 """New positions a probe inside the search may solve (a few tens of milliseconds at most): larger
 positions roll out instead."""
-MEMO_LIMIT = 2_000_000
+MEMO_LIMIT = 500_000
 """Positions a process's solvers keep before they start afresh."""
 
 Values = tuple[list[float], list[float]]

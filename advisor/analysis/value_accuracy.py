@@ -239,7 +239,7 @@ def measure_case(case: Case, request: SearchRequest) -> CaseResult:
     exact = {o.action: o.win for o in case.exact}
     options = tuple(OptionResult(s.action, s.visits, s.win, s.ci_low, s.ci_high, exact[s.action])
                     for s in advice.result.actions)
-    return CaseResult(case, advice.result.chosen, options)
+    return CaseResult(case, advice.recommendation.action, options)  # what best-move recommends
 
 
 def measure(cases: Sequence[Case], request: SearchRequest,
