@@ -69,6 +69,8 @@ class Annotation:
     """Every player's win chance after the move played (they sum to 1, C18)."""
     scores: tuple[float, ...]
     """Every player's expected final score after the move played."""
+    exact: bool = False
+    """Both values compared are exact (a solved endgame), not estimates."""
 
     @property
     def accuracy(self) -> float:
@@ -138,7 +140,7 @@ def annotate_decision(position: Position, played: int, event: int, request: Sear
         loss=loss, score_loss=score_loss, measure=measure,
         noise=noise if math.isfinite(noise) else (100.0 if measure == "score" else 1.0),
         label=label, played_visits=mine.visits, best_visits=best.visits,
-        chances=after.wins, scores=after.scores)
+        chances=after.wins, scores=after.scores, exact=best.exact and after.exact)
 
 
 def decisions_to_annotate(game: Replay, players: Sequence[int] | None,

@@ -38,10 +38,11 @@ def _measured_loss(a: Annotation) -> float:
 
 
 def _row(a: Annotation) -> list[object]:
-    played = "-" if a.played_win is None else f"{100 * a.played_win:.1f}%"
+    mark = "*" if a.exact else ""
+    played = "-" if a.played_win is None else f"{100 * a.played_win:.1f}%{mark}"
     chances = " ".join(f"{100 * w:.0f}" for w in a.chances)
     return [a.event, f"{a.walk}.{a.turn}", a.player, a.decision, a.situation, a.played, played,
-            a.best, f"{100 * a.best_win:.1f}%", _loss_text(a), a.label, chances]
+            a.best, f"{100 * a.best_win:.1f}%{mark}", _loss_text(a), a.label, chances]
 
 
 @click.command("annotate")
@@ -111,7 +112,8 @@ def annotate(game_file: str, players: str | None, iterations: int | None, second
                         headers=["player", "name", "decisions", "accuracy", "inaccuracies",
                                  "mistakes", "blunders", "mean loss", "mean VP loss"]))
     click.echo("loss: win-probability points; where both win chances are below 3% or above 97%, "
-               "expected final score (VP: 3 / 6 / 10 for inaccuracy / mistake / blunder).")
+               "expected final score (VP: 3 / 6 / 10 for inaccuracy / mistake / blunder). "
+               "* exact (solved endgame).")
     costly = sorted((a for a in annotations if _measured_loss(a) > 0),
                     key=lambda a: (a.label == "", a.accuracy))[:5]
     if costly:

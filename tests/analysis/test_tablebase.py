@@ -7,9 +7,11 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from advisor.analysis.annotate import annotate_decision
 from advisor.analysis.tablebase import ExactEndgames, single_walker, solved_positions
 from advisor.cli import cli
 from advisor.cli.files import load_position_arg
+from advisor.players.bots import advisor_request
 from positions import Position, parse_action
 from solver_positions import load_entries, replay
 
@@ -53,3 +55,17 @@ def test_best_move_marks_exact_values() -> None:
     text = CliRunner().invoke(cli, ["best-move", "endgame-solo", "--iterations", "200"]).output
     assert "exact" in text
     assert single_walker(load_position_arg("opening-2p")) is None
+
+
+def test_an_annotated_endgame_decision_is_exact_and_labelled_without_noise() -> None:
+    """In the solver's scope the annotation compares exact values: no noise, the exact mark, and
+    every player's chances after the move summing to 1 (C18)."""
+    entry = next(e for e in load_entries() if len({o["win"] for o in e["exact"]}) > 1)
+    pos = replay(entry)
+    worst = min(entry["exact"], key=lambda o: (o["win"], o["score"]))
+    request = advisor_request(iterations=100, seed=1, root_selection="uniform", exact=ExactEndgames())
+    note = annotate_decision(pos, int(parse_action(worst["action"])), 0, request)
+    assert note.exact and note.noise == 0.0
+    assert note.played_win == pytest.approx(worst["win"])
+    assert note.best_win == pytest.approx(max(o["win"] for o in entry["exact"]))
+    assert sum(note.chances) == pytest.approx(1.0)
