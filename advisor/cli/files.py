@@ -12,13 +12,13 @@ from tabulate import tabulate
 from positions import phases
 from positions.errors import MalformedFileError, RefugeError
 from positions.examples import example_names, load_example
+from positions.files import read_text_file, write_atomically
 from positions.position import Position
 from positions.record import FORMAT as GAME_FORMAT
 from positions.record import GameRecord, Replay, find_decision, parse_record, replay, where
-from positions.record import write_atomically
 from positions.saved import SavedPosition, dump_position, parse_position, position_to_data
 from positions.tiles import TILES, Kind
-from positions.validation import did_you_mean, parse_json, read_text_file
+from positions.validation import did_you_mean, parse_json
 
 ERROR_EXIT = 1
 
