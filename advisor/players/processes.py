@@ -46,8 +46,8 @@ def kill_group(process: subprocess.Popen, wait: float = 5.0) -> None:
         pass
 
 
-def run_guarded(argv: Sequence[str], timeout: float, cwd: str | None = None) -> tuple[int, str]:
-    """Run `argv` to its end under the guard; its exit code and its output (stdout then stderr).
+def run_guarded(argv: Sequence[str], timeout: float, cwd: str | None = None) -> tuple[int, str, str]:
+    """Run `argv` to its end under the guard; its exit code, stdout and stderr.
 
     The whole process group is killed on timeout or on any exception (Ctrl-C included).
 
@@ -55,13 +55,14 @@ def run_guarded(argv: Sequence[str], timeout: float, cwd: str | None = None) -> 
         subprocess.TimeoutExpired: it ran longer than `timeout` seconds.
         OSError: it cannot be started.
     """
-    process = start_guarded(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    process = start_guarded(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        output, _ = process.communicate(timeout=timeout)
+        output, errors = process.communicate(timeout=timeout)
     except BaseException:
         kill_group(process)
         raise
-    return process.returncode, output.decode("utf-8", "replace")
+    return (process.returncode, output.decode("utf-8", "replace"),
+            errors.decode("utf-8", "replace"))
 
 
 def die_with_parent(parent: int, poll_seconds: float = 1.0) -> None:

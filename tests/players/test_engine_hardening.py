@@ -6,7 +6,6 @@ Every case runs real processes with bounded waits, so a regression fails instead
 from __future__ import annotations
 
 import json
-import os
 import random
 import subprocess
 import sys
@@ -19,6 +18,7 @@ from advisor.players.engine import (
     MAX_LINE, MAX_MESSAGE, EngineAgent, EngineClient, EngineError, engine_argv,
 )
 from positions.position import Position
+from processes import HAS_PROC, alive_with, unique_marker, wait_gone
 
 HOSTILE = textwrap.dedent('''
     import json, os, subprocess, sys, time
@@ -57,45 +57,17 @@ def hostile(tmp_path) -> str:
     return str(path)
 
 
-def _alive_with(marker: str) -> list[int]:
-    """Pids of live processes whose command line holds `marker`."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/cmdline", "rb") as handle:
-                    command = handle.read()
-                with open(f"/proc/{entry}/stat", "rb") as handle:
-                    state = handle.read().rsplit(b")", 1)[1].split()[0]
-            except OSError:
-                continue
-            if marker.encode() in command and state != b"Z":
-                found.append(int(entry))
-    return found
-
-
-def _wait_gone(marker: str, seconds: float = 10.0) -> list[int]:
-    deadline = time.monotonic() + seconds
-    while _alive_with(marker) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return _alive_with(marker)
-
-
-def _marker() -> str:
-    return f"3333.{os.getpid()}{time.monotonic_ns() % 100000}"
-
-
-pytestmark = pytest.mark.skipif(not os.path.isdir("/proc"), reason="checks processes through /proc")
+pytestmark = pytest.mark.skipif(not HAS_PROC, reason="checks processes through /proc")
 
 
 def test_a_timeout_kills_the_engine_and_the_child_holding_its_stdout(hostile: str) -> None:
-    marker = _marker()
+    marker = unique_marker()
     client = EngineClient([sys.executable, hostile, "orphan", marker], "hostile", start_timeout=30)
     try:
         with pytest.raises(EngineError) as caught:
             client.request({"cmd": "go", "seed": 1}, 1.0)
         assert caught.value.kind == "timeout"
-        assert _wait_gone(marker) == []
+        assert wait_gone(marker) == []
     finally:
         client.close()
 
@@ -133,7 +105,7 @@ def test_a_crash_keeps_only_the_tail_of_a_huge_stderr(hostile: str) -> None:
 
 
 def test_engines_die_with_the_process_that_started_them(tmp_path, hostile: str) -> None:
-    marker = _marker()
+    marker = unique_marker()
     owner = textwrap.dedent(f'''
         import sys, time
         from advisor.players.engine import EngineClient
@@ -146,14 +118,14 @@ def test_engines_die_with_the_process_that_started_them(tmp_path, hostile: str) 
     try:
         assert process.stdout is not None and process.stdout.readline() == "ready\n"
         deadline = time.monotonic() + 10
-        while not _alive_with(marker) and time.monotonic() < deadline:
+        while not alive_with(marker) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert _alive_with(marker), "the engine should have started its child"
+        assert alive_with(marker), "the engine should have started its child"
     finally:
         process.kill()  # kill -9: no cleanup runs in the owner
         process.wait(timeout=10)
-    assert _wait_gone(marker) == []
-    assert _wait_gone(f"{hostile} orphan") == []
+    assert wait_gone(marker) == []
+    assert wait_gone(f"{hostile} orphan") == []
 
 
 def test_the_engine_server_answers_every_hostile_line_and_goes_on() -> None:
