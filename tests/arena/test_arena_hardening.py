@@ -5,7 +5,6 @@ Real processes with bounded waits: a regression fails the test instead of blocki
 
 from __future__ import annotations
 
-import os
 import signal
 import sqlite3
 import subprocess
