@@ -251,6 +251,7 @@ def check_position(pos: Position, problems: Problems) -> None:
     _check_storms(pos, problems)
     _check_weather(pos, problems)
     _check_phase(pos, problems)
+    _check_path_lengths(pos, problems)
 
 
 def in_flight(pos: Position) -> Kind | None:
@@ -347,6 +348,31 @@ def _check_weather(pos: Position, problems: Problems) -> None:
     if pos.phase == phases.DECIDE and pos.storms_on_track() >= pos.threshold:
         problems.add(("weather",), f"{pos.storms_on_track()} Storms on the track at the start of a "
                      f"turn, expected fewer than {pos.threshold} (the Storm would have hit, C5)")
+
+
+def most_extra_plays(kind: Kind) -> int:
+    """The most additional plays a tile can give (Compass's option, Shepherd: 1; Map: 2; C10)."""
+    return max(effect.extra_plays for effect in TILES[kind].effects)
+
+
+def _check_path_lengths(pos: Position, problems: Problems) -> None:
+    """A path holds at most one tile per turn of this walk (C8) plus the additional plays (C10) its
+    tiles and the discarded ones (C11: in the box) could have given."""
+    if pos.phase == phases.OVER:
+        return
+    before_playing = pos.phase in (phases.DECIDE, phases.RETURN_DISCARD, phases.DEAL, phases.CHOOSE)
+    turns = pos.turn + (0 if before_playing else 1)
+    from_box = sum(most_extra_plays(k) for k in pos.box)
+    for player in range(pos.players):
+        path = pos.paths[player]
+        extra = sum(most_extra_plays(k) for k in path) + from_box
+        if player == pos.actor and in_flight(pos) is not None:
+            extra += most_extra_plays(pos.tile)
+        if len(path) > turns + extra:
+            problems.add(("players", player, "path"),
+                         f"found {len(path)} tiles after {turns} turn(s) of play in this walk with "
+                         f"{extra} additional play(s) from its tiles and the box, expected at most "
+                         f"{turns + extra} (one tile a turn, C8, plus additional plays, C10)")
 
 
 def _check_phase(pos: Position, problems: Problems) -> None:

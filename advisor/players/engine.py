@@ -149,8 +149,8 @@ def request_lines(stream: IO[str] | IO[bytes], limit: int = MAX_LINE) -> Iterato
         line = stream.readline(limit + 1)
         if not line:
             return
-        if len(line) > limit and not line.endswith("\n" if isinstance(line, str) else b"\n"):
-            while line and not line.endswith("\n" if isinstance(line, str) else b"\n"):
+        if len(line) > limit and line[-1:] not in ("\n", b"\n"):
+            while line and line[-1:] not in ("\n", b"\n"):
                 line = stream.readline(limit + 1)
             yield None
             continue
