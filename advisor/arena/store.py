@@ -122,6 +122,9 @@ class ArenaStore:
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             elif row[0] != str(SCHEMA_VERSION):
                 raise StoreError(f"{path}: arena schema {row[0]}, this program reads {SCHEMA_VERSION}")
+        except sqlite3.OperationalError as error:  # read-only, locked, out of space
+            self.db.close()
+            raise StoreError(f"{path}: cannot use the arena database ({error})") from None
         except sqlite3.DatabaseError as error:
             self.db.close()
             raise StoreError(f"{path}: not an arena database ({error})") from None
