@@ -1,0 +1,137 @@
+"""The import rules of docs/architecture.md, read from the code: which package may import which.
+
+An AST walk over every module of ``positions``, ``search`` and ``advisor`` collects each import (at
+module level, in functions, under ``TYPE_CHECKING`` alike) and checks it against :data:`ALLOWED`;
+:func:`import_cycles` finds circles between files.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import networkx as nx
+
+ROOTS = ("positions", "search", "advisor")
+"""Our top-level packages; imports of anything else (the standard library, numpy, ...) are free."""
+
+ALLOWED: dict[str, tuple[str, ...]] = {
+    "positions": ("positions",),
+    "search": ("search",),
+    "advisor": ("advisor", "positions"),  # advisor/__init__.py only: installs the compiled-build guard
+    "advisor.players": ("advisor.players", "search", "positions"),
+    "advisor.analysis": ("advisor.analysis", "advisor.players", "search", "positions"),
+    "advisor.arena": ("advisor.arena", "advisor.players", "search", "positions"),
+    "advisor.openspiel": ("advisor.openspiel", "advisor.players", "search", "positions"),
+    "advisor.web": ("advisor.web", "advisor.analysis", "advisor.arena", "advisor.openspiel",
+                    "advisor.players", "search", "positions"),
+    "advisor.cli": ("advisor",  "search", "positions"),
+}
+"""For each layer, the packages its modules may import (a layer is the longest matching key)."""
+
+
+@dataclass(frozen=True)
+class Import:
+    """One import statement: the file, its line and the module it names."""
+
+    path: Path
+    line: int
+    module: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line} imports {self.module}"
+
+
+def module_name(root: Path, path: Path) -> str:
+    """The dotted name of the module in `path` under the project `root`."""
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def layer_of(module: str) -> str | None:
+    """The layer (a key of :data:`ALLOWED`) a module of ours belongs to, or ``None`` if not ours."""
+    matches = [key for key in ALLOWED if module == key or module.startswith(key + ".")]
+    return max(matches, key=len) if matches else None
+
+
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def imports_in(root: Path, path: Path) -> Iterator[Import]:
+    """Every import of one of our packages in one file (relative imports resolved)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    here = module_name(root, path).split(".")
+    if path.name != "__init__.py":
+        here.pop()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(here[:len(here) - node.level + 1] + ([base] if base else []))
+            names = [f"{base}.{alias.name}" if _is_module(root, f"{base}.{alias.name}") else base
+                     for alias in node.names]
+        else:
+            continue
+        for name in dict.fromkeys(names):
+            if name.split(".")[0] in ROOTS:
+                yield Import(path.relative_to(root), node.lineno, name)
+
+
+def _is_module(root: Path, dotted: str) -> bool:
+    path = root.joinpath(*dotted.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def source_files(root: Path) -> list[Path]:
+    """Every Python module of our packages under `root`."""
+    return sorted(p for package in ROOTS for p in (root / package).rglob("*.py"))
+
+
+def violations(root: Path) -> list[str]:
+    """Each import that breaks :data:`ALLOWED`, as ``file:line imports module: rule``."""
+    found = []
+    for path in source_files(root):
+        layer = layer_of(module_name(root, path))
+        if layer is None:
+            continue
+        allowed = ALLOWED[layer]
+        for item in imports_in(root, path):
+            target = layer_of(item.module)
+            if layer == "advisor.cli" and target == "advisor.web":
+                continue  # `refuge serve` starts the web app
+            if layer.startswith("advisor.") and target in ("advisor.cli",) and layer != "advisor.cli":
+                found.append(f"{item}: only advisor/cli/ imports the commands")
+                continue
+            if not any(_within(item.module, package) for package in allowed):
+                found.append(f"{item}: {layer.replace('.', '/')}/ may import only "
+                             + ", ".join(p.replace(".", "/") + "/" for p in allowed))
+    return found
+
+
+def import_graph(root: Path) -> nx.DiGraph:
+    """Modules of ours as nodes, an edge for each import between two of them."""
+    graph = nx.DiGraph()
+    for path in source_files(root):
+        source = module_name(root, path)
+        graph.add_node(source)
+        for item in imports_in(root, path):
+            if item.module != source and _is_module(root, item.module):
+                graph.add_edge(source, item.module, where=str(item))
+    return graph
+
+
+def import_cycles(root: Path) -> list[list[str]]:
+    """Every circle of imports between files, each as the ``file:line imports module`` steps around it."""
+    graph = import_graph(root)
+    cycles = []
+    for cycle in nx.simple_cycles(graph):
+        steps = zip(cycle, cycle[1:] + cycle[:1])
+        cycles.append([graph.edges[a, b]["where"] for a, b in steps])
+    return cycles

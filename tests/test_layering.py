@@ -1,0 +1,61 @@
+"""The layout's import rules hold (docs/architecture.md), and the checker catches a broken rule."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from layering import ROOTS, import_cycles, violations
+
+PROJECT = Path(__file__).resolve().parent.parent
+
+
+def test_every_import_runs_one_way() -> None:
+    assert violations(PROJECT) == []
+
+
+def test_no_import_circle_between_files() -> None:
+    assert import_cycles(PROJECT) == []
+
+
+def test_advisor_holds_packages_only() -> None:
+    modules = sorted(p.name for p in (PROJECT / "advisor").glob("*.py"))
+    assert modules == ["__init__.py"]
+    for package in (p for p in (PROJECT / "advisor").iterdir() if (p / "__init__.py").is_file()):
+        doc = (package / "__init__.py").read_text(encoding="utf-8").lstrip()
+        assert doc.startswith('"""'), f"{package.name}/__init__.py needs a docstring saying what it may import"
+
+
+@pytest.fixture()
+def copy_of_tree(tmp_path: Path) -> Path:
+    """The project's packages copied to a scratch root (sources only)."""
+    for package in ROOTS:
+        shutil.copytree(PROJECT / package, tmp_path / package,
+                        ignore=shutil.ignore_patterns("*.so", "__pycache__", "*.json"))
+    return tmp_path
+
+
+@pytest.mark.parametrize("where, text, rule", [
+    ("positions/leak.py", "import search.ismcts\n", "positions/ may import only positions/"),
+    ("search/leak.py", "from positions.position import Position\n", "search/ may import only search/"),
+    ("advisor/players/leak.py", "def f():\n    from advisor.arena import stats\n",
+     "advisor/players/ may import only"),
+    ("advisor/analysis/leak.py", "from advisor.arena.store import ArenaStore\n",
+     "advisor/analysis/ may import only"),
+    ("advisor/arena/leak.py", "from ..cli import errors\n", "only advisor/cli/ imports the commands"),
+])
+def test_a_forbidden_import_is_named_with_its_file_and_line(copy_of_tree: Path, where: str, text: str,
+                                                           rule: str) -> None:
+    (copy_of_tree / where).write_text(text)
+    found = violations(copy_of_tree)
+    assert len(found) == 1 and found[0].startswith(where) and rule in found[0]
+
+
+def test_a_circle_is_reported_step_by_step(copy_of_tree: Path) -> None:
+    (copy_of_tree / "positions" / "first.py").write_text("from positions import second\n")
+    (copy_of_tree / "positions" / "second.py").write_text("\n\nimport positions.first\n")
+    (cycle,) = import_cycles(copy_of_tree)
+    assert sorted(cycle) == ["positions/first.py:1 imports positions.second",
+                             "positions/second.py:3 imports positions.first"]
