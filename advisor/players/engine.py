@@ -280,7 +280,11 @@ class EngineClient:
         os.set_blocking(self.process.stdin.fileno(), False)
         self.last_seconds = 0.0
         """How long the last answer took."""
-        self.identity = self.request({"cmd": "identify"}, start_timeout)
+        try:
+            self.identity = self.request({"cmd": "identify"}, start_timeout)
+        except EngineError:
+            self.close()  # pipes, stderr file and anything it started
+            raise
         if self.identity.get("protocol") != PROTOCOL:
             found = self.identity.get("protocol")
             self.close()

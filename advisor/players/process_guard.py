@@ -51,6 +51,8 @@ def exit_as(status: int) -> None:
 def main(argv: list[str]) -> None:
     """Start the command, then wait for it or for our parent's death."""
     parent, command = int(argv[0]), argv[1:]
+    if os.getpgrp() != os.getpid():
+        os.setsid()  # never kill a group we do not lead (the starter's, when run by hand)
     signal.signal(signal.SIGTERM, kill_session)
     by_signal = on_parent_death(signal.SIGTERM)
     if os.getppid() != parent:  # the parent died before we could watch it

@@ -46,12 +46,13 @@ def test_a_database_with_overwritten_pages_is_one_line(played: str) -> None:
     with sqlite3.connect(played) as con:
         con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     size = os.path.getsize(played)
-    with open(played, "r+b") as handle:  # everything after the first page: garbage
-        handle.seek(4096)
-        handle.write(b"\x5a" * (size - 4096))
-    _one_line_error(_invoke("ladder", "--db", played), played)
+    with open(played, "r+b") as handle:  # the schema reads, the games' pages are garbage
+        handle.seek(size // 2)
+        handle.write(b"\x5a" * (size - size // 2))
+    message = f"{played}: cannot read the stored games: database disk image is malformed"
+    _one_line_error(_invoke("ladder", "--db", played), message)
     _one_line_error(_invoke("arena", "--agent", "h=heuristic", "--agent", "r=random", "--games", "40",
-                            "--seed", "3", "--db", played, "--resume", "--workers", "1"), played)
+                            "--seed", "3", "--db", played, "--resume", "--workers", "1"), message)
 
 
 def test_a_read_only_database_is_one_line(tmp_path) -> None:
