@@ -12,7 +12,7 @@ from positions.errors import ImpossiblePositionError
 from positions.routes import ROUTES, Route
 from positions.rulesets import DEFAULT_RULESET, Ruleset
 from positions.state import FIELDS, Player, State
-from positions.tiles import KIND_COUNT
+from positions.tiles import KIND_COUNT, STORM
 
 __all__ = ["FIELDS", "Player", "Policy", "Position"]
 
@@ -62,6 +62,7 @@ class Position(State):
         pos.owned_storms = [0] * players
         pos.market = tuple(ruleset.stack_size if k in route.kinds else 0 for k in range(KIND_COUNT))
         pos.box = ()
+        pos.hidden_bags = ()
         pos.history = hash((players, route.kinds, ruleset.fingerprint()))
         rules.reset_weather(pos)
         rules.reset_resolution(pos)
@@ -102,6 +103,7 @@ class Position(State):
         other.discards_required = self.discards_required
         other.ties = self.ties
         other.legal = self.legal
+        other.hidden_bags = self.hidden_bags
         return other
 
     def __copy__(self) -> "Position":
@@ -174,8 +176,11 @@ class Position(State):
         return (player, self.history, own)
 
     def determinize(self, player: Player, rng: random.Random) -> "Position":
-        """A copy in which the others' unrevealed choices of this step are resampled."""
+        """A copy in which the others' unrevealed choices of this step are resampled, and so are
+        the hidden bags (their tiles dealt afresh, each keeping its size and its Storms)."""
         state = self.copy()
+        if state.hidden_bags:
+            deal_hidden_bags(state, rng)
         if state.phase in phases.SIMULTANEOUS:
             for other in range(state.players):
                 if other != player and state.pending[other] >= 0:
@@ -196,3 +201,20 @@ class Position(State):
     def __repr__(self) -> str:
         return (f"<Position {self.players}p walk {self.walk + 1} turn {self.turn + 1} "
                 f"{phases.NAMES[self.phase]} actor {self.actor}>")
+
+
+def deal_hidden_bags(state: State, rng: random.Random) -> None:
+    """Shuffle the non-Storm tiles of the hidden bags among them, each bag keeping its size and its
+    Storms (a player's Storms are known: the start bag's less those on the track, C5)."""
+    hidden = state.hidden_bags
+    pool: list[int] = []
+    for player in hidden:
+        pool.extend(k for k in state.bags[player] if k != STORM)
+    rng.shuffle(pool)
+    start = 0
+    for player in hidden:
+        bag = state.bags[player]
+        storms = bag.count(STORM)
+        size = len(bag) - storms
+        state.bags[player] = tuple(sorted([STORM] * storms + pool[start:start + size]))
+        start += size

@@ -22,7 +22,7 @@ from positions.files import read_text_file
 from positions.position import Position
 from positions.routes import ROUTES, Route, make_route
 from positions.rulesets import DEFAULT_RULESET, RULES_VERSION, RULESETS, Ruleset
-from positions.tiles import KIND_COUNT, TILES, Kind
+from positions.tiles import KIND_COUNT, STORM, TILES, Kind
 from positions.validation import (
     JsonPath, Problems, check_position, did_you_mean, describe, parse_json, read_choice, read_int,
     read_kind, read_kind_counts, read_kind_list, read_list, read_object, read_str,
@@ -46,6 +46,8 @@ RESOLVING = (phases.OPTION, phases.DISCARD, phases.EXTRA, phases.EXTRA_DRAW)
 """Phases in which the actor resolves a played tile and later players' plays are public."""
 NO_ACTOR = (phases.WEATHER, phases.TIEBREAK, phases.OVER)
 MAX_TURN = 100
+UNKNOWN = "unknown"
+"""A bag the player to decide does not know (``"bag": "unknown"``)."""
 
 
 class SavedPosition(NamedTuple):
@@ -241,6 +243,9 @@ def parse_position(data: object, source: str = "") -> SavedPosition:
     turn = read_int(obj.get("turn", turned + 1), ("turn",), problems, 1, MAX_TURN)
     _read_market_and_box(obj, pos, decision, problems)
     problems.raise_if_any(MalformedFileError)
+    if pos.hidden_bags:
+        fill_unknown_bags(obj, pos, decision, problems)
+        problems.raise_if_any(ImpossiblePositionError)
     assert walk is not None and turn is not None
     pos.walk = ruleset.walks if decision.phase == phases.OVER else walk - 1
     pos.turn = turn - 1
@@ -286,6 +291,7 @@ def _read_players(value: object, pos: Position,
     pos.steps, pos.vp, pos.walking, pos.owned_storms = [], [], [], []
     names: list[str] = []
     choices: list[object] = []
+    hidden: list[int] = []
     for i, item in enumerate(items):
         path: JsonPath = ("players", i)
         obj = read_object(item, path, problems, PLAYER_FIELDS, required=("bag",)) or {}
@@ -300,8 +306,13 @@ def _read_players(value: object, pos: Position,
         pos.paths.append(read_kind_list(obj.get("path", []), path + ("path",), problems))
         pos.hands.append(read_kind_list(obj.get("hand", []), path + ("hand",), problems))
         pos.set_aside.append(read_kind_list(obj.get("set_aside", []), path + ("set_aside",), problems))
-        pos.bags.append(read_kind_counts(obj.get("bag", {}), path + ("bag",), problems))
+        if obj.get("bag") == UNKNOWN:
+            hidden.append(i)
+            pos.bags.append(())
+        else:
+            pos.bags.append(read_kind_counts(obj.get("bag", {}), path + ("bag",), problems))
         choices.append(obj.get("choice"))
+    pos.hidden_bags = tuple(hidden)
     kept = tuple(names) if any(names) else ()
     return kept, choices
 
@@ -445,6 +456,56 @@ def _read_market_and_box(obj: dict[str, object], pos: Position, decision: _Decis
     pos.box = box
 
 
+def fill_unknown_bags(obj: dict[str, object], pos: Position, decision: _Decision,
+                      problems: Problems) -> None:
+    """Fill the ``"bag": "unknown"`` bags from what the rest of the position implies.
+
+    Their tiles together are the supply less every tile seen elsewhere (market, box, the known bags,
+    hands, paths); each player's Storms are the start bag's less their Storms on the track (C5).
+    When one bag is unknown, or the pool leaves one way to split it, the bags are inferred and the
+    position has no hidden bag; otherwise the rest is split so that the players' tile totals are as
+    even as possible, and the bags stay hidden for :meth:`Position.determinize` to deal afresh.
+    """
+    hidden = pos.hidden_bags
+    for key in ("market", "box"):
+        if key not in obj:
+            problems.add((key,), f"missing, expected the {key} in full when a bag is unknown "
+                         f"(players[{hidden[0]}].bag): the unknown bags are what the market, box "
+                         f"and other players do not hold")
+    if decision.player in hidden and decision.phase not in NO_ACTOR:
+        problems.add(("players", decision.player, "bag"), "unknown, expected the bag of the player to "
+                     "act: a player knows their own bag")
+    if problems:
+        return
+    ruleset = pos.ruleset
+    seen: Counter[Kind] = Counter(pos.box)
+    for player in range(pos.players):
+        seen.update(pos.bags[player] + pos.hands[player] + pos.paths[player] + pos.set_aside[player])
+    if decision.tile >= 0:
+        seen[decision.tile] += 1
+    pool: list[Kind] = []
+    for kind in range(1, KIND_COUNT):
+        supply = ruleset.start_bag.count(kind) * pos.players
+        if kind in pos.route.kinds:
+            supply += ruleset.stack_size - pos.market[kind]
+        left = supply - seen[kind]
+        if left < 0:
+            problems.add(("players", hidden[0], "bag"), f"unknown, but the market, box and the "
+                         f"other players already account for {-left} {TILES[kind].name} more than "
+                         f"there are (C1, C3)")
+        pool.extend([kind] * max(0, left))
+    start_storms = ruleset.start_bag.count(STORM)
+    for player in hidden:
+        storms = start_storms - pos.owned_storms[player]
+        pos.bags[player] = (STORM,) * max(0, storms)
+    for kind in pool:  # each tile to the player holding fewest tiles so far
+        player = min(hidden, key=lambda p: (len(pos.bags[p]) + len(pos.hands[p]) + len(pos.paths[p])
+                                            + len(pos.set_aside[p]), p))
+        pos.bags[player] = pos.bags[player] + (kind,)
+    if len(hidden) == 1 or len(set(pool)) <= 1:
+        pos.hidden_bags = ()
+
+
 def _set_choices(pos: Position, choices: list[object], problems: Problems) -> None:
     """The players' pending choices: placeholders if hidden, the file's if public (module doc)."""
     phase, actor = pos.phase, pos.actor
@@ -560,7 +621,8 @@ def _set_engine_stop(pos: Position, flow: Callable[[Position], None], problems: 
 
 def public_facts(pos: Position) -> tuple[object, ...]:
     """Every public fact of a position as ints and tuples (so its hash is the same in any process)."""
-    players = tuple((tuple(sorted(pos.bags[p])), pos.hands[p], pos.paths[p], pos.set_aside[p],
+    players = tuple(((-1, len(pos.bags[p])) if p in pos.hidden_bags else tuple(sorted(pos.bags[p])),
+                     pos.hands[p], pos.paths[p], pos.set_aside[p],
                      pos.steps[p], pos.vp[p], int(pos.walking[p]), pos.owned_storms[p])
                     for p in range(pos.players))
     return (pos.ruleset.fingerprint(), pos.route.kinds, pos.players, pos.walk, pos.turn, pos.phase, pos.actor,
@@ -640,7 +702,7 @@ def _player_to_data(pos: Position, player: int, name: str) -> dict[str, object]:
         "path": [TILES[k].name for k in pos.paths[player]],
         "hand": [TILES[k].name for k in pos.hands[player]],
         "set_aside": [TILES[k].name for k in pos.set_aside[player]],
-        "bag": kind_counts_to_data(pos.bags[player]),
+        "bag": UNKNOWN if player in pos.hidden_bags else kind_counts_to_data(pos.bags[player]),
     })
     choice = pos.pending[player] if pos.phase != phases.OVER else rules.NO_CHOICE
     public = (pos.walking[player] and player > pos.actor and choice >= 0

@@ -17,7 +17,7 @@ FIELDS = (
     "bags", "hands", "paths", "set_aside", "steps", "vp", "walking", "owned_storms",
     "track_suns", "track_storms", "deck_suns", "deck_storms", "reserve",
     "market", "box", "pending", "history",
-    "tile", "extra_plays", "discards_left", "discards_required", "ties", "legal",
+    "tile", "extra_plays", "discards_left", "discards_required", "ties", "legal", "hidden_bags",
 )
 """Every field of a position, in a fixed order."""
 
@@ -62,3 +62,6 @@ class State:
     discards_required: int
     ties: tuple[tuple[Kind, tuple[Player, ...], int], ...]
     legal: tuple[Action, ...]
+    hidden_bags: tuple[Player, ...]
+    """Players whose bag the player to decide cannot know (a saved position's ``"bag": "unknown"``):
+    :meth:`~positions.position.Position.determinize` deals them afresh. Empty in a played game."""

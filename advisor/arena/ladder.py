@@ -109,6 +109,6 @@ def format_ladder(rated: Sequence[Rated]) -> str:
         r = entry.rating
         rows.append([entry.group, printable(entry.name), printable(entry.revision) or "-", f"{r.elo:+.1f}",
                      f"[{r.ci95[0]:+.1f}, {r.ci95[1]:+.1f}]", r.games,
-                     "anchor" if entry.label == entry.anchor else ""])
-    return tabulate(rows, headers=["group", "agent", "version", "Elo", "95% CI", "games", ""],
+                     "yes" if entry.label == entry.anchor else ""])
+    return tabulate(rows, headers=["group", "agent", "version", "Elo", "95% CI", "games", "anchor"],
                     tablefmt="simple", disable_numparse=True)

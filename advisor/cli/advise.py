@@ -8,7 +8,9 @@ import json
 import click
 from tabulate import tabulate
 
-from advisor.analysis.best_move import ADVICE_HEADERS, DEFAULT_ITERATIONS, advice_rows, advice_to_data, advise
+from advisor.analysis.best_move import (
+    ADVICE_HEADERS, DEFAULT_ITERATIONS, Advice, advice_rows, advice_to_data, advise,
+)
 from advisor.players.bots import DEFAULT_ROLLOUT, position_key
 from advisor.cli.errors import fail, reports_bad_input
 from advisor.cli.files import load_position_arg
@@ -86,10 +88,14 @@ def best_move(position_file: str, iterations: int | None, seconds: float | None,
     if as_json:
         click.echo(json.dumps(advice_to_data(advice, position_file), indent=2))
         return
-    player = advice.result.player
     click.echo(render(position))
     click.echo()
-    click.echo(f"Player {player} decides. {advice.result.iterations} iterations in "
+    echo_advice(advice, seed, workers)
+
+
+def echo_advice(advice: Advice, seed: int, workers: int) -> None:
+    """The advice table, the recommendation and the return-or-draw facts, as best-move prints them."""
+    click.echo(f"Player {advice.result.player} decides. {advice.result.iterations} iterations in "
                f"{advice.result.seconds:.2f} s (seed {seed}, {workers} worker(s)):")
     click.echo(tabulate(advice_rows(advice), headers=ADVICE_HEADERS, tablefmt="simple"))
     click.echo()

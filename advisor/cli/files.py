@@ -11,6 +11,7 @@ from tabulate import tabulate
 
 from positions import phases
 from positions.errors import MalformedFileError, RefugeError
+from positions.events import movetext
 from positions.examples import example_names, load_example
 from positions.files import read_text_file, write_atomically
 from positions.position import Position
@@ -148,19 +149,33 @@ def render_game(record: GameRecord, game: Replay) -> str:
 
 @click.command()
 @click.argument("target")
-def show(target: str) -> None:
+@click.option("--events", "as_events", is_flag=True,
+              help="A game record's events, one a line, as `refuge track` reads them.")
+def show(target: str, as_events: bool) -> None:
     """Render a saved position, a game record or an example as tables.
 
-    TARGET is a file (refuge-position/1 or refuge-game/1) or an example name.
+    TARGET is a file (refuge-position/1 or refuge-game/1) or an example name (see
+    `refuge examples`).
 
-    Example: refuge show opening-2p
+    \b
+    Examples:
+      refuge show opening-2p
+      refuge show game.json --events | refuge track copy.json --players 3
     """
     try:
         data, source = _read_document(target)
         if _is_game(data):
             record = parse_record(data, source)
-            click.echo(render_game(record, replay(record, source)))
+            game = replay(record, source)
+            if as_events:
+                for line in movetext([(step.position, step.action) for step in game.steps]):
+                    click.echo(line)
+                return
+            click.echo(render_game(record, game))
             return
+        if as_events:
+            raise MalformedFileError(f"{source}: --events: a saved position has no events "
+                                     f"(expected a game record, {GAME_FORMAT})")
         saved = parse_position(data, source)
     except RefugeError as error:
         _fail(error)
@@ -212,8 +227,10 @@ def position(game: str, event: int | None, walk: int | None, turn: int | None,
              player: int | None, output: str | None) -> None:
     """Write the saved position at a point of a game record, seen by the player to decide.
 
-    Example: refuge position game.json --at 57 -o before-buy.json
-    Example: refuge position game.json --walk 2 --turn 3 --player 1
+    \b
+    Examples:
+      refuge position game.json --at 57 -o before-buy.json
+      refuge position game.json --walk 2 --turn 3 --player 1
     """
     by_turn = (walk, turn, player)
     if event is not None and any(v is not None for v in by_turn):
@@ -245,5 +262,18 @@ def position(game: str, event: int | None, walk: int | None, turn: int | None,
         _fail(OSError(f"{output}: cannot write the file ({error.strerror or error})"))
 
 
-COMMANDS = (show, validate, position)
+@click.command("examples")
+def examples() -> None:
+    """List the example positions shipped with the program, with their stories.
+
+    Every command that takes a position accepts an example name in place of a file.
+
+    Example: refuge examples
+    """
+    for name in example_names():
+        saved = load_example(name)
+        click.echo(f"{name:22} {saved.story or saved.title}")
+
+
+COMMANDS = (show, validate, position, examples)
 """The commands this module adds to the `refuge` group."""

@@ -33,6 +33,8 @@ def ladder_command(db: str, anchor: str | None, plot_path: str | None) -> None:
             store.close()
         rated = ladder(games, anchor)
         click.echo(format_ladder(rated))
+        click.echo("group: agents linked by games played; Elo compares agents of one group only, "
+                   "against its anchor (rated 0)")
         groups = {entry.group for entry in rated}
         if len(groups) > 1:
             click.echo(f"note: {len(groups)} groups never played each other; each is rated against "

@@ -17,6 +17,7 @@ from advisor.cli.ladder import ladder_command
 from advisor.cli.files import COMMANDS as FILE_COMMANDS
 from advisor.cli.play import play
 from advisor.cli.selfplay import selfplay
+from advisor.cli.track import track
 from positions import RefugeError
 
 
@@ -26,7 +27,7 @@ def cli() -> None:
     """Refuge Advisor: rules engine, search and analysis for the board game Refuge."""
 
 
-for _command in (*FILE_COMMANDS, *ADVISE_COMMANDS, selfplay, play, annotate,
+for _command in (*FILE_COMMANDS, *ADVISE_COMMANDS, selfplay, play, track, annotate,
                  arena_command, engine_command, ladder_command, bench_command):
     cli.add_command(_command)
 

@@ -1,66 +1,103 @@
-"""`refuge play`: a whole game in the terminal against the bots, with hints and a live record."""
+"""`refuge play`: a whole game in the terminal against the bots, with hints, undo and a live record."""
 
 from __future__ import annotations
 
 import random
+from typing import Sequence
 
 import click
 from tabulate import tabulate
 
-from advisor.players.specs import parse_agent_spec
-from advisor.players.agents import Agent, make_agent
 from advisor.analysis.best_move import ADVICE_HEADERS, advice_rows, advise
-from advisor.players.bots import DEFAULT_ROLLOUT
 from advisor.cli.errors import reports_bad_input
-from advisor.players.games import derive_seed, play_game, split_agent_list
+from advisor.players.agents import Agent, make_agent
+from advisor.players.bots import DEFAULT_ROLLOUT
+from advisor.players.games import GameLoop, derive_seed, split_agent_list
+from advisor.players.narration import WALK_HEADERS, Narrator, narrator_for, walk_rows
+from advisor.players.specs import parse_agent_spec
 from positions import phases
-from positions.actions import Action, parse_action
-from positions.errors import InvalidActionError
+from positions.actions import BUY_BASE, DISCARD_PATH_BASE, Action
+from positions.errors import IllegalActionError, InvalidActionError
+from positions.events import read_event
 from positions.position import Position
-from positions.record import GameRecorder
-from positions.render import render
+from positions.render import effect_text, render, tile_list
 from positions.routes import parse_route
+from positions.tiles import TILES
 from search.request import SearchRequest
 
 HINT_ITERATIONS = 1000
+QUIT_RECORD = "refuge-play.json"
+"""Where quitting writes the game so far when no --record was given."""
+HELP = """\
+  a number       the option of that number
+  notation       the option in words: draw, play compass, buy bear, option steps, pass ...
+                 (short forms where one option fits: compass, bear, steps, none)
+  hint           the advisor's best move for you, with win chances
+  show           the board again
+  undo           take back your last decision (the bots' moves after it too)
+  help, ?        this list
+  quit           stop; the game so far is written as a record"""
+
+
+class TakeBack(Exception):
+    """The person asked to take back their last decision."""
+
+
+class QuitGame(Exception):
+    """The person asked to stop."""
 
 
 class HumanAgent:
-    """A person at the terminal: sees the position, picks a numbered option, may ask for a hint."""
+    """A person at the terminal: sees the position, picks an option by number or in words."""
 
-    def __init__(self, seat: int, hint_seed: int) -> None:
-        self.name = f"human{seat}"
+    def __init__(self, seat: int, label: str, hint_seed: int) -> None:
+        self.name = label
+        self.seat = seat
         self.hint_seed = hint_seed
 
     def choose(self, position: Position, rng: random.Random) -> Action:
-        """Ask until the answer is a legal option."""
+        """Ask until the answer is a legal option (or a command that leaves the turn)."""
         legal = list(position.legal_actions())
         click.echo()
         click.echo(render(position))
-        for number, action in enumerate(legal, 1):
-            click.echo(f"  {number}. {action}")
+        click.echo(f"{self.name}, your move ({phases.NAMES[position.phase]}):")
+        for line in option_lines(position, legal):
+            click.echo(line)
         while True:
-            answer = click.prompt(f"Player {position.current_player()}: number, notation, "
-                                  "'hint' or 'quit'", default="", show_default=False).strip()
-            if answer == "quit":
-                raise click.Abort()
-            if answer == "hint":
-                self._hint(position)
+            answer = click.prompt("number, words, hint, undo, help or quit", default="",
+                                  show_default=False).strip()
+            command = answer.lower()
+            if not command:
                 continue
-            chosen = self._read(answer, legal)
-            if chosen is not None:
-                return chosen
-            click.echo(f"  not an option here: {answer!r}")
+            if command in ("quit", "q", "exit"):
+                raise QuitGame()
+            if command == "undo":
+                raise TakeBack()
+            if command in ("help", "?", "h"):
+                click.echo(HELP)
+            elif command == "hint":
+                self._hint(position)
+            elif command in ("show", "board"):
+                click.echo(render(position))
+                for line in option_lines(position, legal):
+                    click.echo(line)
+            else:
+                chosen = self._read(answer, position, legal)
+                if chosen is not None:
+                    return chosen
 
     @staticmethod
-    def _read(answer: str, legal: list[Action]) -> Action | None:
-        if answer.isdigit() and 1 <= int(answer) <= len(legal):
-            return legal[int(answer) - 1]
-        try:
-            action = parse_action(answer)
-        except InvalidActionError:
+    def _read(answer: str, position: Position, legal: list[Action]) -> Action | None:
+        if answer.isdigit():
+            if 1 <= int(answer) <= len(legal):
+                return legal[int(answer) - 1]
+            click.echo(f"  no option {answer}: choose 1 to {len(legal)}")
             return None
-        return action if action in legal else None
+        try:
+            return read_event(answer, position)
+        except (InvalidActionError, IllegalActionError) as error:
+            click.echo(f"  {error}")
+            return None
 
     def _hint(self, position: Position) -> None:
         request = SearchRequest(iterations=HINT_ITERATIONS, seed=self.hint_seed, rollout=DEFAULT_ROLLOUT)
@@ -71,54 +108,106 @@ class HumanAgent:
             click.echo(f"  {line}")
 
 
-class Announcer:
-    """Prints each event, holding back a simultaneous choice until its step is complete."""
+def option_lines(position: Position, legal: Sequence[Action]) -> list[str]:
+    """The numbered options; a buy also shows cost, tiles left and the tile's effect."""
+    lines = []
+    for number, action in enumerate(legal, 1):
+        text = f"  {number}. {action}"
+        if BUY_BASE <= action < DISCARD_PATH_BASE:
+            kind = action - BUY_BASE
+            text = (f"{text:<28} {TILES[kind].cost:>2} Steps, {position.market[kind]} left: "
+                    f"{effect_text(kind)}")
+        lines.append(text)
+    return lines
 
-    def __init__(self) -> None:
-        self.held: list[str] = []
 
-    def __call__(self, actor: int, action: Action, hidden: bool) -> None:
-        who = "chance" if actor == phases.CHANCE_PLAYER else f"player {actor}"
-        self.held.append(f"  {who}: {action}")
-        if not hidden:
-            for line in self.held:
-                click.echo(line)
-            self.held.clear()
+def seat_labels(specs: Sequence[str], names: Sequence[str]) -> list[str]:
+    """Each seat's label: a given name, else ``you`` for a person and the agent spec for a bot;
+    repeated labels get their seat number."""
+    humans = sum(spec == "human" for spec in specs)
+    labels = []
+    for seat, spec in enumerate(specs):
+        if seat < len(names) and names[seat]:
+            labels.append(names[seat])
+        elif spec == "human":
+            labels.append("you" if humans == 1 else f"you (seat {seat})")
+        else:
+            labels.append(spec)
+    return [f"{label} #{seat}" if labels.count(label) > 1 else label
+            for seat, label in enumerate(labels)]
+
+
+def _game_over(last: Position, final: Position, labels: Sequence[str]) -> None:
+    click.echo()
+    click.echo(f"Game over after {final.ruleset.walks} walks. The board as the last walk ended:")
+    click.echo(tabulate([[labels[p], tile_list(last.paths[p]), last.vp[p], last.steps[p]]
+                         for p in range(last.players)], headers=["player", "path", "VP", "Steps"]))
+    click.echo()
+    scores = final.scores()
+    shares = final.returns()
+    order = sorted(range(final.players), key=lambda p: (-scores[p], -final.steps[p], p))
+    rows = []
+    for rank, p in enumerate(order, 1):
+        result = "wins" if shares[p] == 1.0 else "shares the win" if shares[p] > 0 else ""
+        rows.append([rank, labels[p], scores[p], final.steps[p], result])
+    click.echo("Final scores:")
+    click.echo(tabulate(rows, headers=["#", "player", "VP", "Steps", ""]))
 
 
 @click.command("play")
 @click.option("--seats", default="human,ismcts,heuristic", show_default=True,
               help="One per seat, comma-separated: human or an agent spec.")
+@click.option("--names", default="", help="Seat names, comma-separated (default: you / the spec).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--route", default="meadows", show_default=True)
 @click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
-              help="Write the game record here after every event.")
+              help=f"Write the game record here after every event (quitting writes "
+                   f"{QUIT_RECORD} without it).")
 @reports_bad_input
-def play(seats: str, seed: int, route: str, record_path: str | None) -> None:
-    """Play a game in the terminal against the bots; type 'hint' at a decision for advice.
+def play(seats: str, names: str, seed: int, route: str, record_path: str | None) -> None:
+    """Play a game in the terminal against the bots; type 'help' at a decision for the commands.
 
-    Example: refuge play --seats human,ismcts:iterations=1000 --seed 3 --record mygame.json
+    Example: refuge play --seats human,ismcts:iterations=1000 --names Ann --seed 3 --record mygame.json
     """
     specs = split_agent_list(seats)
     if not 2 <= len(specs) <= 4:
         raise click.UsageError(f"--seats: need 2 to 4 seats, got {len(specs)}")
-    agents: list[Agent] = [HumanAgent(seat, derive_seed(seed, "hint", seat)) if spec == "human"
-                           else make_agent(parse_agent_spec(spec)) for seat, spec in enumerate(specs)]
-
-    announce = Announcer()
-
-    def on_event(recorder: GameRecorder, actor: int, action: Action, hidden: bool) -> None:
-        announce(actor, action, hidden)
+    labels = seat_labels(specs, [n.strip() for n in names.split(",")] if names else [])
+    agents: list[Agent] = [HumanAgent(seat, labels[seat], derive_seed(seed, "hint", seat))
+                           if spec == "human" else make_agent(parse_agent_spec(spec))
+                           for seat, spec in enumerate(specs)]
+    humans = [seat for seat, spec in enumerate(specs) if spec == "human"]
+    click.echo("Seats: " + " · ".join(f"{seat} {label}" for seat, label in enumerate(labels)))
+    game = GameLoop(agents, parse_route(route), seed, labels)
+    narrator = Narrator(labels, game.position)
+    last = game.position
+    while not game.position.is_terminal():
+        before = game.position.copy()
+        try:
+            actor, action, hidden = game.step()
+        except TakeBack:
+            index = game.last_decision_of(humans)
+            if index is None:
+                click.echo("  nothing to take back yet")
+                continue
+            game.take_back(index)
+            narrator = narrator_for(labels, game.recorder.record())
+            click.echo(f"  taken back to before your decision (event {index})")
+            continue
+        except (QuitGame, click.exceptions.Abort):
+            path = record_path or QUIT_RECORD
+            game.recorder.write(path)
+            click.echo(f"\nstopped; the game so far ({len(game.recorder.events)} events) is in {path}")
+            return
+        walks = len(narrator.walks)
+        for line in narrator.event(before, actor, action, game.position, hidden):
+            click.echo(f"  {line}")
+        if len(narrator.walks) > walks:
+            click.echo(f"\nEnd of walk {walks + 1}:")
+            click.echo(tabulate(walk_rows(narrator.walks[-1]), headers=WALK_HEADERS))
+        last = before
         if record_path:
-            recorder.write(record_path)
-
-    recorder = play_game(agents, parse_route(route), seed, names=specs, on_event=on_event)
-    final = recorder.position
-    click.echo()
-    click.echo(render(final))
-    best = max(final.scores())
-    winners = [f"player {p} ({specs[p]})" for p, s in enumerate(final.scores()) if s == best]
-    click.echo(f"Final scores {final.scores()}: {' and '.join(winners)} win"
-               + ("" if len(winners) > 1 else "s"))
+            game.recorder.write(record_path)
+    _game_over(last, game.position, labels)
     if record_path:
         click.echo(f"record written to {record_path}")

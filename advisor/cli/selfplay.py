@@ -49,7 +49,7 @@ def selfplay(agent_list: str, games: int, seed: int, route: str, out: str) -> No
     agents = [make_agent(parse_agent_spec(s)) for s in specs]
     the_route = parse_route(route)
     os.makedirs(out, exist_ok=True)
-    totals = {i: [0, 0.0, 0.0] for i in range(len(specs))}
+    totals: dict[int, list[float]] = {i: [0, 0, 0, 0.0, 0.0] for i in range(len(specs))}
     with progress_bar(range(games), label="selfplay") as bar:
         for index in bar:
             path = game_file(out, index)
@@ -65,10 +65,16 @@ def selfplay(agent_list: str, games: int, seed: int, route: str, out: str) -> No
                 recorder.write(path)
                 final = recorder.position
             for seat, agent_index in enumerate(order):
-                totals[agent_index][0] += 1
-                totals[agent_index][1] += final.returns()[seat]
-                totals[agent_index][2] += final.scores()[seat]
-    rows = [[specs[i], n, f"{wins:.1f}", f"{100 * wins / n:.1f}%", f"{score / n:.1f}"]
-            for i, (n, wins, score) in totals.items()]
-    click.echo(tabulate(rows, headers=["agent", "games", "wins", "win rate", "mean score"]))
+                share = final.returns()[seat]
+                row = totals[agent_index]
+                row[0] += 1
+                row[1] += share == 1.0
+                row[2] += 0.0 < share < 1.0
+                row[3] += share
+                row[4] += final.scores()[seat]
+    rows = [[specs[i], int(n), int(wins), int(shared), f"{100 * share / n:.1f}%", f"{score / n:.1f}"]
+            for i, (n, wins, shared, share, score) in totals.items()]
+    click.echo(tabulate(rows, headers=["agent", "games", "wins", "shares the win", "win rate",
+                                       "mean score"]))
+    click.echo("win rate: a shared win (a tie for first, C18) counts 1/k for each of k winners")
     click.echo(f"records in {out}")

@@ -13,6 +13,7 @@ from positions.errors import IllegalActionError
 from positions.position import Position
 from positions.record import GameRecorder
 from positions.routes import Route
+from advisor.players.narration import step_of
 
 
 def derive_seed(*parts: object) -> int:
@@ -52,9 +53,74 @@ Listener = Callable[[GameRecorder, int, Action, bool], None]
 the action is a choice still hidden from the other players (their step is not complete)."""
 
 
-def step_of(pos: Position) -> tuple[int, int, int]:
-    """Walk, turn and phase: equal before and after an action while a simultaneous step goes on."""
-    return pos.walk, pos.turn, pos.phase
+
+
+class GameLoop:
+    """A game between agents, one event at a time, that can be taken back to an earlier event.
+
+    Chance comes from :class:`DealStreams` of `seed`; taking back replays the kept events and draws
+    their chance again from fresh streams, so the luck of the kept events is the same.
+    """
+
+    def __init__(self, agents: Sequence[Agent], route: Route | str, seed: int,
+                 names: Sequence[str] = ()) -> None:
+        self.agents = list(agents)
+        self.seed = seed
+        players = len(agents)
+        self.recorder = GameRecorder.new(players, route, list(names) or [a.name for a in agents], seed)
+        self.streams = DealStreams(seed, players)
+        self.agent_rngs = [random.Random(derive_seed(seed, "agent", seat)) for seat in range(players)]
+        self.actors: list[int] = []
+        """Who made each event (``CHANCE_PLAYER`` for chance)."""
+        self.take_backs = 0
+
+    @property
+    def position(self) -> Position:
+        """The position now."""
+        return self.recorder.position
+
+    def step(self) -> tuple[int, Action, bool]:
+        """Ask whoever is next (an agent or chance) and apply the event: the actor, the action, and
+        whether it is a choice still hidden from the others (their step is not complete).
+
+        Raises:
+            IllegalActionError: an agent chose an illegal action (the message names agent and turn).
+        """
+        pos = self.position
+        actor = pos.current_player()
+        if actor == phases.CHANCE_PLAYER:
+            action = self.streams.sample(pos)
+        else:
+            action = self.agents[actor].choose(pos, self.agent_rngs[actor])
+            if action not in pos.legal_actions():
+                raise IllegalActionError(
+                    f"agent {self.agents[actor].name!r} (seat {actor}) chose {action!s}, which is "
+                    f"not legal at walk {pos.walk + 1}, turn {pos.turn + 1}")
+        step = step_of(pos)
+        self.recorder.apply(action)
+        self.actors.append(actor)
+        after = self.position
+        return actor, action, after.is_simultaneous() and step_of(after) == step
+
+    def take_back(self, events: int) -> None:
+        """Go back to the position before event `events`. The luck from there on is drawn afresh
+        (from `seed` and the number of take-backs), so taking back a draw cannot peek at the tiles."""
+        kept = self.recorder.events[:events]
+        setup = self.recorder.setup
+        self.recorder = GameRecorder(setup)
+        for action in kept:
+            self.recorder.apply(action)
+        self.actors = self.actors[:events]
+        self.take_backs += 1
+        self.streams = DealStreams(derive_seed(self.seed, "take-back", self.take_backs),
+                                   setup.players)
+
+    def last_decision_of(self, seats: Sequence[int]) -> int | None:
+        """The index of the last event decided by one of `seats`, or ``None``."""
+        for index in range(len(self.actors) - 1, -1, -1):
+            if self.actors[index] in seats:
+                return index
+        return None
 
 
 def play_game(agents: Sequence[Agent], route: Route | str, seed: int,
@@ -64,28 +130,12 @@ def play_game(agents: Sequence[Agent], route: Route | str, seed: int,
     Raises:
         IllegalActionError: an agent chose an illegal action (the message names agent and turn).
     """
-    players = len(agents)
-    recorder = GameRecorder.new(players, route, list(names) or [a.name for a in agents], seed)
-    streams = DealStreams(seed, players)
-    agent_rngs = [random.Random(derive_seed(seed, "agent", seat)) for seat in range(players)]
-    pos = recorder.position
-    while not pos.is_terminal():
-        actor = pos.current_player()
-        if actor == phases.CHANCE_PLAYER:
-            action = streams.sample(pos)
-        else:
-            action = agents[actor].choose(pos, agent_rngs[actor])
-            if action not in pos.legal_actions():
-                raise IllegalActionError(
-                    f"agent {agents[actor].name!r} (seat {actor}) chose {action!s}, which is not "
-                    f"legal at walk {pos.walk + 1}, turn {pos.turn + 1}")
-        step = step_of(pos)
-        recorder.apply(action)
-        pos = recorder.position
+    game = GameLoop(agents, route, seed, names)
+    while not game.position.is_terminal():
+        actor, action, hidden = game.step()
         if on_event is not None:
-            hidden = pos.is_simultaneous() and step_of(pos) == step
-            on_event(recorder, actor, action, hidden)
-    return recorder
+            on_event(game.recorder, actor, action, hidden)
+    return game.recorder
 
 
 def split_agent_list(text: str) -> list[str]:

@@ -73,8 +73,8 @@ def test_ladder_command_reads_the_arena_store_and_plots(tmp_path) -> None:
     result = CliRunner().invoke(cli, ["ladder", "--db", db, "--anchor", "h", "--plot", str(plot)])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0].split()[:5] == ["group", "agent", "version", "Elo", "95%"]
-    assert any(line.split()[1] == "h" and line.rstrip().endswith("anchor") for line in lines[2:5])
+    assert lines[0].split() == ["group", "agent", "version", "Elo", "95%", "CI", "games", "anchor"]
+    assert any(line.split()[1] == "h" and line.rstrip().endswith("yes") for line in lines[2:5])
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
