@@ -169,8 +169,12 @@ class Runner:
             # would otherwise finish its batch (workers ignore Ctrl-C: the arena decides).
             processes = getattr(self.executor, "_processes", None) or {}
             for process in list(processes.values()):
-                process.terminate()
-        self._stop(wait=False)
+                process.kill()
+            # Waiting is quick with the workers dead, and lets the pool's manager thread close its
+            # wake-up pipe before interpreter exit writes to it (Python 3.11 races there: EBADF).
+            self._stop(wait=True)
+        else:
+            self._stop(wait=False)
         if self.client is not None:
             self.client.close()
 

@@ -171,7 +171,7 @@ def test_engines_and_builds_run_guarded_die_with_their_owner(tmp_path) -> None:
     ''')], stdout=subprocess.PIPE, text=True)
     try:
         assert owner.stdout is not None and owner.stdout.readline() == "building\n"
-        assert wait_until(lambda: len(alive_with(marker)) == 2, 30)
+        assert wait_until(lambda: len(alive_with(f"sleep\0{marker}")) == 2, 30)  # both sleeps started
     finally:
         owner.kill()
         owner.wait(timeout=30)
