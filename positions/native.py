@@ -22,7 +22,8 @@ from typing import Sequence
 
 NATIVE_GROUPS = (("positions.state", "positions.rules", "positions.position"), ("advisor.players.heuristics",))
 """The modules on the rollout hot path that ``make`` compiles, by compilation group: the modules of
-a group call each other directly, so a group is used whole or not at all."""
+a group call each other directly, so a group is used whole or not at all; a later group is compiled
+against the earlier groups' native classes, so it runs compiled only while they do."""
 NATIVE_MODULES = tuple(module for group in NATIVE_GROUPS for module in group)
 PURE_ENV = "REFUGE_PURE_PYTHON"
 """Set to 1 to run every module from its Python source."""
@@ -80,6 +81,9 @@ def build_state(module: str) -> str:
     recorded = _recorded()
     if any(recorded.get(member) != source_digest(member) for member in group):
         return "stale"
+    earlier = NATIVE_GROUPS[:NATIVE_GROUPS.index(group)]
+    if any(build_state(member) != "compiled" for g in earlier for member in g):
+        return "stale"  # compiled against the earlier groups' native classes: never mixed with their sources
     return "compiled"
 
 

@@ -17,7 +17,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
 from search.errors import SearchError
 from search.policies import UniformRandom
@@ -27,6 +27,9 @@ from search.request import SearchRequest, SearchResult, SearchTree
 
 Node = dict[int, list[float]]
 """Per action: [visits, availability, value_sum, score_sum]."""
+Progress = Callable[[SearchResult, dict[Hashable, Node]], "bool | None"]
+"""Called every ``progress_every`` iterations with the result so far and the live node table
+(read it, never change it); returning ``False`` stops the search there."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +77,8 @@ def rollout(state: Game, rng: random.Random, policy: Policy[Any] | None = None,
         decisions += 1
 
 
-def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | None) -> TreeOutcome:
+def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | None,
+             on_progress: Progress | None = None, progress_every: int = 64) -> TreeOutcome:
     """Grow one tree from `root` for `iterations` (and/or ``request.seconds``); its root statistics."""
     start = time.perf_counter()
     deadline = start + request.seconds if request.seconds is not None else math.inf
@@ -142,6 +146,13 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
             stats[2] += returns[actor]
             stats[3] += scores[actor]
         done += 1
+        if on_progress is not None and done % progress_every == 0:
+            root_sums = {a: [s[0], s[2], s[3]]
+                         for a, s in tree[(player, root.information_set_key(player))].items()}
+            so_far = SearchResult.from_sums(player, root.legal_actions(), root_sums, done,
+                                            clock() - start, (done,), by_win=uniform_root)
+            if on_progress(so_far, tree) is False:
+                break
     root_node = tree.get((player, root.information_set_key(player)), {})
     sums = {a: [s[0], s[2], s[3]] for a, s in root_node.items()}
     kept = None
@@ -150,19 +161,29 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     return TreeOutcome(sums, done, time.perf_counter() - start, len(tree), kept)
 
 
-def search(state: Game, request: SearchRequest) -> SearchResult:
+def search(state: Game, request: SearchRequest, on_progress: Progress | None = None,
+           progress_every: int = 64) -> SearchResult:
     """Search the decision at `state` for its current player; never mutates `state`.
 
+    With `on_progress` (one worker only) the growing search reports every `progress_every`
+    iterations and stops early when the callback returns ``False`` (see :data:`Progress`).
+
     Raises:
-        SearchError: `state` is not a decision (chance or the end of the game).
+        SearchError: `state` is not a decision (chance or the end of the game), or `on_progress`
+            with several workers.
     """
     player = state.current_player()
     if player < 0:
         what = "a chance event" if player == CHANCE_PLAYER else "the end of the game"
         raise SearchError(f"search: the root is {what}, not a player's decision")
+    if on_progress is not None and request.workers != 1:
+        raise SearchError("search: on_progress needs workers=1 (the callback runs in this process)")
     start = time.perf_counter()
     budgets = split_iterations(request.iterations, request.workers)
-    jobs = [(state, request, derive_seed(request.seed, i), budget) for i, budget in enumerate(budgets)]
+    jobs: list[tuple[Any, ...]] = [(state, request, derive_seed(request.seed, i), budget)
+                                   for i, budget in enumerate(budgets)]
+    if on_progress is not None:
+        jobs = [jobs[0] + (on_progress, max(1, progress_every))]
     outcomes = map_in_processes(run_tree, jobs)
     merged: dict[int, list[float]] = {}
     for outcome in outcomes:

@@ -24,9 +24,8 @@ from advisor.arena.executors import Runner, parse_executor, run_tasks
 from advisor.arena.play import (
     Entrant, GameJob, GameOutcome, play_batch, stop_engines,
 )
-from advisor.arena.report import (
-    PairStats, Played, pair_stats, sprt_of, summary_line,
-)
+from advisor.arena.report import PairStats, Played, SprtWatch, pair_stats, summary_line
+from advisor.arena.sprt import SprtSettings, check_reachable
 from advisor.arena.revisions import describe_checkout, prepare
 from advisor.arena.store import ArenaStore
 from advisor.players.games import derive_seed
@@ -215,7 +214,7 @@ class ArenaSettings:
     seed: int = 0
     db: str = "arena.sqlite"
     workers: int = 1
-    sprt: tuple[float, float] | None = None
+    sprt: SprtSettings | None = None
     executor: str = "local"
     resume: bool = False
     move_timeout: float | None = None
@@ -234,7 +233,7 @@ class Progress:
 
     names: list[str]
     schedule: Schedule
-    sprt_bounds: tuple[float, float] | None
+    sprt: SprtWatch | None = None
     played: list[Played] = field(default_factory=list)
     last_line: float = field(default_factory=time.monotonic)
     last_count: int = 0
@@ -248,13 +247,17 @@ class Progress:
     def add(self, job: GameJob, outcome: GameOutcome) -> None:
         """Count one finished game."""
         fault = (job.seats[outcome.fault.seat], outcome.fault.kind) if outcome.fault else None
-        self.played.append(Played(job.table, job.deal, job.seats, outcome.returns, outcome.scores,
-                                  fault))
+        self.add_played(Played(job.table, job.deal, job.seats, outcome.returns, outcome.scores, fault))
+
+    def add_played(self, game: Played) -> None:
+        """Count one finished game (played now or stored), in the order games finish."""
+        self.played.append(game)
+        if self.sprt is not None:
+            self.sprt.add(game)
 
     def decided(self) -> bool:
-        """Whether the SPRT has reached a decision."""
-        result = sprt_of(self.rows(), self.sprt_bounds)
-        return result is not None and result.decision != "continue"
+        """Whether the SPRT has reached a decision (the run then schedules no more games)."""
+        return self.sprt is not None and self.sprt.stopped is not None
 
     def report(self, force: bool = False) -> None:
         """A summary line every tenth of the run or every minute (and when `force`)."""
@@ -264,7 +267,8 @@ class Progress:
             return
         self.last_line, self.last_count = time.monotonic(), done
         rows = self.rows()
-        _echo(summary_line(self.names, rows, done, total, sprt_of(rows, self.sprt_bounds)), self.bar)
+        _echo(summary_line(self.names, rows, done, total,
+                           None if self.sprt is None else self.sprt.current), self.bar)
 
 
 def _echo(text: str, bar: object) -> None:
@@ -300,6 +304,8 @@ def run_arena(settings: ArenaSettings) -> Progress:
         raise ArenaError(f"two agents are named {duplicate!r}: give each its own NAME=SPEC")
     if settings.sprt is not None and len(names) != 2:
         raise ArenaError("--sprt compares exactly two agents (the first against the second)")
+    if settings.sprt is not None:
+        _check_sprt_grid(settings.sprt, settings.players)
     Position.new_game(settings.players, settings.route)  # checks the route and player count
     entrants = [make_entrant(name, spec, settings.move_timeout) for name, spec in settings.agents]
     schedule = Schedule.build(len(entrants), settings.players, settings.route, settings.seed,
@@ -308,15 +314,17 @@ def run_arena(settings: ArenaSettings) -> Progress:
     try:
         run = _open_run(store, settings)
         try:
-            progress = Progress(names, schedule, settings.sprt)
+            watch = None if settings.sprt is None else SprtWatch(settings.sprt,
+                                                                 schedule.rotations_per_table())
+            progress = Progress(names, schedule, watch)
             done = store.finished(run)
-            for game in store.games(run):
+            for game in store.games(run):  # in index order: the SPRT replays the stored deals
                 seats = tuple(_seat_index(names, name, settings.db) for name, _, _ in game.seats)
                 info = game.fault or {}
                 seat = info.get("seat")
                 fault = (seats[seat], str(info.get("kind"))) if isinstance(seat, int) else None
-                progress.played.append(Played(game.table, game.deal, seats, game.returns,
-                                              game.scores, fault))
+                progress.add_played(Played(game.table, game.deal, seats, game.returns, game.scores,
+                                           fault))
             left = schedule.total - len(done)
             if left > 0 and not progress.decided():
                 remaining = (job for job in schedule.jobs() if job.index not in done)
@@ -332,6 +340,16 @@ def _seat_index(names: list[str], name: str, db: str) -> int:
     if name not in names:
         raise ArenaError(f"{db}: a stored game of this run seats {name!r}, not one of its agents")
     return names.index(name)
+
+
+def _check_sprt_grid(sprt: SprtSettings, players: int) -> None:
+    """The SPRT's hypotheses must be reachable on the grid of two agents' deal scores."""
+    seatings = rotations(make_tables(2, players)[0])
+    meetings = sum(seats.count(0) * seats.count(1) for seats in seatings)
+    try:
+        check_reachable(sprt, 2 * meetings + 1)
+    except ValueError as error:
+        raise ArenaError(f"--sprt with {players} players: {error}") from None
 
 
 def _open_run(store: ArenaStore, settings: ArenaSettings) -> int:
@@ -363,7 +381,8 @@ def _play(settings: ArenaSettings, address: str | None, store: ArenaStore, run: 
     # Batches save per-task overhead for the instant bots; a searching agent takes seconds to
     # minutes a game, so each deal is its own task and is stored as soon as it is played.
     instant = all(parse_agent_spec(e.spec).kind in INSTANT_KINDS for e in entrants)
-    per_task = 1 if settings.sprt or not instant else max(1, min(8, groups // (4 * runner.workers)))
+    per_task = (1 if settings.sprt is not None or not instant
+                else max(1, min(8, groups // (4 * runner.workers))))
     progress.bar = _progress_bar(progress.schedule.total, len(progress.played))
 
     def finished(task: Sequence[GameJob], outcomes: list[GameOutcome]) -> bool:

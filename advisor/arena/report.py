@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from tabulate import tabulate
 
-from advisor.arena.stats import MatchSummary, SprtResult, fractional, pentanomial, sprt
+from advisor.arena.sprt import SequentialTest, SprtResult, SprtSettings
+from advisor.arena.stats import MatchSummary, graded
 
 
 @dataclass(frozen=True)
@@ -34,8 +36,11 @@ class PairStats:
     wins: int
     draws: int
     losses: int
+    counts: tuple[int, ...]
+    """Complete deals by first's score over the deal, on an even grid from 0 to 1 (the pentanomial,
+    pair scores 0, ½, 1, 1½, 2 of 2, for 2 players)."""
     summary: MatchSummary
-    """Over complete deals: pentanomial for 2 players, the mean score per deal otherwise."""
+    """Score per deal, from `counts`."""
 
 
 def _head_to_head(game: Played, first: int, second: int) -> list[float]:
@@ -53,6 +58,23 @@ def _head_to_head(game: Played, first: int, second: int) -> list[float]:
     return scores
 
 
+def deal_points(deal: Sequence[Played], first: int, second: int) -> tuple[int, int] | None:
+    """First's half-points against second over one deal's games and how many times they met in it
+    (``None`` if never)."""
+    scores = [s for game in deal for s in _head_to_head(game, first, second)]
+    return (round(2 * sum(scores)), len(scores)) if scores else None
+
+
+def graded_counts(points: Counter[tuple[int, int]]) -> tuple[int, ...]:
+    """Deals counted by score on the finest even grid that holds them all: with two meetings a
+    deal (2 players) the pentanomial; also the pentanomial's 5 empty bins when there are none."""
+    meetings = math.lcm(*(met for _, met in points)) if points else 2
+    counts = [0] * (2 * meetings + 1)
+    for (half_points, met), deals in points.items():
+        counts[half_points * (meetings // met)] += deals
+    return tuple(counts)
+
+
 def pair_stats(entrants: int, players: int, games: Iterable[Played],
                rotations: Sequence[int]) -> list[PairStats]:
     """Statistics for every pair of agents that met; `rotations[t]` games make a deal of table t."""
@@ -63,8 +85,7 @@ def pair_stats(entrants: int, players: int, games: Iterable[Played],
     for first in range(entrants):
         for second in range(first + 1, entrants):
             wins = draws = losses = 0
-            counts = [0] * 5
-            per_deal: list[float] = []
+            points: Counter[tuple[int, int]] = Counter()
             for (table, _), played in sorted(deals.items()):
                 scores = [s for game in played for s in _head_to_head(game, first, second)]
                 if not scores:
@@ -72,54 +93,58 @@ def pair_stats(entrants: int, players: int, games: Iterable[Played],
                 wins += scores.count(1.0)
                 draws += scores.count(0.5)
                 losses += scores.count(0.0)
-                if len(played) < rotations[table]:
-                    continue  # an unfinished deal: its luck has not cancelled yet
-                if players == 2:
-                    counts[round(2 * sum(scores))] += 1
-                else:
-                    per_deal.append(sum(scores) / len(scores))
+                if len(played) == rotations[table]:  # an unfinished deal's luck has not cancelled yet
+                    points[(round(2 * sum(scores)), len(scores))] += 1
             if wins + draws + losses == 0:
                 continue
-            summary = pentanomial(counts) if players == 2 else fractional(per_deal)
-            rows.append(PairStats(first, second, wins + draws + losses, wins, draws, losses,
-                                  summary))
+            counts = graded_counts(points)
+            rows.append(PairStats(first, second, wins + draws + losses, wins, draws, losses, counts,
+                                  graded(counts)))
     return rows
+
+
+class SprtWatch:
+    """The arena's SPRT of the first agent against the second: updated as each deal of theirs
+    completes (in the order they complete), it keeps the result that first reached a decision."""
+
+    def __init__(self, settings: SprtSettings, rotations: Sequence[int]) -> None:
+        """A test with no deals yet; `rotations[t]` games make a deal of table t."""
+        self.settings = settings
+        self.rotations = rotations
+        self.test = SequentialTest(settings)
+        self.stopped: SprtResult | None = None
+        """The test's state when it first reached a decision."""
+        self._open: dict[tuple[int, int], list[Played]] = defaultdict(list)
+        self._points: Counter[tuple[int, int]] = Counter()
+
+    def add(self, game: Played) -> None:
+        """Count a finished game: a deal it completes updates the test."""
+        key = (game.table, game.deal)
+        deal = self._open[key]
+        deal.append(game)
+        if len(deal) < self.rotations[game.table]:
+            return
+        del self._open[key]
+        points = deal_points(deal, 0, 1)
+        if points is None:
+            return
+        self._points[points] += 1
+        self.test.update([graded_counts(self._points)])
+        if self.stopped is None and self.current.decision != "continue":
+            self.stopped = self.current
+
+    @property
+    def current(self) -> SprtResult:
+        """The test's state over every complete deal so far."""
+        return self.test.result()
 
 
 ELO_SHOWN = 3000.0
 """Elo differences beyond this come from scores of 0 or 1 and are shown as infinite."""
-PSEUDO_COUNT = 1e-3
-"""Fishtest's regularisation: every pair score counts as seen this often, so variance is never 0."""
 
 
-def regularized(summary: MatchSummary) -> MatchSummary:
-    """`summary` with a pseudo-count at each pair score 0, 1/4, ..., 1 (as fishtest regularises).
-
-    ``advisor.arena.stats.sprt`` answers LLR 0 for a zero variance, so without this a clean sweep would
-    never end the test; with real data the pseudo-counts change almost nothing.
-    """
-    if summary.units == 0:
-        return summary
-    values = (0.0, 0.25, 0.5, 0.75, 1.0)
-    n, w = summary.units, PSEUDO_COUNT
-    total = n + w * len(values)
-    mean = (n * summary.score + w * sum(values)) / total
-    variance = (n * (summary.variance + (summary.score - mean) ** 2)
-                + w * sum((v - mean) ** 2 for v in values)) / total
-    return MatchSummary(n, mean, variance)
-
-
-def sprt_of(rows: Sequence[PairStats], bounds: tuple[float, float] | None) -> SprtResult | None:
-    """The SPRT of the first agent against the second, if asked for."""
-    if bounds is None:
-        return None
-    for row in rows:
-        if (row.first, row.second) == (0, 1):
-            return sprt(regularized(row.summary), *bounds)
-    return sprt(MatchSummary(0, 0.5, 0.0), *bounds)
-
-
-def _elo(value: float) -> str:
+def format_elo(value: float) -> str:
+    """An Elo difference with its sign and one decimal, ``+inf``/``-inf`` beyond ELO_SHOWN."""
     if abs(value) >= ELO_SHOWN:  # a clean sweep: the score is 0 or 1
         return "+inf" if value > 0 else "-inf"
     return f"{value + 0.0:+.1f}"  # + 0.0 turns -0.0 into 0.0
@@ -133,19 +158,41 @@ def format_table(names: Sequence[str], rows: Sequence[PairStats]) -> str:
         low, high = s.elo_ci95
         body.append([f"{names[row.first]} vs {names[row.second]}", row.games,
                      f"{row.wins}-{row.draws}-{row.losses}", f"{s.score:.3f}",
-                     _elo(s.elo) if s.units else "-",
-                     f"[{_elo(low)}, {_elo(high)}]" if s.units else "-",
+                     format_elo(s.elo) if s.units else "-",
+                     f"[{format_elo(low)}, {format_elo(high)}]" if s.units else "-",
                      f"{100 * s.los:.1f}%" if s.units else "-", s.units])
     return tabulate(body, headers=["pair", "games", "W-D-L", "score", "Elo", "95% CI", "LOS", "deals"],
                     tablefmt="simple", disable_numparse=True)
 
 
-def format_sprt(result: SprtResult) -> str:
-    """One line: the test, its log-likelihood ratio, bounds and decision."""
-    verdict = {"H1": "H1 accepted (stronger by elo1)", "H0": "H0 accepted (not stronger than elo0)",
-               "continue": "continue"}[result.decision]
-    return (f"SPRT elo0={result.elo0:g} elo1={result.elo1:g}: LLR {result.llr:.2f} "
-            f"[{result.lower:.2f}, {result.upper:.2f}] {verdict}")
+VERDICTS = {"H1": "H1 accepted (stronger by elo1)", "H0": "H0 accepted (not stronger than elo0)",
+            "continue": "continue"}
+
+
+def sprt_heading(settings: SprtSettings) -> str:
+    """What a test decides, e.g. ``SPRT elo0=0 elo1=10 (normalized Elo, alpha=0.05, beta=0.05)``."""
+    return (f"SPRT elo0={settings.elo0:g} elo1={settings.elo1:g} ({settings.elo_model} Elo, "
+            f"alpha={settings.alpha:g}, beta={settings.beta:g})")
+
+
+def format_sprt(result: SprtResult, unit: str = "deal") -> str:
+    """One line: the test, its log-likelihood ratio, bounds, decision and the units behind them."""
+    return (f"{sprt_heading(result.settings)}: LLR {result.llr:.2f} "
+            f"[{result.lower:.2f}, {result.upper:.2f}] {VERDICTS[result.decision]} "
+            f"after {result.units} {unit}{'' if result.units == 1 else 's'}")
+
+
+def sprt_lines(watch: SprtWatch) -> list[str]:
+    """The arena's closing SPRT lines, the last one the decision that stopped the run (with the
+    LLR and bounds at that moment), or the test's state when the schedule ran out without one."""
+    stopped, current = watch.stopped, watch.current
+    if stopped is None:
+        return [f"{format_sprt(current)}: no decision before the schedule ran out"]
+    lines = []
+    if current.units > stopped.units:
+        lines.append(f"{current.units - stopped.units} more deal(s) were already being played when "
+                     f"the test stopped (stored and counted above); with them LLR {current.llr:.2f}")
+    return [*lines, f"stopped by the {format_sprt(stopped)}"]
 
 
 def summary_line(names: Sequence[str], rows: Sequence[PairStats], done: int, total: int,
@@ -157,7 +204,7 @@ def summary_line(names: Sequence[str], rows: Sequence[PairStats], done: int, tot
         s = row.summary
         low, high = s.elo_ci95
         text += (f"  {names[row.first]} vs {names[row.second]}: score {s.score:.3f} "
-                 f"Elo {_elo(s.elo)} [{_elo(low)}, {_elo(high)}] LOS {100 * s.los:.1f}%")
+                 f"Elo {format_elo(s.elo)} [{format_elo(low)}, {format_elo(high)}] LOS {100 * s.los:.1f}%")
     if sprt_result is not None:
         text += f"  LLR {sprt_result.llr:.2f} [{sprt_result.lower:.2f}, {sprt_result.upper:.2f}]"
     return text

@@ -1,4 +1,4 @@
-"""Match statistics: Elo with confidence intervals, LOS, SPRT (fishtest's GSPRT), Bradley–Terry ratings."""
+"""Match statistics: Elo with confidence intervals, LOS, Bradley–Terry ratings (SPRT: arena.sprt)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import numpy as np
 from search.request import wilson_interval
 
 Z95 = 1.959963984540054
+EMPTY_BIN = 1e-3
+"""Fishtest's regularisation: an empty bin of a score distribution counts as this much of a unit."""
 
 
 def elo_from_score(score: float) -> float:
@@ -45,7 +47,7 @@ class MatchSummary:
 
     @property
     def score_ci95(self) -> tuple[float, float]:
-        """95% interval of the mean score (Wilson's when every unit scored alike, e.g. a sweep)."""
+        """95% interval of the mean score (Wilson's for a clean sweep: every unit scored 0, or 1)."""
         if not self.units:
             return 0.0, 1.0
         if self.variance <= 0:
@@ -68,13 +70,19 @@ class MatchSummary:
 
 
 def _summarise(values: Sequence[float], counts: Sequence[int]) -> MatchSummary:
+    """Mean and variance of a unit's score; when every unit scored alike strictly between 0 and 1
+    (e.g. all draws), the variance is that of the counts with each empty bin padded as fishtest does."""
     total = sum(counts)
     if total == 0:
         return MatchSummary(0, 0.5, 0.0)
     x = np.asarray(values, dtype=float)
-    p = np.asarray(counts, dtype=float) / total
-    mean = float((x * p).sum())
-    variance = float((p * (x - mean) ** 2).sum())
+    n = np.asarray(counts, dtype=float)
+    mean = float((x * n).sum() / total)
+    variance = float((n * (x - mean) ** 2).sum() / total)
+    if variance <= 0 and 0 < mean < 1:
+        n = np.where(n > 0, n, EMPTY_BIN)
+        padded_mean = float((x * n).sum() / n.sum())
+        variance = float((n * (x - padded_mean) ** 2).sum() / n.sum())
     return MatchSummary(total, mean, variance)
 
 
@@ -83,51 +91,18 @@ def trinomial(wins: int, draws: int, losses: int) -> MatchSummary:
     return _summarise((1.0, 0.5, 0.0), (wins, draws, losses))
 
 
+def graded(counts: Sequence[int]) -> MatchSummary:
+    """Per-unit statistics from the counts of unit scores 0, 1/k, ..., 1 (k + 1 evenly spaced bins)."""
+    if len(counts) < 2:
+        raise ValueError(f"a score distribution needs at least 2 bins, got {len(counts)}")
+    return _summarise(np.linspace(0.0, 1.0, len(counts)).tolist(), counts)
+
+
 def pentanomial(counts: Sequence[int]) -> MatchSummary:
     """Per-pair statistics from the counts of pair scores 0, 0.5, 1, 1.5, 2 (scaled to 0..1)."""
     if len(counts) != 5:
         raise ValueError(f"pentanomial counts need 5 entries, got {len(counts)}")
-    return _summarise((0.0, 0.25, 0.5, 0.75, 1.0), counts)
-
-
-def fractional(scores: Iterable[float]) -> MatchSummary:
-    """Per-unit statistics from arbitrary scores in [0, 1] (e.g. shared wins 1/k)."""
-    values: dict[float, int] = {}
-    for score in scores:
-        values[score] = values.get(score, 0) + 1
-    return _summarise(list(values), list(values.values()))
-
-
-@dataclass(frozen=True)
-class SprtResult:
-    """The sequential test's state: log-likelihood ratio, its bounds and the decision so far."""
-
-    llr: float
-    lower: float
-    upper: float
-    elo0: float
-    elo1: float
-
-    @property
-    def decision(self) -> str:
-        """``H1`` (accept elo1), ``H0`` (accept elo0) or ``continue``."""
-        if self.llr >= self.upper:
-            return "H1"
-        if self.llr <= self.lower:
-            return "H0"
-        return "continue"
-
-
-def sprt(summary: MatchSummary, elo0: float, elo1: float,
-         alpha: float = 0.05, beta: float = 0.05) -> SprtResult:
-    """Fishtest's generalised SPRT (normal approximation) of elo0 against elo1 (logistic Elo)."""
-    lower = math.log(beta / (1 - alpha))
-    upper = math.log((1 - beta) / alpha)
-    if summary.units == 0 or summary.variance <= 0:
-        return SprtResult(0.0, lower, upper, elo0, elo1)
-    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
-    llr = summary.units * (s1 - s0) * (2 * summary.score - s0 - s1) / (2 * summary.variance)
-    return SprtResult(llr, lower, upper, elo0, elo1)
+    return graded(counts)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,8 @@ import click
 
 from advisor.arena.executors import default_workers
 from advisor.arena.match import ArenaSettings, make_tables, parse_named_agent, rotations, run_arena
-from advisor.arena.report import fault_lines, format_sprt, format_table, sprt_of
+from advisor.arena.report import fault_lines, format_table, sprt_lines
+from advisor.arena.sprt import ELO_MODELS, SprtSettings
 from advisor.cli.errors import fail_on_one_line as fail
 from positions.errors import RefugeError
 
@@ -43,7 +44,9 @@ def parse_sprt(text: str) -> tuple[float, float]:
               help="local worker processes (default: every core)")
 @click.option("--sprt", "sprt_text", metavar="ELO0,ELO1", default=None,
               help="stop when the first agent is shown stronger by ELO1 or not by ELO0 "
-                   "(alpha = beta = 0.05)")
+                   "(fishtest's pentanomial GSPRT, alpha = beta = 0.05)")
+@click.option("--elo-model", type=click.Choice(ELO_MODELS), default="normalized", show_default=True,
+              help="the Elo of --sprt's bounds: normalized (fishtest's SPRTs) or logistic")
 @click.option("--executor", default="local", show_default=True, help="local or dask://HOST:PORT")
 @click.option("--resume", is_flag=True, help="continue the stored run with these settings")
 @click.option("--move-timeout", type=click.FloatRange(0, min_open=True), default=None,
@@ -53,20 +56,20 @@ def parse_sprt(text: str) -> tuple[float, float]:
               metavar="SECONDS", help="with Dask: stop once no worker has been connected for this "
               "long (default: wait, saying so every 30 s)")
 def arena_command(agents: tuple[str, ...], games: int, players: int, route: str, seed: int, db: str,
-                  workers: int | None, sprt_text: str | None, executor: str, resume: bool,
-                  move_timeout: float | None, worker_timeout: float | None) -> None:
+                  workers: int | None, sprt_text: str | None, elo_model: str, executor: str,
+                  resume: bool, move_timeout: float | None, worker_timeout: float | None) -> None:
     """Play agents against each other on paired deals and report Elo (optionally an SPRT).
 
     Example: refuge arena --agent new=ismcts:iterations=400 --agent old=rev:HEAD~1:ismcts:iterations=400
     --games 200 --seed 1 --sprt 0,10
     """
     try:
-        bounds = parse_sprt(sprt_text) if sprt_text is not None else None
+        sprt = None if sprt_text is None else SprtSettings(*parse_sprt(sprt_text), elo_model=elo_model)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="'--sprt'") from None
     try:
         settings = ArenaSettings([parse_named_agent(a) for a in agents], games, players, route, seed,
-                                 db, workers or default_workers(), bounds, executor, resume,
+                                 db, workers or default_workers(), sprt, executor, resume,
                                  move_timeout, worker_timeout)
         schedule_note(settings)
         progress = run_arena(settings)
@@ -78,12 +81,11 @@ def arena_command(agents: tuple[str, ...], games: int, players: int, route: str,
         return
     rows = progress.rows()
     click.echo(format_table(progress.names, rows))
-    result = sprt_of(rows, bounds)
-    if result is not None:
-        click.echo(format_sprt(result))
     for line in fault_lines(progress.names, progress.played):
         click.echo(line)
     click.echo(f"{len(progress.played)} of {progress.schedule.total} games in {db}")
+    for line in sprt_lines(progress.sprt) if progress.sprt is not None else []:
+        click.echo(line)  # the last line: the decision that stopped the run
 
 
 def schedule_note(settings: ArenaSettings) -> None:

@@ -17,6 +17,8 @@ from advisor.cli.ladder import ladder_command
 from advisor.cli.files import COMMANDS as FILE_COMMANDS
 from advisor.cli.play import play
 from advisor.cli.selfplay import selfplay
+from advisor.cli.serve import serve
+from advisor.cli.sprt import sprt_command
 from advisor.cli.track import track
 from positions import RefugeError
 
@@ -28,7 +30,7 @@ def cli() -> None:
 
 
 for _command in (*FILE_COMMANDS, *ADVISE_COMMANDS, selfplay, play, track, annotate,
-                 arena_command, engine_command, ladder_command, bench_command):
+                 arena_command, engine_command, ladder_command, bench_command, sprt_command, serve):
     cli.add_command(_command)
 
 

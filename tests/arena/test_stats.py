@@ -1,6 +1,4 @@
-"""Elo, CI, LOS, SPRT and rating maths against hand-computed cases."""
-
-import math
+"""Elo, CI, LOS, score grids and rating maths against hand-computed cases (the SPRT: test_sprt.py)."""
 
 import pytest
 
@@ -42,19 +40,14 @@ def test_pentanomial_pairs() -> None:
         stats.pentanomial([1, 2])
 
 
-def test_sprt_bounds_and_llr_by_hand() -> None:
-    """Bounds are log(b/(1-a)) and log((1-b)/a); LLR = N (s1-s0)(2s-s0-s1) / (2 var)."""
-    summary = stats.trinomial(60, 20, 20)
-    result = stats.sprt(summary, 0.0, 10.0)
-    assert result.lower == pytest.approx(math.log(0.05 / 0.95))
-    assert result.upper == pytest.approx(math.log(0.95 / 0.05))
-    s0, s1 = 0.5, stats.score_from_elo(10.0)
-    assert result.llr == pytest.approx(100 * (s1 - s0) * (1.4 - s0 - s1) / (2 * 0.16))
-    assert result.llr == pytest.approx(1.734, abs=1e-3)
-    assert result.decision == "continue"
-    assert stats.sprt(stats.trinomial(600, 200, 200), 0.0, 10.0).decision == "H1"
-    assert stats.sprt(stats.trinomial(200, 200, 600), 0.0, 10.0).decision == "H0"
-    assert stats.sprt(stats.trinomial(5, 0, 5), 0.0, 10.0).decision == "continue"
+def test_graded_scores_sit_on_an_even_grid() -> None:
+    """Seven bins are deal scores 0, 1/6, ..., 1; the pentanomial is the five-bin case."""
+    summary = stats.graded([0, 0, 0, 1, 0, 0, 1])
+    assert summary.units == 2 and summary.score == pytest.approx(0.75)
+    assert summary.variance == pytest.approx(0.0625)
+    assert stats.graded([1, 0, 2, 0, 1]) == stats.pentanomial([1, 0, 2, 0, 1])
+    with pytest.raises(ValueError):
+        stats.graded([3])
 
 
 def test_bradley_terry_recovers_an_ordering_and_anchor() -> None:
@@ -74,3 +67,14 @@ def test_a_clean_sweep_has_a_finite_lower_elo_bound() -> None:
     low, high = stats.pentanomial([0, 0, 0, 0, 100]).score_ci95
     assert 0.95 < low < 0.97 and high == 1.0
     assert 400 < stats.pentanomial([0, 0, 0, 0, 100]).elo_ci95[0] < 700
+
+
+def test_all_draws_have_fishtests_narrow_interval() -> None:
+    """100 even pairs: no variance observed, so the empty bins are padded as fishtest does
+    (±0.3 Elo, where Wilson's interval for a binomial score of 0.5 would say ±68)."""
+    summary = stats.pentanomial([0, 0, 100, 0, 0])
+    low, high = summary.elo_ci95
+    assert summary.score == 0.5 and summary.elo == pytest.approx(0.0)
+    assert high == pytest.approx(-low) and 0.2 < high < 0.4
+    assert summary.los == pytest.approx(0.5)
+    assert stats.trinomial(0, 50, 0).elo_ci95[1] < 1.0

@@ -1,0 +1,103 @@
+"""Errors as JSON with a message (never a stack trace), and the request body cap."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from positions.errors import RefugeError
+from search.errors import SearchError
+
+LOG = logging.getLogger("refuge.web")
+
+
+class ApiError(Exception):
+    """A request the server refuses: an HTTP status and a one-line message (plus details)."""
+
+    def __init__(self, status: int, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.details = details
+
+
+def problems_of(error: RefugeError) -> list[dict[str, str]]:
+    """The reader's lines (``JSONPATH: message``, as `refuge validate` prints them) as path and message."""
+    problems = []
+    for line in str(error).splitlines():
+        path, sep, message = line.partition(": ")
+        if not sep or " " in path:
+            path, message = "", line
+        problems.append({"path": path, "message": message})
+    return problems
+
+
+def error_response(status: int, message: str, **details: Any) -> JSONResponse:
+    """``{"error": message, ...}`` with `status`."""
+    return JSONResponse({"error": message, **details}, status_code=status)
+
+
+async def on_api_error(request: Request, error: Exception) -> Response:
+    """An :class:`ApiError` as JSON."""
+    assert isinstance(error, ApiError)
+    return error_response(error.status, error.message, **error.details)
+
+
+async def on_refuge_error(request: Request, error: Exception) -> Response:
+    """Bad input met by the game library (a position, record or action): 422 with every problem."""
+    assert isinstance(error, (RefugeError, SearchError))
+    problems = problems_of(error) if isinstance(error, RefugeError) else []
+    first = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return error_response(422, first, problems=problems)
+
+
+async def on_http_error(request: Request, error: Exception) -> Response:
+    """Starlette's own errors (404, 405): JSON under /api, plain text elsewhere."""
+    assert isinstance(error, HTTPException)
+    if request.url.path.startswith("/api"):
+        return error_response(error.status_code, str(error.detail))
+    return PlainTextResponse(f"{error.status_code} {error.detail}", status_code=error.status_code)
+
+
+async def on_unexpected(request: Request, error: Exception) -> Response:
+    """A bug: logged here with its traceback, reported to the client as one line."""
+    LOG.error("internal error on %s %s", request.method, request.url.path, exc_info=error)
+    return error_response(500, "internal error (the server log has the details)")
+
+
+class BodyLimit:
+    """ASGI middleware: a request body longer than `limit` bytes gets 413, read no further."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                await self._refuse(scope, receive, send)
+                return
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise ApiError(413, f"request body over {self.limit} bytes")
+            return message
+
+        await self.app(scope, counted, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = error_response(413, f"request body over {self.limit} bytes")
+        await response(scope, receive, send)

@@ -1,0 +1,118 @@
+// The live analysis panel: starts a search on a line, streams it (server-sent events), Stop/Continue.
+import { api, clear, h, showError } from "./common.js";
+
+const pct = (x) => (x === null || x === undefined ? "–" : `${(100 * x).toFixed(1)}%`);
+
+export class AnalysisPanel {
+  constructor(el, { onPlay, playerName }) {
+    this.el = el;
+    this.onPlay = onPlay;
+    this.playerName = playerName || ((seat) => `player ${seat}`);
+    this.job = null;
+    this.source = null;
+    this.status = h("span", { id: "analysis-status", class: "status" }, "idle");
+    this.rate = h("span", { id: "analysis-rate", class: "rate" }, "");
+    this.startButton = h("button", { type: "button", id: "analyse", onclick: () => this.start() }, "Analyse");
+    this.stopButton = h("button", { type: "button", id: "stop", disabled: true, onclick: () => this.stop() }, "Stop");
+    this.continueButton = h("button", { type: "button", id: "continue", disabled: true, onclick: () => this.resume() }, "Continue");
+    this.body = h("div", { class: "analysis-body" });
+    this.errors = h("div", { class: "errors" });
+    clear(el, h("h3", {}, "Analysis"),
+      h("div", { class: "controls" }, this.startButton, this.stopButton, this.continueButton, this.status, this.rate),
+      this.errors, this.body);
+    window.addEventListener("pagehide", () => this.close());
+  }
+
+  setLine(lineBody, canAnalyse) {
+    this.line = lineBody;
+    this.close();
+    this.startButton.disabled = !canAnalyse;
+    this.stopButton.disabled = this.continueButton.disabled = true;
+    clear(this.body);
+    clear(this.status, canAnalyse ? "idle" : "no decision here");
+    clear(this.rate);
+  }
+
+  async start() {
+    this.close();
+    showError(this.errors, null);
+    try {
+      this.job = await api("/api/analyses", this.line);
+    } catch (e) { showError(this.errors, e); return; }
+    this.listen();
+  }
+
+  listen() {
+    this.source = new EventSource(`/api/analyses/${encodeURIComponent(this.job.id)}/events`);
+    const onData = (event) => this.render(JSON.parse(event.data));
+    for (const state of ["queued", "running", "paused", "capped", "cancelled", "failed", "done"]) {
+      this.source.addEventListener(state, onData);
+    }
+    this.source.onerror = () => { if (this.source && this.source.readyState === EventSource.CLOSED) this.source = null; };
+  }
+
+  // The answers to stop and continue are not drawn: the event stream, which shows every change
+  // in order, may already have said more (a pause reported before this answer arrived).
+  async stop() {
+    if (!this.job) return;
+    this.stopButton.disabled = true;
+    try { await api(`/api/analyses/${this.job.id}/stop`, {}); } catch (e) { showError(this.errors, e); }
+  }
+
+  async resume() {
+    if (!this.job) return;
+    this.continueButton.disabled = true;
+    try { await api(`/api/analyses/${this.job.id}/continue`, {}); } catch (e) { showError(this.errors, e); }
+  }
+
+  close() {
+    if (this.source) { this.source.close(); this.source = null; }
+    if (this.job && ["queued", "running", "paused"].includes(this.job.state)) {
+      fetch(`/api/analyses/${this.job.id}`, { method: "DELETE", keepalive: true }).catch(() => {});
+    }
+    this.job = null;
+  }
+
+  render(job) {
+    this.job = job;
+    const finished = ["capped", "cancelled", "failed", "done"].includes(job.state);
+    if (finished && this.source) { this.source.close(); this.source = null; }
+    let text = job.state;
+    if (job.state === "queued") text = `queued (${job.queue_position} ahead of a free core)`;
+    if (job.stopping) text = "stopping…";
+    if (job.state === "capped") text = `finished (cap: ${job.reason})`;
+    if (job.state === "failed") text = `failed: ${job.error}`;
+    if (job.state === "cancelled") text = `cancelled (${job.reason})`;
+    clear(this.status, text);
+    this.stopButton.disabled = job.state !== "running";
+    this.continueButton.disabled = job.state !== "paused";
+    const r = job.result;
+    if (!r) return;
+    clear(this.rate, `${r.iterations.toLocaleString()} iterations · ${Math.round(r.rate).toLocaleString()} it/s · ${r.seconds.toFixed(1)} s`);
+    clear(this.body,
+      h("table", { class: "options", id: "options" },
+        h("thead", {}, h("tr", {}, ["option", "win", "95% interval", "exp. score", "visits"].map((c) => h("th", {}, c)))),
+        h("tbody", {}, r.options.map((o) => h("tr", {
+          class: o.action === r.best ? "best" : "", dataset: { action: o.action }, title: "play this option on the board",
+          onclick: () => this.onPlay && this.onPlay(o.action) },
+          h("td", {}, h("button", { type: "button", class: "link" }, o.action)),
+          h("td", {}, pct(o.win_probability)),
+          h("td", {}, ciBar(o.ci95)),
+          h("td", {}, o.expected_score.toFixed(1)),
+          h("td", { class: "visits" }, o.visits.toLocaleString()))))),
+      h("div", { class: "chances" }, h("h4", {}, "Chances"),
+        h("ul", {}, r.chances.map((c) => h("li", {}, `${this.playerName(c.player)}: win ${pct(c.win)}`,
+          c.score === null ? "" : `, score ${c.score.toFixed(1)}`, c.from === "line" ? " (at their next decision on the line)" : "")))),
+      h("div", { class: "line" }, h("h4", {}, "Principal line"),
+        h("ol", {}, r.line.map((step) => h("li", { class: step.player === null ? "chance" : "" },
+          step.player === null ? `likely ${step.action} (${pct(step.probability)})` : `${this.playerName(step.player)}: ${step.action} (${pct(step.win)})`)))),
+      r.facts ? h("div", { class: "facts" }, h("h4", {}, "Facts"), h("ul", {}, r.facts.lines.map((line) => h("li", {}, line)))) : null);
+  }
+}
+
+function ciBar([low, high]) {
+  const bar = h("span", { class: "ci" }, h("span", { class: "ci-range" }));
+  bar.firstChild.style.left = `${100 * low}%`;
+  bar.firstChild.style.width = `${Math.max(1, 100 * (high - low))}%`;
+  return h("span", {}, bar, ` ${(100 * low).toFixed(0)}–${(100 * high).toFixed(0)}%`);
+}

@@ -1,0 +1,58 @@
+// The board page: a position (example, file, upload or editor), moves played on it, live analysis.
+import { AnalysisPanel } from "./analysis.js";
+import { api, clear, download, drawPicker, loadCatalogue, params, playerLabel, renderBoard, showError } from "./common.js";
+
+let start = null;   // where the line starts: {example}, {file}, {position} or {record}
+let events = [];    // moves played on the board since
+let view = null;
+const board = document.getElementById("board");
+const panel = new AnalysisPanel(document.getElementById("analysis"), {
+  onPlay: (action) => play(action),
+  playerName: (seat) => (view ? playerLabel(view, seat) : `player ${seat}`),
+});
+
+function startFromPage() {
+  if (params.get("example")) return { example: params.get("example") };
+  if (params.get("file")) return { file: params.get("file"), ...(params.get("at") ? { at: Number(params.get("at")) } : {}) };
+  const stored = sessionStorage.getItem("refuge-position");
+  if (stored) return { position: JSON.parse(stored) };
+  return { example: "opening-2p" };
+}
+
+async function refresh() {
+  showError("errors", null);
+  const data = await api("/api/view", { ...start, events });
+  view = data.view;
+  renderBoard(board, view, { onAction: play, chancePicker: (v) => drawPicker(v, play) });
+  clear(document.getElementById("line-text"), events.length ? `moves: ${events.join(" · ")}` : (data.title || ""));
+  panel.setLine({ ...start, events }, view.decision.kind === "decision");
+}
+
+async function play(action) {
+  try {
+    const body = { ...start, events };
+    const data = await api("/api/apply", action === null ? { ...body, sample: Math.floor(Math.random() * 2 ** 31) } : { ...body, action });
+    events = data.events;
+    await refresh();
+  } catch (e) { showError("errors", e); }
+}
+
+document.getElementById("back").addEventListener("click", () => { events.pop(); refresh().catch((e) => showError("errors", e)); });
+document.getElementById("reset").addEventListener("click", () => { events = []; refresh().catch((e) => showError("errors", e)); });
+document.getElementById("export").addEventListener("click", async () => {
+  try { download("position.json", JSON.stringify(await api("/api/export", { ...start, events }), null, 2)); } catch (e) { showError("errors", e); }
+});
+document.getElementById("edit").addEventListener("click", async () => {
+  try {
+    sessionStorage.setItem("refuge-position", JSON.stringify(await api("/api/export", { ...start, events })));
+    location.href = "/editor?from=board";
+  } catch (e) { showError("errors", e); }
+});
+
+async function main() {
+  await loadCatalogue();
+  start = startFromPage();
+  await refresh();
+}
+
+main().catch((e) => showError("errors", e));

@@ -1,0 +1,199 @@
+"""Analyses and annotations through the API: streamed, capped, queued one per slot, stopped,
+continued and cancelled (also when the listener goes away or nobody asks)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Callable
+
+import httpx
+import pytest
+from starlette.testclient import TestClient
+
+from advisor.web.app import create_app
+from advisor.web.jobs import JobManager
+from webtools import GAME, LiveServer, small_config, stubborn_job
+
+WAIT = 30.0
+"""No wait in these tests lasts longer: a hang fails instead of blocking."""
+
+
+def wait_for(check: Callable[[], object], what: str, timeout: float = WAIT) -> object:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def events_of(client: TestClient, url: str) -> list[dict]:
+    """Every server-sent event of a job until it ends."""
+    seen = []
+    with client.stream("GET", url) as stream:
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        for line in stream.iter_lines():
+            if line.startswith("data: "):
+                seen.append(json.loads(line[6:]))
+    return seen
+
+
+def state_of(client: TestClient, job: str) -> dict:
+    return client.get(f"/api/analyses/{job}").json()
+
+
+def test_an_analysis_streams_its_growing_search_until_the_iteration_cap(client: TestClient) -> None:
+    started = client.post("/api/analyses", json={"example": "storm-one-away", "seed": 3})
+    assert started.status_code == 202
+    job = started.json()["id"]
+    seen = events_of(client, f"/api/analyses/{job}/events")
+    last = seen[-1]
+    assert (last["state"], last["reason"]) == ("capped", "iterations")
+    result = last["result"]
+    assert result["iterations"] == 400
+    assert sum(o["visits"] for o in result["options"]) == 400
+    growing = [e["result"]["iterations"] for e in seen if e["result"]]
+    assert growing == sorted(growing) and len(set(growing)) >= 2
+    option = result["options"][0]
+    assert set(option) == {"action", "win_probability", "ci95", "expected_score", "visits"}
+    assert [c["player"] for c in result["chances"]] == [0, 1] and result["chances"][result["player"]]["from"] == "root"
+    assert result["line"] and result["line"][0]["action"] == result["best"]
+    assert result["facts"]["threshold"] == 6 and result["rate"] > 0
+    assert state_of(client, job)["state"] == "capped"
+
+
+def test_analysis_errors(client: TestClient) -> None:
+    assert client.post("/api/analyses", json={"file": GAME, "at": 2}).status_code == 409  # chance
+    assert client.post("/api/analyses", json={"example": "opening-2p", "seed": -1}).status_code == 400
+    assert client.post("/api/analyses", json={}).status_code == 400
+    assert client.get("/api/analyses/analysis-999").status_code == 404
+    assert client.get("/api/analyses/analysis-999/events").status_code == 404
+    assert client.post("/api/analyses/analysis-999/stop").status_code == 404
+    assert client.delete("/api/analyses/analysis-999").status_code == 404
+
+
+def test_stop_continue_and_cancel(games: str) -> None:
+    config = small_config(games, max_iterations=10_000_000, max_seconds=60.0)
+    with TestClient(create_app(config)) as client:
+        job = client.post("/api/analyses", json={"example": "opening-2p"}).json()["id"]
+        wait_for(lambda: (state_of(client, job)["result"] or {}).get("iterations"), "a first report")
+        assert client.post(f"/api/analyses/{job}/continue").status_code == 409  # not paused
+        assert client.post(f"/api/analyses/{job}/stop").status_code == 200
+        paused = wait_for(lambda: (s := state_of(client, job))["state"] == "paused" and s, "the pause")
+        frozen = paused["result"]["iterations"]  # type: ignore[index]
+        time.sleep(0.3)
+        assert state_of(client, job)["result"]["iterations"] == frozen
+        assert client.post(f"/api/analyses/{job}/continue").json()["state"] == "running"
+        wait_for(lambda: state_of(client, job)["result"]["iterations"] > frozen, "the search to grow again")
+        cancelled = client.delete(f"/api/analyses/{job}").json()
+        assert (cancelled["state"], cancelled["reason"]) == ("cancelled", "asked")
+        assert client.post(f"/api/analyses/{job}/stop").status_code == 409
+        wait_for(lambda: client.get("/api/status").json()["processes"] == 0, "the process to end")
+
+
+def test_searches_run_one_per_slot_and_the_rest_queue(games: str) -> None:
+    config = small_config(games, slots=1, max_jobs=2, max_iterations=10_000_000)
+    with TestClient(create_app(config)) as client:
+        first = client.post("/api/analyses", json={"example": "opening-2p"}).json()
+        second = client.post("/api/analyses", json={"example": "opening-2p"}).json()
+        assert first["state"] == "running"
+        assert (second["state"], second["queue_position"]) == ("queued", 1)
+        busy = client.post("/api/analyses", json={"example": "opening-2p"})
+        assert busy.status_code == 503 and "busy" in busy.json()["error"]
+        assert client.post(f"/api/analyses/{second['id']}/stop").status_code == 409  # not started
+        client.delete(f"/api/analyses/{first['id']}")
+        wait_for(lambda: state_of(client, second["id"])["state"] == "running", "the queued search to start")
+        assert client.get("/api/status").json()["jobs"]["running"] == 1
+        client.delete(f"/api/analyses/{second['id']}")
+
+
+def test_an_analysis_stops_at_its_time_cap(games: str) -> None:
+    config = small_config(games, max_iterations=10_000_000, max_seconds=0.5)
+    with TestClient(create_app(config)) as client:
+        job = client.post("/api/analyses", json={"example": "opening-2p"}).json()["id"]
+        last = events_of(client, f"/api/analyses/{job}/events")[-1]
+        assert (last["state"], last["reason"]) == ("capped", "seconds"), last
+        assert last["result"]["seconds"] >= 0.5
+
+
+def test_a_job_nobody_asks_about_is_cancelled(games: str) -> None:
+    config = small_config(games, max_iterations=10_000_000, idle_seconds=0.3)
+    with TestClient(create_app(config)) as client:
+        job = client.post("/api/analyses", json={"example": "opening-2p"}).json()["id"]
+        time.sleep(1.0)
+        data = state_of(client, job)
+        assert (data["state"], data["reason"]) == ("cancelled", "idle")
+
+
+def test_a_disconnected_listener_cancels_its_search(live: LiveServer) -> None:
+    with httpx.Client(base_url=live.url, timeout=WAIT) as http:
+        job = http.post("/api/analyses", json={"example": "opening-2p"}).json()["id"]
+        with http.stream("GET", f"/api/analyses/{job}/events") as stream:
+            for line in stream.iter_lines():
+                if line.startswith("data: ") and json.loads(line[6:])["result"]:
+                    break  # one report, then the client goes away
+        data = wait_for(lambda: (d := http.get(f"/api/analyses/{job}").json())["state"] == "cancelled" and d,
+                        "the cancel")
+        assert data["reason"] == "disconnected"  # type: ignore[index]
+        wait_for(lambda: http.get("/api/status").json()["processes"] == 0, "the process to end")
+
+
+def test_an_annotation_reports_progress_then_every_label(client: TestClient) -> None:
+    started = client.post("/api/annotations", json={"file": GAME, "iterations": 5, "seed": 1})
+    assert started.status_code == 202
+    seen = events_of(client, f"/api/annotations/{started.json()['id']}/events")
+    last = seen[-1]
+    assert last["state"] == "done"
+    result = last["result"]
+    assert result["done"] == result["total"] == len(result["annotations"]) > 10
+    progress = [e["result"]["done"] for e in seen if e["result"]]
+    assert progress == sorted(progress) and progress[0] < result["total"]
+    first = result["annotations"][0]
+    assert {"event", "walk", "turn", "player", "played", "best", "loss", "label"} <= set(first)
+    assert {s["player"] for s in result["players"]} == {0, 1}
+
+
+@pytest.mark.parametrize("body, status", [
+    ({"file": GAME, "iterations": 51}, 400), ({"file": GAME, "iterations": 0}, 400),
+    ({"example": "opening-2p"}, 422), ({"file": GAME, "seed": "x"}, 400), ({}, 400),
+])
+def test_annotation_errors(client: TestClient, body: dict, status: int) -> None:
+    assert client.post("/api/annotations", json=body).status_code == status
+
+
+def test_stopping_an_annotation_cancels_it(client: TestClient) -> None:
+    job = client.post("/api/annotations", json={"file": GAME, "iterations": 50}).json()["id"]
+    assert client.get(f"/api/analyses/{job}").status_code == 404  # an annotation is not an analysis
+    assert client.get(f"/api/annotations/{job}").json()["kind"] == "annotation"
+    stopped = client.post(f"/api/annotations/{job}/stop").json()
+    assert stopped["state"] == "cancelled"
+    assert client.post(f"/api/annotations/{job}/continue").status_code == 409
+    other = client.post("/api/annotations", json={"file": GAME, "iterations": 50}).json()["id"]
+    assert client.delete(f"/api/annotations/{other}").json()["reason"] == "asked"
+    assert client.delete("/api/annotations/annotation-999").status_code == 404
+
+
+def test_a_child_that_ignores_cancel_is_terminated_then_killed(games: str) -> None:
+    """Cancelling never depends on the child's goodwill: SIGTERM after a grace, then SIGKILL."""
+    manager = JobManager(small_config(games))
+
+    async def scenario() -> tuple[str, float]:
+        await manager.start()
+        try:
+            job = manager.submit("analysis", stubborn_job, ())
+            while job.process is None or not job.process.is_alive():
+                await asyncio.sleep(0.02)
+            manager.cancel(job)
+            start = time.monotonic()
+            while job.process is not None and time.monotonic() - start < WAIT:
+                await asyncio.sleep(0.05)
+            return job.state, time.monotonic() - start
+        finally:
+            await manager.close()
+
+    state, seconds = asyncio.run(scenario())
+    assert state == "cancelled" and seconds < WAIT
+    assert manager.status()["processes"] == 0

@@ -1,0 +1,86 @@
+"""Following a game at the table through the API: events, undo, saved after each, download."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from starlette.testclient import TestClient
+
+from advisor.web.app import create_app
+from webtools import small_config
+from positions.record import load_record, replay
+
+
+def start(client: TestClient, **body: object) -> dict:
+    response = client.post("/api/tracked", json={"players": 2, "route": "meadows", **body})
+    assert response.status_code == 201
+    return response.json()
+
+
+def test_each_event_is_saved_and_undo_takes_it_back(client: TestClient, games: str) -> None:
+    game = start(client, names=["<b>Ann</b>", "Ben"])
+    path = os.path.join(games, game["file"])
+    assert game["file"].startswith("tracked-") and os.path.exists(path)
+    assert game["view"]["legal"] == ["return", "draw"]
+    url = f"/api/tracked/{game['id']}"
+    for action in ("draw", "draw"):
+        game = client.post(f"{url}/events", json={"action": action}).json()
+    assert game["view"]["decision"]["kind"] == "chance"
+    game = client.post(f"{url}/events", json={"sample": 5}).json()
+    saved = load_record(path)
+    assert [str(e) for e in saved.events] == game["record"]["events"] and len(saved.events) == 3
+    assert saved.names == ("<b>Ann</b>", "Ben")  # kept as data; the page shows it as text
+    game = client.post(f"{url}/undo").json()
+    assert len(game["record"]["events"]) == 2 and len(load_record(path).events) == 2
+    assert game["view"]["decision"]["kind"] == "chance"
+    replay(load_record(path))
+
+
+def test_an_illegal_event_changes_nothing(client: TestClient, games: str) -> None:
+    game = start(client)
+    url = f"/api/tracked/{game['id']}"
+    refused = client.post(f"{url}/events", json={"action": "buy bear"})
+    assert refused.status_code == 422 and "not legal" in refused.json()["error"]
+    assert client.post(f"{url}/events", json={"action": 3}).status_code == 400
+    assert client.post(f"{url}/events", json={"sample": 1}).status_code == 409  # a decision, not chance
+    assert client.post(f"{url}/undo").status_code == 409
+    assert client.get(url).json()["record"]["events"] == []
+
+
+def test_download_list_and_review(client: TestClient) -> None:
+    game = start(client)
+    client.post(f"/api/tracked/{game['id']}/events", json={"action": "return"})
+    download = client.get(f"/api/tracked/{game['id']}/download")
+    assert download.headers["content-disposition"] == f'attachment; filename="{game["file"]}"'
+    assert json.loads(download.text)["events"] == ["return"]
+    assert [g["id"] for g in client.get("/api/tracked").json()["games"]] == [game["id"]]
+    assert len(client.post("/api/review", json={"tracked": game["id"]}).json()["moves"]) == 1
+    assert client.post("/api/view", json={"tracked": game["id"]}).json()["view"]["legal"]
+    advice = client.post("/api/analyses", json={"tracked": game["id"]})  # Advise at the table
+    assert advice.status_code == 202 and advice.json()["kind"] == "analysis"
+    client.delete(f"/api/analyses/{advice.json()['id']}")
+
+
+def test_a_restarted_server_picks_the_game_up_from_its_file(games: str) -> None:
+    with TestClient(create_app(small_config(games))) as first:
+        game = start(first)
+        first.post(f"/api/tracked/{game['id']}/events", json={"action": "draw"})
+    with TestClient(create_app(small_config(games))) as second:
+        again = second.get(f"/api/tracked/{game['id']}").json()
+        assert again["record"]["events"] == ["draw"]
+
+
+@pytest.mark.parametrize("body", [
+    {"players": 5}, {"players": "2"}, {"route": "moon"}, {"names": ["only one"]},
+    {"names": ["x" * 41, "y"]}, {"seed": -1},
+])
+def test_new_game_errors(client: TestClient, body: dict) -> None:
+    response = client.post("/api/tracked", json={"players": 2, **body})
+    assert response.status_code == 400 and response.json()["error"]
+
+
+@pytest.mark.parametrize("game_id, status", [("..%2Fx", 404), ("UPPER", 400), ("no-such-game", 404)])
+def test_unknown_or_bad_ids(client: TestClient, game_id: str, status: int) -> None:
+    assert client.get(f"/api/tracked/{game_id}").status_code == status
