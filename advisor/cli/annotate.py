@@ -12,6 +12,7 @@ from advisor.analysis.annotate import DEFAULT_ITERATIONS, Annotation, annotate_g
 from advisor.cli.errors import reports_bad_input
 from advisor.cli.progress import progress_bar
 from positions.record import load_record, replay
+from positions.render import printable
 
 JSON_FORMAT = "refuge-annotation/1"
 
@@ -106,9 +107,14 @@ def annotate(game_file: str, players: str | None, iterations: int | None, second
                                  "played", "win", "best", "best win", "loss", "label",
                                  "chances % (P0 P1 ..)"]))
     click.echo()
+<<<<<<< HEAD
     click.echo(tabulate([[s.player, s.name, s.decisions, f"{s.accuracy:.1f}", s.inaccuracies,
                           s.mistakes, s.blunders, f"{100 * s.mean_loss:.2f}",
                           f"{s.mean_score_loss:.2f}"] for s in summaries],
+=======
+    click.echo(tabulate([[s.player, printable(s.name), s.decisions, f"{s.accuracy:.1f}", s.inaccuracies,
+                          s.mistakes, s.blunders, f"{100 * s.mean_loss:.2f}"] for s in summaries],
+>>>>>>> main
                         headers=["player", "name", "decisions", "accuracy", "inaccuracies",
                                  "mistakes", "blunders", "mean loss", "mean VP loss"]))
     click.echo("loss: win-probability points; where both win chances are below 3% or above 97%, "
