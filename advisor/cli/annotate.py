@@ -107,14 +107,9 @@ def annotate(game_file: str, players: str | None, iterations: int | None, second
                                  "played", "win", "best", "best win", "loss", "label",
                                  "chances % (P0 P1 ..)"]))
     click.echo()
-<<<<<<< HEAD
-    click.echo(tabulate([[s.player, s.name, s.decisions, f"{s.accuracy:.1f}", s.inaccuracies,
+    click.echo(tabulate([[s.player, printable(s.name), s.decisions, f"{s.accuracy:.1f}", s.inaccuracies,
                           s.mistakes, s.blunders, f"{100 * s.mean_loss:.2f}",
                           f"{s.mean_score_loss:.2f}"] for s in summaries],
-=======
-    click.echo(tabulate([[s.player, printable(s.name), s.decisions, f"{s.accuracy:.1f}", s.inaccuracies,
-                          s.mistakes, s.blunders, f"{100 * s.mean_loss:.2f}"] for s in summaries],
->>>>>>> main
                         headers=["player", "name", "decisions", "accuracy", "inaccuracies",
                                  "mistakes", "blunders", "mean loss", "mean VP loss"]))
     click.echo("loss: win-probability points; where both win chances are below 3% or above 97%, "
