@@ -95,9 +95,14 @@ def recommendation_reason(advice: Advice) -> str:
         return "the only option"
     if not chosen.within_noise:
         return "best win chance, clear of #2"
-    if advice.result.stats(chosen.action).win >= advice.result.stats(chosen.runner_up).win:
-        return "best win chance, within noise of #2"
-    return "win chances within noise of #2; the higher expected score decides"
+    mine, second = advice.result.stats(chosen.action), advice.result.stats(chosen.runner_up)
+    if mine.exact and second.exact and mine.win == second.win:
+        return "win chance exactly equal to #2's; the higher expected score decides"
+    if mine.win >= second.win and mine.score >= second.score:
+        return "best win chance and expected score; #2 within noise"
+    if mine.score >= second.score:
+        return "win chance within noise of #2's; the higher expected score decides"
+    return "best win chance; #2 within noise"
 
 
 def option_to_data(stats: ActionStats) -> dict[str, object]:
@@ -159,7 +164,8 @@ def advice_rows(advice: Advice) -> list[list[object]]:
     for rank, stats in enumerate(advice.ranked, 1):
         note = "exact" if stats.exact else ""
         if stats.action == chosen.action and chosen.within_noise:
-            note = ", ".join(filter(None, [note, "within noise of #2"]))
+            tied = stats.exact and advice.result.stats(chosen.runner_up or stats.action).exact
+            note = ", ".join(filter(None, [note, "tied with #2" if tied else "within noise of #2"]))
         interval = ("exact" if stats.exact else
                     f"{100 * stats.ci_low:.1f}–{100 * stats.ci_high:.1f}%")
         rows.append([rank, str(action_from_code(stats.action)),

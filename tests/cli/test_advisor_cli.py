@@ -207,3 +207,12 @@ def test_every_command_has_help_with_an_example() -> None:
     for name in cli.commands:
         result = _run(name, "--help")
         assert result.exit_code == 0 and "Example" in result.output, name
+
+
+def test_best_move_breaks_an_exact_tie_by_expected_score() -> None:
+    """C18 win shares exactly equal (both 1): the higher expected score decides, and says so."""
+    result = _run("best-move", "tests/data/equal-win-shares.json", "--iterations", "200")
+    assert result.exit_code == 0, result.output
+    assert "Recommendation: draw (win chance exactly equal to #2's; the higher expected score decides)" \
+        in result.output
+    assert "tied with #2" in result.output
