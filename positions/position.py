@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+from array import array
+from fractions import Fraction
 from typing import Protocol, Sequence, cast
 
 from positions import phases, rules
-from positions.phases import CHANCE_PHASES, OVER, SIMULTANEOUS
+from positions.phases import CHANCE_PHASES, OVER, SIMULTANEOUS, TIEBREAK, WEATHER
 from positions.actions import Action
 from positions.errors import ImpossiblePositionError
 from positions.routes import ROUTES, Route
@@ -143,6 +145,11 @@ class Position(State):
         """Every outcome of the pending chance event with its probability."""
         return rules.chance_outcomes(self)
 
+    def chance_weights(self) -> list[tuple[Action, int]]:
+        """Every outcome of the pending chance event with its number of ways (exact: an outcome's
+        probability is its ways over the sum of all ways)."""
+        return rules.chance_weights(self)[0]
+
     def sample_chance(self, rng: random.Random) -> Action:
         """One outcome of the pending chance event, drawn with its probability."""
         return rules.sample_chance(self, rng)
@@ -167,6 +174,45 @@ class Position(State):
         best = max(self.vp)
         winners = self.vp.count(best)
         return [1.0 / winners if v == best else 0.0 for v in self.vp]
+
+    def exact_returns(self) -> list[Fraction]:
+        """``returns()`` as exact fractions (C18: k tied winners get 1/k each)."""
+        if self.phase != phases.OVER:
+            return [Fraction(0)] * self.players
+        best = max(self.vp)
+        share = Fraction(1, self.vp.count(best))
+        return [share if v == best else Fraction(0) for v in self.vp]
+
+    def solver_key(self) -> bytes:
+        """What can still change how the game goes on, as a compact key (the exact solver's memo).
+
+        Positions of one game with equal keys have the same future. Left out, as no rule reads
+        them again: the history, the turn count, the box, the legal actions (they follow from the
+        rest) and choices already carried out; bags, hands, paths and set-aside tiles are multisets
+        (no rule reads their order, C15 and C16 count a path's tiles). At the end only the VP count.
+        The numbers are packed as 16-bit ints, each tile group after its length: about a tenth of
+        the memory of nested tuples, which bounds how large a position the solver can hold.
+        """
+        phase = self.phase
+        if phase == OVER:
+            return array("h", [phase, *self.vp]).tobytes()
+        if phase in SIMULTANEOUS:
+            pending = self.pending
+        elif phase == WEATHER or phase == TIEBREAK:
+            pending = []
+        else:  # deal, return-discard, resolving: only the later players' choices are still to come
+            pending = self.pending[self.actor + 1:]
+        numbers = [phase, self.actor, self.walk, self.track_suns, self.track_storms, self.deck_suns,
+                   self.deck_storms, self.reserve, self.tile, self.extra_plays, self.discards_left,
+                   self.discards_required, *self.steps, *self.vp, *self.walking, *self.owned_storms,
+                   *self.market, len(pending), *pending, len(self.ties)]
+        for group in (self.bags, self.hands, self.paths, self.set_aside):
+            for tiles in group:
+                numbers.append(len(tiles))
+                numbers.extend(sorted(tiles))
+        for kind, tied, slots in self.ties:
+            numbers += [kind, slots, len(tied), *tied]
+        return array("h", numbers).tobytes()
 
     # --- information sets -------------------------------------------------------------------
 

@@ -9,13 +9,12 @@ every event and names the first illegal one with its index, walk and turn.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from typing import NamedTuple, Sequence
 
 from positions import phases
 from positions.actions import Action, action_from_code, parse_action
 from positions.errors import IllegalActionError, InvalidActionError, MalformedFileError
+from positions.files import read_text_file, write_atomically
 from positions.position import Position
 from positions.routes import ROUTES, Route, parse_route
 from positions.rulesets import DEFAULT_RULESET, RULES_VERSION, Ruleset
@@ -24,7 +23,7 @@ from positions.saved import (
 )
 from positions.validation import (
     JsonPath, Problems, did_you_mean, parse_json, read_int, read_list, read_object,
-    read_str, read_text_file,
+    read_str,
 )
 
 FORMAT = "refuge-game/1"
@@ -304,24 +303,6 @@ def dump_record(record: GameRecord, final: Position | None = None) -> str:
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Write `text` to `path` so that a reader never sees half a file (safe to redo after each event).
-
-    Raises:
-        OSError: the file cannot be written.
-    """
-    folder = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=".refuge-", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
-
-
 class GameRecorder:
     """A game being played and recorded: wraps a :class:`Position` and logs every applied event."""
 
@@ -374,7 +355,7 @@ class GameRecorder:
         """Write the game so far to `path`, replacing it atomically.
 
         Raises:
-            OSError: the file cannot be written.
+            FileWriteError: the file cannot be written (not a regular file, read-only, ...).
         """
         write_atomically(path, self.to_json())
 

@@ -11,6 +11,14 @@ from positions.rules import paw_total
 from positions.tiles import TILES, Kind
 
 
+def printable(text: str) -> str:
+    """`text` safe to print: control characters, lone surrogates and other non-printing characters
+    escaped as in Python (``\\n``, ``\\x1b``, ``\\ud800``), so a name cannot move the cursor or fake a line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def tile_list(tiles: tuple[Kind, ...] | list[Kind]) -> str:
     """Kinds in order, by name: ``sign, fox, big_lake``."""
     return ", ".join(TILES[k].name for k in tiles) or "-"

@@ -24,6 +24,8 @@ from positions.state import State
 from positions.tiles import COST, KIND_COUNT, PAW, PRIORITY, STORM, TILES, Effect, Kind
 
 NO_CHOICE = -1
+NO_ACTOR = phases.CHANCE_PLAYER
+"""``actor`` while nobody acts: at the weather tile and a tie-break (chance with no player)."""
 
 
 class Policy(Protocol):
@@ -173,6 +175,7 @@ def _next_deal(pos: State, start: int) -> None:
         if pos.walking[player] and pos.pending[player] == DRAW_CODE:
             pos.phase = phases.DEAL
             pos.actor = player
+            pos.legal = _NONE
             return
     if not any(pos.walking):
         end_walk(pos)
@@ -294,8 +297,14 @@ def _discard(pos: State, action: int) -> None:
 
 
 def _place(pos: State, kind: Kind) -> None:
-    """C20: the tile joins the path once its own effect is applied, before additional plays."""
+    """C20: the tile joins the path once its own effect is applied, before additional plays.
+
+    Its resolution is over, so nothing of it is left behind (a saved position shows no stale tile).
+    """
     pos.paths[pos.actor] = pos.paths[pos.actor] + (kind,)
+    pos.tile = NO_CHOICE
+    pos.discards_left = 0
+    pos.discards_required = 0
     continue_extra_plays(pos)
 
 
@@ -316,9 +325,9 @@ def continue_extra_plays(pos: State) -> None:
             return
         if has_bag:
             pos.phase = phases.EXTRA_DRAW
+            pos.legal = _NONE
             return
         pos.extra_plays = 0
-    pos.tile = NO_CHOICE
     _next_resolver(pos, player + 1)
 
 
@@ -329,6 +338,7 @@ def _extra(pos: State, action: int) -> None:
         pos.set_aside[player] = pos.set_aside[player] + hand
         pos.hands[player] = ()
         pos.phase = phases.EXTRA_DRAW
+        pos.legal = _NONE
         return
     pos.extra_plays -= 1
     pos.hands[player] = ()
@@ -392,6 +402,8 @@ def _buy(pos: State, player: int, kind: Kind) -> None:
 def _next_tie(pos: State) -> None:
     if pos.ties:
         pos.phase = phases.TIEBREAK
+        pos.actor = NO_ACTOR
+        pos.legal = _NONE
         return
     _turn_weather(pos)
 
@@ -419,6 +431,8 @@ def _tiebreak(pos: State, action: int) -> None:
 def _turn_weather(pos: State) -> None:
     if pos.deck_suns + pos.deck_storms:
         pos.phase = phases.WEATHER
+        pos.actor = NO_ACTOR
+        pos.legal = _NONE
         return
     if pos.reserve:
         pos.reserve -= 1
@@ -496,22 +510,27 @@ def end_walk(pos: State) -> None:
 
 def chance_outcomes(pos: State) -> list[tuple[Action, float]]:
     """Every outcome of the pending chance event with its probability."""
+    weights, total = chance_weights(pos)
+    return [(action, ways / total) for action, ways in weights]
+
+
+def chance_weights(pos: State) -> tuple[list[tuple[Action, int]], int]:
+    """Every outcome of the pending chance event with its number of ways, and the total number of
+    ways: exact probabilities as integers (an outcome's probability is its ways over the total)."""
     phase = pos.phase
     if phase == phases.WEATHER:
-        total = pos.deck_suns + pos.deck_storms
-        outcomes = [(WEATHER_SUN, pos.deck_suns / total), (WEATHER_STORM, pos.deck_storms / total)]
-        return [(a, p) for a, p in outcomes if p > 0]
+        outcomes = [(WEATHER_SUN, pos.deck_suns), (WEATHER_STORM, pos.deck_storms)]
+        return [(a, w) for a, w in outcomes if w > 0], pos.deck_suns + pos.deck_storms
     if phase == phases.TIEBREAK:
         tied = pos.ties[0][1]
-        return [(TIEBREAK[p], 1.0 / len(tied)) for p in tied]
+        return [(TIEBREAK[p], 1) for p in tied], len(tied)
     bag = pos.bags[pos.actor]
     counts: dict[Kind, int] = {}
     for kind in bag:
         counts[kind] = counts.get(kind, 0) + 1
     size = len(bag)
     if phase == phases.EXTRA_DRAW or size == 1:
-        return [(DRAWN_ONE[k], c / size) for k, c in sorted(counts.items())]
-    pairs = size * (size - 1)
+        return [(DRAWN_ONE[k], c) for k, c in sorted(counts.items())], size
     result = []
     kinds = sorted(counts)
     for i, first in enumerate(kinds):
@@ -521,8 +540,8 @@ def chance_outcomes(pos: State) -> list[tuple[Action, float]]:
             else:
                 ways = 2 * counts[first] * counts[second]
             if ways:
-                result.append((drawn_two(first, second), ways / pairs))
-    return result
+                result.append((drawn_two(first, second), ways))
+    return result, size * (size - 1)
 
 
 def sample_chance(pos: State, rng: random.Random) -> Action:

@@ -18,13 +18,14 @@ from positions.actions import (
     DRAW, RETURN, Action, action_from_code, parse_action,
 )
 from positions.errors import ImpossiblePositionError, InvalidActionError, MalformedFileError
+from positions.files import read_text_file
 from positions.position import Position
 from positions.routes import ROUTES, Route, make_route
 from positions.rulesets import DEFAULT_RULESET, RULES_VERSION, RULESETS, Ruleset
 from positions.tiles import KIND_COUNT, STORM, TILES, Kind
 from positions.validation import (
     JsonPath, Problems, check_position, did_you_mean, describe, parse_json, read_choice, read_int,
-    read_kind, read_kind_counts, read_kind_list, read_list, read_object, read_str, read_text_file,
+    read_kind, read_kind_counts, read_kind_list, read_list, read_object, read_str,
 )
 
 FORMAT = "refuge-position/1"
@@ -62,7 +63,7 @@ class SavedPosition(NamedTuple):
 
 FORMAT_HINTS = {
     "refuge-game/1": " (this is a game record: use it with refuge position)",
-    "refuge-position/1": " (this is a saved position)",
+    "refuge-position/1": " (this is a saved position; this command takes a game record)",
 }
 
 
@@ -74,15 +75,16 @@ def read_document(data: object, source: str, fields: tuple[str, ...], required: 
         MalformedFileError: not an object, or another format.
     """
     problems = Problems(source)
+    if isinstance(data, dict) and "format" in data and data["format"] != expected_format:
+        # Another kind of file: its fields are not worth listing one by one.
+        fmt = data["format"]
+        hint = FORMAT_HINTS.get(fmt, "") if isinstance(fmt, str) else ""
+        problems.add(("format",), f"found {describe(fmt)}, expected {expected_format!r}{hint}")
+        problems.raise_if_any(MalformedFileError)
     obj = read_object(data, (), problems, fields, required=required)
     if obj is None:
         problems.raise_if_any(MalformedFileError)
         raise AssertionError("unreachable")
-    fmt = obj.get("format")
-    if "format" in obj and fmt != expected_format:
-        hint = FORMAT_HINTS.get(fmt, "") if isinstance(fmt, str) else ""
-        problems.add(("format",), f"found {describe(fmt)}, expected {expected_format!r}{hint}")
-        problems.raise_if_any(MalformedFileError)
     if "rules_version" in obj:
         read_rules_version(obj["rules_version"], ("rules_version",), problems)
     return obj, problems
@@ -248,7 +250,8 @@ def parse_position(data: object, source: str = "") -> SavedPosition:
     pos.walk = ruleset.walks if decision.phase == phases.OVER else walk - 1
     pos.turn = turn - 1
     pos.phase = decision.phase
-    pos.actor = phases.TERMINAL_PLAYER if decision.phase == phases.OVER else decision.player
+    pos.actor = (phases.TERMINAL_PLAYER if decision.phase == phases.OVER
+                 else rules.NO_ACTOR if decision.phase in NO_ACTOR else decision.player)
     pos.tile = decision.tile
     pos.extra_plays = decision.extra_plays
     pos.discards_left = decision.discards_left
@@ -346,7 +349,7 @@ def _read_decision(value: object, pos: Position, problems: Problems) -> _Decisio
     if phase == phases.OPTION and tile >= 0 and not TILES[tile].has_choice:
         problems.add(path + ("tile",), f"{TILES[tile].name} has no \"X OR Y\" option, expected one "
                      f"of {', '.join(t.name for t in TILES if t.has_choice)} (C9)")
-    most = discard_effect.discards if discard_effect else 0
+    most = discard_effect.discards if discard_effect and phase == phases.DISCARD else 0
     left = _optional_int(obj, "discards_left", most, 0 if phase != phases.DISCARD else 1,
                          max(most, 1) if phase == phases.DISCARD else 0, problems)
     required = discard_effect.discards_required if discard_effect else 0

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections import Counter
 from typing import Iterable, Sequence, TypeVar
 
 from positions import phases
 from positions.errors import MalformedFileError, RefugeError
+from positions.files import read_text_file  # noqa: F401 - where readers have long found it
 from positions.position import Position
 from positions.tiles import KIND_BY_NAME, KIND_COUNT, STORM, TILES, Kind
 
@@ -143,7 +145,19 @@ def read_str(value: object, path: JsonPath, problems: Problems) -> str | None:
     if not isinstance(value, str):
         problems.add(path, f"found {describe(value)}, expected a string")
         return None
+    if not is_unicode(value):
+        problems.add(path, f"found {describe(value)} with a lone surrogate, expected Unicode text")
+        return None
     return value
+
+
+def is_unicode(text: str) -> bool:
+    """Whether `text` can be written as UTF-8 (JSON's ``\\ud800`` escapes can make lone surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def read_bool(value: object, path: JsonPath, problems: Problems) -> bool | None:
@@ -237,6 +251,7 @@ def check_position(pos: Position, problems: Problems) -> None:
     _check_storms(pos, problems)
     _check_weather(pos, problems)
     _check_phase(pos, problems)
+    _check_path_lengths(pos, problems)
 
 
 def in_flight(pos: Position) -> Kind | None:
@@ -335,6 +350,31 @@ def _check_weather(pos: Position, problems: Problems) -> None:
                      f"turn, expected fewer than {pos.threshold} (the Storm would have hit, C5)")
 
 
+def most_extra_plays(kind: Kind) -> int:
+    """The most additional plays a tile can give (Compass's option, Shepherd: 1; Map: 2; C10)."""
+    return max(effect.extra_plays for effect in TILES[kind].effects)
+
+
+def _check_path_lengths(pos: Position, problems: Problems) -> None:
+    """A path holds at most one tile per turn of this walk (C8) plus the additional plays (C10) its
+    tiles and the discarded ones (C11: in the box) could have given."""
+    if pos.phase == phases.OVER:
+        return
+    before_playing = pos.phase in (phases.DECIDE, phases.RETURN_DISCARD, phases.DEAL, phases.CHOOSE)
+    turns = pos.turn + (0 if before_playing else 1)
+    from_box = sum(most_extra_plays(k) for k in pos.box)
+    for player in range(pos.players):
+        path = pos.paths[player]
+        extra = sum(most_extra_plays(k) for k in path) + from_box
+        if player == pos.actor and in_flight(pos) is not None:
+            extra += most_extra_plays(pos.tile)
+        if len(path) > turns + extra:
+            problems.add(("players", player, "path"),
+                         f"found {len(path)} tiles after {turns} turn(s) of play in this walk with "
+                         f"{extra} additional play(s) from its tiles and the box, expected at most "
+                         f"{turns + extra} (one tile a turn, C8, plus additional plays, C10)")
+
+
 def _check_phase(pos: Position, problems: Problems) -> None:
     phase = pos.phase
     for player in range(pos.players):
@@ -400,32 +440,72 @@ def _check_phase(pos: Position, problems: Problems) -> None:
                                  "found tiles before this player's turn to play, expected none (C10)")
 
 
-# --- files and JSON text ----------------------------------------------------------------------------
+# --- JSON text ---------------------------------------------------------------------------------------
 
-def read_text_file(path: str) -> str:
-    """The UTF-8 text of the file at `path`.
+MAX_DEPTH = 64
+"""The deepest nesting of lists and objects a reader decodes (a Refuge file nests four deep)."""
 
-    Raises:
-        MalformedFileError: the file cannot be read or is not UTF-8 text.
-    """
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except UnicodeDecodeError:
-        raise MalformedFileError(f"{path}: not UTF-8 text") from None
-    except OSError as error:
-        raise MalformedFileError(f"{path}: cannot read the file ({error.strerror or error})") from None
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = str.maketrans({c: None for c in map(chr, range(128)) if c not in "[]{}"})
+
+
+def nesting_depth(text: str) -> int:
+    """How deeply the lists and objects of JSON `text` nest (strings skipped), without decoding it."""
+    depth = deepest = 0
+    for char in _STRINGS.sub("", text).translate(_BRACKETS):
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+class _DuplicateKeys:
+    """An ``object_pairs_hook`` that remembers which decoded objects repeated a key."""
+
+    def __init__(self) -> None:
+        self.repeated: dict[int, str] = {}
+
+    def __call__(self, pairs: list[tuple[str, object]]) -> dict[str, object]:
+        obj = dict(pairs)
+        if len(obj) != len(pairs):
+            seen: set[str] = set()
+            for key, _ in pairs:
+                if key in seen:
+                    self.repeated[id(obj)] = key
+                    break
+                seen.add(key)
+        return obj
+
+    def path_of_first(self, value: object) -> JsonPath | None:
+        """Where the first object with a repeated key sits in `value` (depth-first), and the key."""
+        stack: list[tuple[object, JsonPath]] = [(value, ())]
+        while stack:
+            item, path = stack.pop()
+            if isinstance(item, dict):
+                if id(item) in self.repeated:
+                    return path + (self.repeated[id(item)],)
+                stack.extend((v, path + (k,)) for k, v in reversed(list(item.items())))
+            elif isinstance(item, list):
+                stack.extend((v, path + (i,)) for i, v in reversed(list(enumerate(item))))
+        return None
 
 
 def parse_json(text: str, source: str = "") -> object:
-    """The JSON value in `text`.
+    """The JSON value in `text`: at most :data:`MAX_DEPTH` deep, each object key given once.
 
     Raises:
-        MalformedFileError: the text is not JSON (the message gives line and column).
+        MalformedFileError: the text is not JSON (the message gives line and column), nests too
+            deeply, or repeats a key (the message gives its JSON path).
     """
     prefix = f"{source}: " if source else ""
+    if nesting_depth(text) > MAX_DEPTH:
+        raise MalformedFileError(f"{prefix}$: lists and objects nested more than {MAX_DEPTH} deep, "
+                                 "expected a Refuge file")
+    hook = _DuplicateKeys()
     try:
-        return json.loads(text)
+        value = json.loads(text, object_pairs_hook=hook)
     except RecursionError:
         raise MalformedFileError(f"{prefix}$: nested too deeply to be a Refuge file") from None
     except json.JSONDecodeError as error:
@@ -433,3 +513,8 @@ def parse_json(text: str, source: str = "") -> object:
                                  f"column {error.colno}") from None
     except ValueError as error:
         raise MalformedFileError(f"{prefix}$: not valid JSON: {str(error)[:80]}") from None
+    if hook.repeated:
+        path = hook.path_of_first(value)
+        raise MalformedFileError(f"{prefix}{json_path(path or ())}: the key is given twice, "
+                                 "expected each key of an object once")
+    return value

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from advisor.players.bots import HeuristicPolicy, position_key  # noqa: E402
-from positions import Position, RULES_VERSION  # noqa: E402
+from advisor.analysis.endgames import single_walker_stops  # noqa: E402
+from positions import RULES_VERSION  # noqa: E402
 from positions import phases  # noqa: E402
 from search.errors import SolverLimitError  # noqa: E402
 from search.solver import solve  # noqa: E402
@@ -29,34 +28,21 @@ OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "solver_positi
 
 def candidate(seed: int, route: str, max_nodes: int) -> dict | None:
     """The first single-walker choice of the last walk in game `seed`, if the solver can finish it."""
-    rng = random.Random(seed)
-    bots = [HeuristicPolicy(rng.uniform(0.6, 2.0)), HeuristicPolicy(rng.uniform(0.6, 2.0), "max_value")]
-    pos = Position.new_game(2, route)
-    actions: list[str] = []
-    while not pos.is_terminal():
-        if pos.is_chance():
-            action = pos.sample_chance(rng)
-        else:
-            legal = pos.legal_actions()
-            if (pos.walk == pos.ruleset.walks - 1 and sum(pos.walking) == 1
-                    and pos.phase != phases.RETURN_DISCARD and len(legal) <= 3):
-                try:
-                    result = solve(pos, position_key, max_nodes=max_nodes)
-                except SolverLimitError:
-                    result = None
-                if result is not None:
-                    wins = sorted((o.win for o in result.options), reverse=True)
-                    if wins[0] - wins[1] >= 0.03:
-                        return {"players": 2, "route": route, "seed": seed, "actions": actions,
-                                "phase": phases.NAMES[pos.phase], "nodes": result.nodes,
-                                "exact": [{"action": str(o.action), "win": o.win, "score": o.score}
-                                          for o in result.options],
-                                "best": str(result.best)}
-            action = bots[pos.current_player()].choose(pos, rng)
-            if rng.random() < 0.1:
-                action = legal[int(rng.random() * len(legal))]
-        actions.append(str(action))
-        pos.apply(action)
+    for actions, pos in single_walker_stops(2, route, seed):
+        if pos.phase == phases.RETURN_DISCARD or len(pos.legal_actions()) > 3:
+            continue
+        try:
+            result = solve(pos, max_nodes=max_nodes)
+        except SolverLimitError:
+            continue
+        wins = sorted((o.win for o in result.options), reverse=True)
+        if wins[0] - wins[1] >= 0.03:
+            return {"players": 2, "route": route, "seed": seed, "actions": actions,
+                    "phase": phases.NAMES[pos.phase], "nodes": result.nodes,
+                    "exact": [{"action": str(o.action), "win": float(o.win), "score": float(o.score),
+                               "win_exact": str(o.win), "score_exact": str(o.score)}
+                              for o in result.options],
+                    "best": str(result.best)}
     return None
 
 

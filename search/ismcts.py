@@ -7,8 +7,10 @@ are not part of that player's key). Nodes hold statistics only, per action
 ``[visits, availability, value_sum, score_sum]``: UCT uses the availability count (the number of
 iterations in which the action was legal) as the parent count. One node is added per iteration,
 chance is sampled inside simulations, and every player's return and final score is backed up to
-the nodes where that player chose. Optional: a belief (how the others choose) for the
-determinization, and a prior policy whose action at each node gets a progressive bias.
+the nodes where that player chose. At the root every player's return and score is also kept per
+root action, so one search gives every player's chances. Optional: a belief (a model of how the
+others choose) for the determinization, and a prior policy whose action at each node gets a
+progressive bias.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from search.errors import SearchError
 from search.policies import UniformRandom
 from search.parallel import derive_seed, map_in_processes, split_iterations
 from search.protocol import CHANCE_PLAYER, TERMINAL_PLAYER, Evaluator, Game, Policy
-from search.request import SearchRequest, SearchResult, SearchTree
+from search.request import RootSums, SearchRequest, SearchResult, SearchTree, with_exact_values
 
 Node = dict[int, list[float]]
 """Per action: [visits, availability, value_sum, score_sum]."""
@@ -38,6 +40,9 @@ class TreeOutcome:
     """One tree's root statistics: ``action -> [visits, value_sum, score_sum]``, and its work."""
 
     sums: dict[int, list[float]]
+    player_sums: dict[int, list[float]]
+    """Per root action: every player's return sum, every player's score sum, then the sum of the
+    searching player's squared scores."""
     iterations: int
     seconds: float
     nodes: int
@@ -87,11 +92,15 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     rng = random.Random(seed)
     player = root.current_player()
     exploration = request.exploration
-    policy, cutoff, evaluator = request.rollout, request.rollout_cutoff, request.evaluator
+    policy, cutoff, evaluator, exact = request.rollout, request.rollout_cutoff, request.evaluator, request.exact
+    widening = request.widening if policy is not None else 0.0
+    below = request.exploration if request.exploration_below is None else request.exploration_below
     uniform_root = request.root_selection == "uniform"
     belief, prior, prior_weight = request.belief, request.prior, request.prior_weight
     favourites: dict[Hashable, int] = {}  # per node, the prior's action (only with a prior)
     tree: dict[Hashable, Node] = {}
+    players = root.players
+    player_sums: dict[int, list[float]] = {}
     edges: dict[tuple[Hashable, int, Hashable], int] | None = {} if request.keep_tree else None
     log, sqrt, inf, clock = math.log, math.sqrt, math.inf, time.perf_counter
     done = 0
@@ -103,6 +112,7 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
         path: list[tuple[list[float], int]] = []
         expanded = False
         came_from: tuple[Hashable, int] | None = None
+        root_action = -1
         while True:
             actor = state.current_player()
             if actor < 0:
@@ -115,7 +125,11 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
             node = tree.get(key)
             if node is None:
                 if expanded:
-                    returns, scores = rollout(state, rng, policy, cutoff, evaluator)
+                    solved = exact.exact_value(state) if exact is not None else None
+                    if solved is not None:
+                        returns, scores = solved
+                    else:
+                        returns, scores = rollout(state, rng, policy, cutoff, evaluator)
                     break
                 node = tree[key] = {}
                 expanded = True
@@ -130,7 +144,11 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
             untried = 0
             favourite = favourites.get(key) if prior is not None else None
             pinned = False
-            for candidate in state.legal_actions():
+            legal = state.legal_actions()
+            if widening and path and len(legal) > 1:
+                legal = widened_actions(legal, node, widening, policy.choose(state, rng))  # type: ignore[union-attr]
+            c = below if path else exploration
+            for candidate in legal:
                 stats = node.get(candidate)
                 if stats is None:
                     stats = node[candidate] = [0, 0, 0.0, 0.0]
@@ -147,11 +165,13 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
                         if untried == 1 or rng.random() * untried < 1.0:
                             chosen, action, best = stats, candidate, inf
                 elif best != inf:
-                    value = stats[2] / visits + exploration * sqrt(log(stats[1]) / visits)
+                    value = stats[2] / visits + c * sqrt(log(stats[1]) / visits)
                     if candidate == favourite:
                         value += prior_weight / (visits + 1)
                     if value > best:
                         chosen, action, best = stats, candidate, value
+            if not path:
+                root_action = action
             path.append((chosen, actor))
             if edges is not None:
                 came_from = (key, action)
@@ -160,12 +180,20 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
             stats[0] += 1
             stats[2] += returns[actor]
             stats[3] += scores[actor]
+        at_root = player_sums.get(root_action)
+        if at_root is None:
+            at_root = player_sums[root_action] = [0.0] * (2 * players + 1)
+        for p in range(players):
+            at_root[p] += returns[p]
+            at_root[players + p] += scores[p]
+        at_root[-1] += scores[player] * scores[player]
         done += 1
         if on_progress is not None and done % progress_every == 0:
             root_sums = {a: [s[0], s[2], s[3]]
                          for a, s in tree[(player, root.information_set_key(player))].items()}
-            so_far = SearchResult.from_sums(player, root.legal_actions(), root_sums, done,
-                                            clock() - start, (done,), by_win=uniform_root)
+            so_far = SearchResult.from_trees(player, root.legal_actions(),
+                                             [RootSums(root_sums, player_sums)], clock() - start,
+                                             by_win=uniform_root)
             if on_progress(so_far, tree) is False:
                 break
     root_node = tree.get((player, root.information_set_key(player)), {})
@@ -173,7 +201,15 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     kept = None
     if edges is not None:
         kept = SearchTree({k: {a: (s[0], s[2]) for a, s in n.items()} for k, n in tree.items()}, edges)
-    return TreeOutcome(sums, done, time.perf_counter() - start, len(tree), kept)
+    return TreeOutcome(sums, player_sums, done, time.perf_counter() - start, len(tree), kept)
+
+
+def widened_actions(legal: Sequence[int], node: Node, widening: float, guide: int) -> list[int]:
+    """Progressive widening: the rollout policy's action, then as many others (in the game's order)
+    as ``widening * sqrt(visits)`` allows, so a thinly visited node plays like the policy."""
+    visits = sum(stats[0] for stats in node.values())
+    others = [a for a in legal if a != guide]
+    return [guide] + others[:int(widening * math.sqrt(visits))]
 
 
 def search(state: Game, request: SearchRequest, on_progress: Progress | None = None,
@@ -200,16 +236,14 @@ def search(state: Game, request: SearchRequest, on_progress: Progress | None = N
     if on_progress is not None:
         jobs = [jobs[0] + (on_progress, max(1, progress_every))]
     outcomes = map_in_processes(run_tree, jobs)
-    merged: dict[int, list[float]] = {}
-    for outcome in outcomes:
-        for action, sums in outcome.sums.items():
-            total = merged.setdefault(action, [0, 0.0, 0.0])
-            for i in range(3):
-                total[i] += sums[i]
-    result = SearchResult.from_sums(player, state.legal_actions(), merged,
-                                    sum(o.iterations for o in outcomes), time.perf_counter() - start,
-                                    [o.iterations for o in outcomes],
-                                    by_win=request.root_selection == "uniform")
+    result = SearchResult.from_trees(player, state.legal_actions(),
+                                     [RootSums(o.sums, o.player_sums) for o in outcomes],
+                                     time.perf_counter() - start,
+                                     by_win=request.root_selection == "uniform")
+    if request.exact is not None:
+        solved = request.exact.exact_options(state)
+        if solved is not None:
+            result = with_exact_values(result, solved)
     if request.keep_tree:
         trees = [o.tree for o in outcomes if o.tree is not None]
         result = dataclasses.replace(result, tree=SearchTree.merged(trees))

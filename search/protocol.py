@@ -7,7 +7,8 @@ games in ``tests/`` are others. ``search/`` never imports a game.
 from __future__ import annotations
 
 import random
-from typing import Any, Hashable, Protocol, Sequence, TypeVar
+from fractions import Fraction
+from typing import Any, Hashable, Mapping, Protocol, Sequence, TypeVar
 
 CHANCE_PLAYER = -1
 """``current_player()`` at a chance event."""
@@ -85,6 +86,24 @@ class Believes(Protocol):
         ...
 
 
+class Solvable(Game, Protocol):
+    """A game the exact solver can read exactly (optional verbs; ``Position`` has them)."""
+
+    def solver_key(self) -> Hashable:
+        """A key for the solver's memo: states of one game with equal keys have the same future
+        (the same legal actions as a set, the same outcomes and weights, and so on to the end)."""
+        ...
+
+    def chance_weights(self) -> Sequence[tuple[int, int]]:
+        """Each chance outcome with a positive integer weight: its probability is the weight over
+        the sum of the weights (exact, where ``chance_outcomes`` gives floats)."""
+        ...
+
+    def exact_returns(self) -> Sequence[Fraction]:
+        """``returns()`` as exact fractions."""
+        ...
+
+
 class PlaysOut(Protocol):
     """A game with its own fast path for rollouts to the end (optional; ``Position`` has one)."""
 
@@ -96,6 +115,7 @@ class PlaysOut(Protocol):
 
 
 G = TypeVar("G", bound=Game)
+SG = TypeVar("SG", bound=Solvable)
 S_contra = TypeVar("S_contra", contravariant=True)
 
 
@@ -112,4 +132,17 @@ class Evaluator(Protocol[S_contra]):
 
     def evaluate(self, state: S_contra) -> tuple[Sequence[float], Sequence[float]]:
         """(win share per player summing to 1, expected final score per player)."""
+        ...
+
+
+class ExactValues(Protocol[S_contra]):
+    """Exact endgame values the search may use instead of rollouts (like a chess tablebase)."""
+
+    def exact_value(self, state: S_contra) -> tuple[Sequence[float], Sequence[float]] | None:
+        """Every player's exact expected return and final score at the decision `state` under best
+        play, or ``None`` where the position is out of scope or too large."""
+        ...
+
+    def exact_options(self, state: S_contra) -> Mapping[int, tuple[Sequence[float], Sequence[float]]] | None:
+        """The exact values after each legal action at the decision `state`, or ``None``."""
         ...

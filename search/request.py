@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Sequence
+from typing import Any, Hashable, Mapping, Sequence
 
 from search.errors import SearchConfigError
-from search.protocol import Evaluator, Policy
+from search.protocol import Evaluator, ExactValues, Policy
 
 ROOT_SELECTIONS = ("uct", "uniform")
 """How the root picks its action each iteration (see ``SearchRequest.root_selection``)."""
@@ -40,8 +41,16 @@ class SearchRequest:
     """After this many rollout decisions, stop and ask ``evaluator``; ``None``: roll out to the end."""
     evaluator: Evaluator[Any] | None = None
     """Estimates returns and final scores where a rollout is cut off."""
+    widening: float = 0.0
+    """Progressive widening below the root, guided by ``rollout``: a node visited n times considers
+    the policy's action and ``floor(widening * sqrt(n))`` others; 0: every legal action (plain UCT)."""
+    exploration_below: float | None = None
+    """The UCT constant below the root; ``None``: ``exploration``."""
     keep_tree: bool = False
     """Return the whole tree (every information-set node and the edges walked) for inspection."""
+    exact: ExactValues[Any] | None = None
+    """Where it answers, a simulation takes these exact values instead of rolling out, and the root
+    options' values are replaced by exact ones (marked ``exact``); ``None``: estimates only."""
     root_selection: str = "uct"
     """``"uct"``: the root selects like every node and the most visited action is chosen.
     ``"uniform"``: every root action gets an equal share of iterations (UCT below), so each
@@ -76,6 +85,13 @@ class SearchRequest:
         if self.iterations is not None and self.workers > self.iterations:
             raise SearchConfigError(
                 f"search request: {self.workers} workers for only {self.iterations} iterations")
+        if not (isinstance(self.widening, (int, float)) and self.widening >= 0 and math.isfinite(self.widening)):
+            raise SearchConfigError(f"search request: widening must be a number >= 0, got {self.widening!r}")
+        if self.exploration_below is not None and not (
+                isinstance(self.exploration_below, (int, float)) and self.exploration_below >= 0
+                and math.isfinite(self.exploration_below)):
+            raise SearchConfigError(f"search request: exploration_below must be a number >= 0, "
+                                    f"got {self.exploration_below!r}")
         if self.rollout_cutoff is not None:
             if not isinstance(self.rollout_cutoff, int) or self.rollout_cutoff < 0:
                 raise SearchConfigError(
@@ -85,6 +101,8 @@ class SearchRequest:
         if self.root_selection not in ROOT_SELECTIONS:
             raise SearchConfigError(f"search request: root_selection must be one of "
                                     f"{', '.join(ROOT_SELECTIONS)}, got {self.root_selection!r}")
+        if self.exact is not None and not callable(getattr(self.exact, "exact_value", None)):
+            raise SearchConfigError(f"search request: exact {self.exact!r} has no exact_value(state)")
         for name in ("rollout", "belief", "prior"):
             policy = getattr(self, name)
             if policy is not None and not callable(getattr(policy, "choose", None)):
@@ -106,6 +124,21 @@ def wilson_interval(mean: float, n: int, z: float = Z95) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def worker_spread(means: Sequence[float], visits: Sequence[int], z: float = Z95) -> float:
+    """The 95% half-width of a merged mean implied by the spread between independent trees.
+
+    Each tree's mean is weighted by its share of the visits; the spread of the weighted means
+    estimates the merged mean's variance (0 with fewer than two trees that visited the action).
+    """
+    seen = [(m, n) for m, n in zip(means, visits) if n > 0]
+    if len(seen) < 2:
+        return 0.0
+    total = sum(n for _, n in seen)
+    merged = sum(m * n for m, n in seen) / total
+    variance = sum((n / total) ** 2 * (m - merged) ** 2 for m, n in seen) * len(seen) / (len(seen) - 1)
+    return z * math.sqrt(variance)
+
+
 @dataclass(frozen=True)
 class ActionStats:
     """One root action's statistics, from the searching player's point of view."""
@@ -116,16 +149,80 @@ class ActionStats:
     """Mean return (win share, C18) over the iterations that played this action."""
     ci_low: float
     ci_high: float
-    """The 95% Wilson interval of ``win``."""
+    """The 95% noise interval of ``win``: the Wilson interval, widened to the spread between
+    independent trees (workers) when that is larger. It measures the search's Monte Carlo noise
+    around its own mean, not the bias of the continuation below the tree (docs/search.md)."""
     score: float
     """Mean final score of the searching player over those iterations."""
+    wins: tuple[float, ...] = ()
+    """Every player's mean return over those iterations (they sum to 1: C18)."""
+    scores: tuple[float, ...] = ()
+    """Every player's mean final score over those iterations."""
+    exact: bool = False
+    """The values are exact (solved), not estimated: the interval is the point."""
+    score_noise: float = math.inf
+    """The 95% half-width of ``score``'s Monte Carlo noise (normal approximation)."""
 
     @classmethod
-    def from_sums(cls, action: int, visits: int, value_sum: float, score_sum: float) -> "ActionStats":
-        """Statistics from raw sums."""
+    def from_sums(cls, action: int, visits: int, value_sum: float, score_sum: float,
+                  player_sums: Sequence[float] = (), spread: float = 0.0) -> "ActionStats":
+        """Statistics from raw sums; `player_sums` holds every player's return sum, every player's
+        score sum and the searcher's squared-score sum; `spread` the half-width implied by the
+        spread between trees (see :func:`worker_spread`)."""
         win = value_sum / visits if visits else 0.0
+        score = score_sum / visits if visits else 0.0
         low, high = wilson_interval(win, visits)
-        return cls(action, visits, win, low, high, score_sum / visits if visits else 0.0)
+        if spread > 0 and visits:
+            low, high = min(low, max(0.0, win - spread)), max(high, min(1.0, win + spread))
+        players = len(player_sums) // 2
+        wins = tuple(v / visits for v in player_sums[:players]) if visits else ()
+        scores = tuple(v / visits for v in player_sums[players:2 * players]) if visits else ()
+        score_noise = math.inf
+        if visits > 1 and len(player_sums) > 2 * players:
+            variance = max(0.0, player_sums[2 * players] / visits - score * score)
+            score_noise = Z95 * math.sqrt(variance * visits / (visits - 1) / visits)
+        return cls(action, visits, win, low, high, score, wins, scores, score_noise=score_noise)
+
+    @property
+    def half_width(self) -> float:
+        """Half the width of the noise interval (infinite when never visited)."""
+        if self.exact:
+            return 0.0
+        return (self.ci_high - self.ci_low) / 2 if self.visits else math.inf
+
+
+def within_noise(first: ActionStats, second: ActionStats) -> bool:
+    """Whether two options' win estimates differ by no more than their combined noise."""
+    return abs(first.win - second.win) <= math.hypot(first.half_width, second.half_width)
+
+
+@dataclass(frozen=True)
+class RootSums:
+    """One tree's root sums: ``action -> [visits, value_sum, score_sum]`` and per action every
+    player's return sum, every player's score sum and the searcher's squared-score sum."""
+
+    sums: dict[int, list[float]]
+    player_sums: dict[int, list[float]]
+
+    @property
+    def iterations(self) -> int:
+        """Iterations this tree ran (every one visits one root action)."""
+        return int(sum(s[0] for s in self.sums.values()))
+
+
+CONTENDER_SHARE = 0.1
+"""Under UCT, options with fewer visits than this share of the most visited one are not
+recommended: UCT starved them, so their mean rests on too few samples to be trusted."""
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """The option an advisor recommends, the runner-up, and whether they are within noise."""
+
+    action: int
+    runner_up: int | None
+    within_noise: bool
+    """The runner-up's win chance is within the combined noise of the recommendation's."""
 
 
 @dataclass(frozen=True)
@@ -169,6 +266,35 @@ class SearchResult:
     per_worker_iterations: tuple[int, ...] = field(default=())
     tree: SearchTree | None = None
     """The whole tree, if the request asked to keep it."""
+    by_win: bool = False
+    """The root selection was uniform, so ``chosen`` is the best mean win."""
+
+    @property
+    def recommendation(self) -> Recommendation:
+        """The best win chance among the contenders; options within noise of it are tied, and the
+        higher expected score breaks the tie (then win, visits, the game's order).
+
+        Contenders are every visited option under uniform root selection; under UCT, those with at
+        least ``CONTENDER_SHARE`` of the most visits.
+        """
+        order = {s.action: i for i, s in enumerate(self.actions)}
+        contenders = [s for s in self.actions if self.is_contender(s)]
+        leader = max(contenders, key=lambda s: (s.win, s.visits, -order[s.action]))
+        tied = [s for s in contenders if within_noise(leader, s)]
+        best = max(tied, key=lambda s: (s.score, s.win, s.visits, -order[s.action]))
+        rest = [s for s in self.actions if s.action != best.action and (s.visits or s.exact)]
+        if not rest:
+            return Recommendation(best.action, None, False)
+        second = max(rest, key=lambda s: (self.is_contender(s), s.win, s.score, s.visits,
+                                          -order[s.action]))
+        return Recommendation(best.action, second.action, within_noise(best, second))
+
+    def is_contender(self, stats: ActionStats) -> bool:
+        """Whether an option's estimate rests on enough visits to be recommended (exact ones do)."""
+        if stats.exact:
+            return True
+        most = max(s.visits for s in self.actions)
+        return stats.visits >= (1 if self.by_win else max(1.0, CONTENDER_SHARE * most))
 
     def stats(self, action: int) -> ActionStats:
         """The statistics of one root action.
@@ -182,16 +308,52 @@ class SearchResult:
         raise KeyError(action)
 
     @classmethod
-    def from_sums(cls, player: int, legal: Sequence[int],
-                  sums: dict[int, list[float]], iterations: int, seconds: float,
-                  per_worker: Sequence[int] = (), by_win: bool = False) -> "SearchResult":
-        """A result from merged root sums ``action -> [visits, value_sum, score_sum]``."""
-        actions = tuple(ActionStats.from_sums(a, int(sums[a][0]), sums[a][1], sums[a][2])
-                        if a in sums else ActionStats.from_sums(a, 0, 0.0, 0.0) for a in legal)
+    def from_trees(cls, player: int, legal: Sequence[int], trees: Sequence[RootSums],
+                   seconds: float, by_win: bool = False) -> "SearchResult":
+        """A result merging independent trees' root sums (root parallelisation): the sums add up,
+        and each interval is widened to the spread between the trees when that is larger."""
+        merged: dict[int, list[float]] = {}
+        players: dict[int, list[float]] = {}
+        for tree in trees:
+            for action, sums in tree.sums.items():
+                _add(merged.setdefault(action, [0.0] * len(sums)), sums)
+            for action, sums in tree.player_sums.items():
+                _add(players.setdefault(action, [0.0] * len(sums)), sums)
+        actions = []
+        for action in legal:
+            visits, value_sum, score_sum = merged.get(action, (0, 0.0, 0.0))
+            seen = [t.sums.get(action, (0, 0.0)) for t in trees]
+            spread = worker_spread([s[1] / s[0] if s[0] else 0.0 for s in seen],
+                                   [int(s[0]) for s in seen])
+            actions.append(ActionStats.from_sums(action, int(visits), value_sum, score_sum,
+                                                 players.get(action, ()), spread))
         order = {a: i for i, a in enumerate(legal)}
         if by_win:
             chosen = max(actions, key=lambda s: (s.win, s.visits, -order[s.action])).action
         else:
             chosen = max(actions, key=lambda s: (s.visits, s.win, -order[s.action])).action
-        return cls(player, actions, chosen, iterations, seconds, max(1, len(per_worker)),
-                   tuple(per_worker))
+        per_worker = tuple(t.iterations for t in trees)
+        return cls(player, tuple(actions), chosen, sum(per_worker), seconds, len(trees),
+                   per_worker, by_win=by_win)
+
+
+def with_exact_values(result: SearchResult,
+                      exact: Mapping[int, tuple[Sequence[float], Sequence[float]]]) -> SearchResult:
+    """`result` with each root option's values replaced by its exact ones (the interval a point)."""
+    actions = []
+    for stats in result.actions:
+        known = exact.get(stats.action)
+        if known is not None:
+            returns, scores = known
+            win, score = float(returns[result.player]), float(scores[result.player])
+            stats = dataclasses.replace(stats, win=win, ci_low=win, ci_high=win, score=score,
+                                        wins=tuple(float(r) for r in returns),
+                                        scores=tuple(float(s) for s in scores), exact=True,
+                                        score_noise=0.0)
+        actions.append(stats)
+    return dataclasses.replace(result, actions=tuple(actions))
+
+
+def _add(total: list[float], values: Sequence[float]) -> None:
+    for i, value in enumerate(values):
+        total[i] += value

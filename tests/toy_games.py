@@ -8,6 +8,7 @@ made without seeing the other's.
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from typing import Any
 
 CHANCE, TERMINAL = -1, -2
@@ -85,9 +86,15 @@ class DiceGame:
     def determinize(self, player: int, rng: random.Random) -> "DiceGame":
         return self.copy()
 
-    def key(self) -> tuple[int, bool, bool]:
+    def solver_key(self) -> tuple[int, bool, bool]:
         """The solver's memo key."""
         return (self.total, self.rolling, self.over)
+
+    def chance_weights(self) -> list[tuple[int, int]]:
+        return [(FACE_BASE + f, 1) for f in (1, 2, 3)]
+
+    def exact_returns(self) -> list[Fraction]:
+        return [Fraction(r) for r in self.returns()]
 
 
 class BidGame:
@@ -142,6 +149,15 @@ class BidGame:
 
     def scores(self) -> list[float]:
         return [float(b) for b in self.bids]
+
+    def solver_key(self) -> tuple[int, ...]:
+        return tuple(self.bids)
+
+    def chance_weights(self) -> list[tuple[int, int]]:
+        return []
+
+    def exact_returns(self) -> list[Fraction]:
+        return [Fraction(r) for r in self.returns()]
 
     def information_set_key(self, player: int) -> tuple[int, int, bool]:
         """Player 1 sees that player 0 has bid, not what."""

@@ -8,19 +8,31 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
-from advisor.players.bots import DEFAULT_ROLLOUT
+from advisor.analysis.tablebase import ExactEndgames
+from advisor.players.bots import advisor_request
 from advisor.players.games import derive_seed
 from positions import phases
 from positions.actions import action_from_code
 from positions.position import Position
 from positions.record import GameRecord, Replay
+from positions.render import tile_list
+from positions.rules import paw_total
 from search.ismcts import search
 from search.request import ActionStats, SearchRequest
 
-DEFAULT_ITERATIONS = 300
-"""Iterations per decision by default: a self-played 2-player game in about a minute on 2 cores."""
+DEFAULT_ITERATIONS = 1200
+"""Iterations per decision by default: each option of a typical two-option decision gets 600, so
+its win chance is known to about ±4 points and a 10-point loss is labelled outside the noise; a
+self-played 2-player game annotates in under a minute on 2 cores (docs/performance.md)."""
 THRESHOLDS = ((0.15, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
 """Win-probability losses that earn a label (lichess's thresholds)."""
+SCORE_THRESHOLDS = ((10.0, "blunder"), (6.0, "mistake"), (3.0, "inaccuracy"))
+"""Losses in expected final score (VP) that earn a label where win chances are saturated."""
+SATURATED = 0.03
+"""Win chances below this or above 1 minus this are saturated: the game is decided either way,
+and the loss is measured in expected final score instead."""
+POINTS_PER_VP = 0.05 / 3
+"""Win-probability points one VP of score loss counts as in the accuracy (3 VP ≙ 5 points)."""
 
 
 @dataclass(frozen=True)
@@ -32,21 +44,39 @@ class Annotation:
     turn: int
     player: int
     decision: str
+    situation: str
+    """The player's hand and path, e.g. ``hand compass, sign; path signpost (paw 0)``."""
     played: str
     best: str
     played_win: float | None
     """Estimated win probability after the move played; ``None`` if the search never tried it."""
     best_win: float
+    played_score: float | None
+    best_score: float
     loss: float
+    """The loss in win probability (0 when the played move is the best)."""
+    score_loss: float
+    """The loss in expected final score (VP)."""
+    measure: str
+    """``"win"``: labelled by win-probability loss; ``"score"``: both win chances saturated,
+    labelled by expected-score loss."""
     noise: float
-    """The 95% margin of the difference between the two estimates."""
+    """The 95% margin of the difference between the two estimates, in the unit of ``measure``."""
     label: str
     played_visits: int
     best_visits: int
+    chances: tuple[float, ...]
+    """Every player's win chance after the move played (they sum to 1, C18)."""
+    scores: tuple[float, ...]
+    """Every player's expected final score after the move played."""
+    exact: bool = False
+    """Both values compared are exact (a solved endgame), not estimates."""
 
     @property
     def accuracy(self) -> float:
-        """Lichess-style move accuracy (0–100) from the win-probability loss in points."""
+        """Lichess-style move accuracy (0–100) from the loss (VP count ``POINTS_PER_VP`` each)."""
+        if self.measure == "score":
+            return move_accuracy(self.score_loss * POINTS_PER_VP)
         return move_accuracy(self.loss)
 
 
@@ -55,36 +85,62 @@ def move_accuracy(loss: float) -> float:
     return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * 100 * loss) - 3.1669))
 
 
-def label_for(loss: float, noise: float) -> str:
+def label_for(loss: float, noise: float, thresholds: Sequence[tuple[float, str]] = THRESHOLDS) -> str:
     """The label of a loss, or ``""`` when it is small or within the Monte Carlo noise."""
     if loss <= noise:
         return ""
-    for threshold, label in THRESHOLDS:
+    for threshold, label in thresholds:
         if loss >= threshold:
             return label
     return ""
 
 
-def _half_width(stats: ActionStats) -> float:
-    """Half the width of the estimate's 95% Wilson interval (honest for few visits)."""
-    return (stats.ci_high - stats.ci_low) / 2 if stats.visits else math.inf
+def is_saturated(first: float, second: float) -> bool:
+    """Both win chances below ``SATURATED`` or both above 1 minus it."""
+    return max(first, second) < SATURATED or min(first, second) > 1 - SATURATED
+
+
+def situation(position: Position, player: int) -> str:
+    """A one-line summary of what the player holds: hand and path with its paw total."""
+    path = position.paths[player]
+    return (f"hand {tile_list(position.hands[player])}; path {tile_list(path)} "
+            f"(paw {paw_total(path)})")
+
+
+def _loss(best: ActionStats, mine: ActionStats) -> tuple[str, float, float, float]:
+    """(measure, win loss, score loss, noise in the measure's unit) of playing `mine` for `best`."""
+    win_loss = max(0.0, best.win - mine.win)
+    score_loss = max(0.0, best.score - mine.score)
+    if is_saturated(best.win, mine.win):
+        return "score", win_loss, score_loss, math.hypot(best.score_noise, mine.score_noise)
+    return "win", win_loss, score_loss, math.hypot(best.half_width, mine.half_width)
 
 
 def annotate_decision(position: Position, played: int, event: int, request: SearchRequest) -> Annotation:
-    """Search one decision and compare the move played with the engine's best."""
+    """Search one decision and compare the move played with the engine's recommendation."""
     result = search(position, request)
-    best = result.stats(result.chosen)
+    chosen = result.recommendation.action
+    best = result.stats(chosen)
     mine = result.stats(played)
     seen = mine.visits > 0
-    loss = max(0.0, best.win - mine.win) if seen and played != result.chosen else 0.0
-    noise = math.hypot(_half_width(best), _half_width(mine)) if played != result.chosen else 0.0
+    measure, loss, score_loss, noise = "win", 0.0, 0.0, 0.0
+    if seen and played != chosen:
+        measure, loss, score_loss, noise = _loss(best, mine)
+    label = ""
+    if seen:
+        label = (label_for(score_loss, noise, SCORE_THRESHOLDS) if measure == "score"
+                 else label_for(loss, noise))
+    after = mine if seen else best
     return Annotation(
         event=event, walk=position.walk + 1, turn=position.turn + 1, player=result.player,
-        decision=phases.NAMES[position.phase], played=str(action_from_code(played)),
-        best=str(action_from_code(result.chosen)), played_win=mine.win if seen else None,
-        best_win=best.win, loss=loss, noise=noise if math.isfinite(noise) else 1.0,
-        label=label_for(loss, noise) if seen else "", played_visits=mine.visits,
-        best_visits=best.visits)
+        decision=phases.NAMES[position.phase], situation=situation(position, result.player),
+        played=str(action_from_code(played)), best=str(action_from_code(chosen)),
+        played_win=mine.win if seen else None, best_win=best.win,
+        played_score=mine.score if seen else None, best_score=best.score,
+        loss=loss, score_loss=score_loss, measure=measure,
+        noise=noise if math.isfinite(noise) else (100.0 if measure == "score" else 1.0),
+        label=label, played_visits=mine.visits, best_visits=best.visits,
+        chances=after.wins, scores=after.scores, exact=best.exact and after.exact)
 
 
 def decisions_to_annotate(game: Replay, players: Sequence[int] | None,
@@ -114,9 +170,9 @@ def annotate_game(game: Replay, players: Sequence[int] | None, iterations: int |
     jobs = []
     for i in decisions_to_annotate(game, players, events):
         step = game.steps[i]
-        request = SearchRequest(iterations=iterations, seconds=seconds,
-                                seed=derive_seed(seed, "annotate", step.event),
-                                rollout=DEFAULT_ROLLOUT, root_selection="uniform")
+        request = advisor_request(iterations=iterations, seconds=seconds,
+                                  seed=derive_seed(seed, "annotate", step.event), root_selection="uniform",
+                                  exact=ExactEndgames())
         jobs.append((step.position, int(step.action), step.event, request))
     results: list[Annotation] = []
     for annotation in _run(jobs, workers):
@@ -146,6 +202,9 @@ class PlayerSummary:
     mistakes: int
     blunders: int
     mean_loss: float
+    """Mean win-probability loss."""
+    mean_score_loss: float
+    """Mean expected-score loss (VP)."""
 
 
 def summarise(annotations: Sequence[Annotation], record: GameRecord) -> list[PlayerSummary]:
@@ -157,14 +216,18 @@ def summarise(annotations: Sequence[Annotation], record: GameRecord) -> list[Pla
         summaries.append(PlayerSummary(
             player, name, len(mine), sum(a.accuracy for a in mine) / len(mine),
             sum(a.label == "inaccuracy" for a in mine), sum(a.label == "mistake" for a in mine),
-            sum(a.label == "blunder" for a in mine), sum(a.loss for a in mine) / len(mine)))
+            sum(a.label == "blunder" for a in mine), sum(a.loss for a in mine) / len(mine),
+            sum(a.score_loss for a in mine) / len(mine)))
     return summaries
 
 
 def win_curves(annotations: Sequence[Annotation]) -> dict[int, list[tuple[int, float]]]:
-    """Each player's estimated win probability after each of their decisions: (event, probability)."""
+    """Every player's estimated win probability after each annotated decision: (event, probability).
+
+    All players' values come from the same search, so at every event the curves sum to 1.
+    """
     curves: dict[int, list[tuple[int, float]]] = {}
     for a in annotations:
-        value = a.played_win if a.played_win is not None else a.best_win
-        curves.setdefault(a.player, []).append((a.event, value))
+        for player, chance in enumerate(a.chances):
+            curves.setdefault(player, []).append((a.event, chance))
     return curves

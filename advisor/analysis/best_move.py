@@ -1,15 +1,19 @@
-"""Best move: every option at a decision with its win probability, interval, score and visits."""
+"""Best move: every option at a decision with its win probability, noise, score and visits; every
+player's chances, the principal line and the facts behind a return-or-draw choice."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from advisor.analysis.facts import ReturnFacts, return_facts
+from advisor.analysis.intervals import widened
+from advisor.analysis.line import principal_line
 from positions import Position
 from positions import phases
 from positions.actions import action_from_code
 from search.ismcts import search
-from search.request import ActionStats, SearchRequest, SearchResult
+from search.request import ActionStats, Recommendation, SearchRequest, SearchResult
 
 JSON_FORMAT = "refuge-best-move/1"
 DEFAULT_ITERATIONS = 2000
@@ -17,30 +21,88 @@ DEFAULT_ITERATIONS = 2000
 
 
 @dataclass(frozen=True)
+class PlayerChances:
+    """One player's chances at the decision, if the recommended option is played."""
+
+    player: int
+    win: float
+    """Win share (a k-way tie counts 1/k, C18); the players' shares sum to 1."""
+    score: float
+    """Expected final score."""
+
+
+@dataclass(frozen=True)
 class Advice:
-    """A search's answer at one decision, with the return-or-draw facts when they apply."""
+    """A search's answer at one decision, with the line and the return-or-draw facts."""
 
     position: Position
     result: SearchResult
     request: SearchRequest
     facts: ReturnFacts | None
+    line: tuple[int, ...] = ()
+    """The recommendation, then the player's own most visited next decisions."""
+
+    @property
+    def recommendation(self) -> Recommendation:
+        """The best win chance; within noise, the higher expected score."""
+        return self.result.recommendation
 
     @property
     def ranked(self) -> list[ActionStats]:
-        """Options best first: most visits, then higher win probability (the search's own choice)."""
-        return sorted(self.result.actions, key=lambda s: (-s.visits, -s.win))
+        """Options best first: the recommendation, then the options worth considering by win
+        chance (runner-up first), then the rest by win chance."""
+        chosen = self.recommendation
+        return sorted(self.result.actions, key=lambda s: (
+            s.action != chosen.action, s.action != chosen.runner_up,
+            not self.result.is_contender(s), -s.win, -s.visits))
 
     @property
     def best(self) -> str:
         """The recommended action in notation."""
-        return str(action_from_code(self.result.chosen))
+        return str(action_from_code(self.recommendation.action))
+
+    @property
+    def players(self) -> list[PlayerChances]:
+        """Every player's win chance and expected score if the recommendation is played."""
+        stats = self.result.stats(self.recommendation.action)
+        return [PlayerChances(p, w, s) for p, (w, s) in enumerate(zip(stats.wins, stats.scores))]
 
 
 def advise(position: Position, request: SearchRequest, with_facts: bool = True) -> Advice:
-    """Search the decision at `position` and gather the facts behind a return-or-draw choice."""
-    result = search(position, request)
+    """Search the decision at `position`; the line, and the facts behind a return-or-draw choice."""
+    result = search(position, dataclasses.replace(request, keep_tree=True))
+    line: tuple[int, ...] = (result.recommendation.action,)
+    tree = result.tree
+    if tree is not None:
+        root = (result.player, position.information_set_key(result.player))
+        result = widened(result, tree, root)
+        line = tuple(principal_line(tree, root, result.recommendation.action, result.player))
+        if not request.keep_tree:
+            result = dataclasses.replace(result, tree=None)
     facts = return_facts(position, seed=request.seed) if with_facts else None
-    return Advice(position, result, request, facts)
+    return Advice(position, result, request, facts, line)
+
+
+def line_text(advice: Advice) -> str:
+    """The principal line in notation, e.g. ``play compass → option vp → buy pass``."""
+    return " → ".join(str(action_from_code(a)) for a in advice.line)
+
+
+def recommendation_reason(advice: Advice) -> str:
+    """Why the recommendation is first, in a few words."""
+    chosen = advice.recommendation
+    if chosen.runner_up is None:
+        return "the only option"
+    if not chosen.within_noise:
+        return "best win chance, clear of #2"
+    mine, second = advice.result.stats(chosen.action), advice.result.stats(chosen.runner_up)
+    if mine.exact and second.exact and mine.win == second.win:
+        return "win chance exactly equal to #2's; the higher expected score decides"
+    if mine.win >= second.win and mine.score >= second.score:
+        return "best win chance and expected score; #2 within noise"
+    if mine.score >= second.score:
+        return "win chance within noise of #2's; the higher expected score decides"
+    return "best win chance; #2 within noise"
 
 
 def option_to_data(stats: ActionStats) -> dict[str, object]:
@@ -51,13 +113,29 @@ def option_to_data(stats: ActionStats) -> dict[str, object]:
         "ci95": [round(stats.ci_low, 6), round(stats.ci_high, 6)],
         "expected_score": round(stats.score, 4),
         "visits": stats.visits,
+        "exact": stats.exact,
+    }
+
+
+def _facts_to_data(facts: ReturnFacts) -> dict[str, object]:
+    return {
+        "storms_on_track": facts.storms_on_track,
+        "threshold": facts.threshold,
+        "storm_hit_chance_this_turn": round(facts.hit_chance_this_turn, 6),
+        "storm_hit_chance_this_turn_exact": facts.hit_chance_this_turn_exact,
+        "storm_hit_chance_weather_tile": round(facts.hit_chance_weather_only, 6),
+        "storm_hit_chance_walk": round(facts.hit_chance_walk, 6),
+        "animal_points_at_stake": facts.animal_points,
+        "tiles_at_risk": facts.tiles_at_risk,
+        "steps_at_risk": facts.steps_at_risk,
+        "vp_at_risk": facts.vp_at_risk,
     }
 
 
 def advice_to_data(advice: Advice, source: str = "") -> dict[str, object]:
     """The ``refuge best-move --json`` document (docs/advisor.md)."""
     pos = advice.position
-    facts = advice.facts
+    chosen = advice.recommendation
     return {
         "format": JSON_FORMAT,
         "position": source,
@@ -67,30 +145,42 @@ def advice_to_data(advice: Advice, source: str = "") -> dict[str, object]:
         "turn": pos.turn + 1,
         "options": [option_to_data(s) for s in advice.ranked],
         "best": advice.best,
+        "within_noise_of_second": chosen.within_noise,
+        "players": [{"player": c.player, "win_probability": round(c.win, 6),
+                     "expected_score": round(c.score, 4)} for c in advice.players],
+        "line": [str(action_from_code(a)) for a in advice.line],
         "iterations": advice.result.iterations,
         "seconds": round(advice.result.seconds, 4),
         "seed": advice.request.seed,
         "workers": advice.request.workers,
-        "facts": None if facts is None else {
-            "storms_on_track": facts.storms_on_track,
-            "threshold": facts.threshold,
-            "storm_hit_chance_this_turn": round(facts.hit_chance_this_turn, 6),
-            "storm_hit_chance_weather_tile": round(facts.hit_chance_weather_only, 6),
-            "animal_points_at_stake": facts.animal_points,
-            "steps_at_risk": facts.steps_at_risk,
-            "vp_at_risk": facts.vp_at_risk,
-        },
+        "facts": None if advice.facts is None else _facts_to_data(advice.facts),
     }
 
 
 def advice_rows(advice: Advice) -> list[list[object]]:
-    """Table rows: rank, action, win %, 95% interval, expected score, visits."""
+    """Table rows: rank, action, win %, 95% noise interval, expected score, visits, note."""
+    chosen = advice.recommendation
     rows: list[list[object]] = []
     for rank, stats in enumerate(advice.ranked, 1):
-        rows.append([rank, str(action_from_code(stats.action)), f"{100 * stats.win:.1f}%",
-                     f"{100 * stats.ci_low:.1f}–{100 * stats.ci_high:.1f}%",
-                     f"{stats.score:.1f}", stats.visits])
+        note = "exact" if stats.exact else ""
+        if stats.action == chosen.action and chosen.within_noise:
+            tied = stats.exact and advice.result.stats(chosen.runner_up or stats.action).exact
+            note = ", ".join(filter(None, [note, "tied with #2" if tied else "within noise of #2"]))
+        interval = ("exact" if stats.exact else
+                    f"{100 * stats.ci_low:.1f}–{100 * stats.ci_high:.1f}%")
+        rows.append([rank, str(action_from_code(stats.action)),
+                     f"{100 * stats.win:.1f}%" + ("*" if stats.exact else ""), interval,
+                     f"{stats.score:.1f}", stats.visits, note])
     return rows
 
 
-ADVICE_HEADERS = ["#", "action", "win", "95% CI", "exp. score", "visits"]
+ADVICE_HEADERS = ["#", "action", "win", "noise (95%)", "exp. score", "visits", ""]
+
+
+def player_rows(advice: Advice) -> list[list[object]]:
+    """Every player's win chance and expected score if the recommendation is played."""
+    return [[f"P{c.player}" + (" (you)" if c.player == advice.result.player else ""),
+             f"{100 * c.win:.1f}%", f"{c.score:.1f}"] for c in advice.players]
+
+
+PLAYER_HEADERS = ["player", "win", "exp. score"]

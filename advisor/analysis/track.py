@@ -19,7 +19,7 @@ from positions.errors import IllegalActionError, InvalidActionError
 from positions.events import event_line, event_options, read_event, spellings, split_event_line
 from positions.position import Position
 from positions.record import GameRecord, GameRecorder, replay, where
-from positions.render import tile_counts, tile_list
+from positions.render import printable, tile_counts, tile_list
 from positions.tiles import TILES
 from search.request import SearchRequest
 
@@ -92,7 +92,7 @@ class TrackSession:
         """``1 (Ben)`` or ``1``."""
         if player == phases.CHANCE_PLAYER:
             return "chance"
-        name = self.names[player] if player < len(self.names) else ""
+        name = printable(self.names[player]) if player < len(self.names) else ""
         return f"{player} ({name})" if name else str(player)
 
     def waiting(self) -> list[int]:

@@ -7,7 +7,7 @@ from typing import Hashable
 import networkx as nx
 
 from positions.actions import action_from_code
-from positions.errors import RefugeError
+from positions.files import write_atomically
 from search.request import SearchTree
 
 
@@ -32,11 +32,9 @@ def write_tree(tree: SearchTree, root: Hashable, path: str) -> nx.MultiDiGraph:
     """Write the tree as GraphML.
 
     Raises:
-        RefugeError: the file cannot be written.
+        FileWriteError: the file cannot be written (not a regular file, read-only, ...).
     """
     graph = tree_graph(tree, root)
-    try:
-        nx.write_graphml(graph, path)
-    except OSError as error:
-        raise RefugeError(f"{path}: cannot write the tree ({error.strerror or error})") from None
+    text = "\n".join(nx.generate_graphml(graph)) + "\n"
+    write_atomically(path, text)  # regular files only, replaced atomically, permissions kept
     return graph

@@ -7,15 +7,22 @@ flight, hands each finished batch to a callback, rebuilds a broken pool and resu
 from __future__ import annotations
 
 import os
+import signal
+import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
+from advisor.players.processes import die_with_parent
 from positions.errors import RefugeError
 
 MAX_BREAKS = 3
 """A pool that breaks this many times in a row without finishing a batch stops the run."""
+HEARTBEAT_SECONDS = 30.0
+"""With Dask, a line saying how many workers are connected after this long without a result."""
+POLL_SECONDS = 1.0
+"""How often a Dask run with nothing finishing checks its workers."""
 
 
 class ExecutorError(RefugeError):
@@ -52,18 +59,36 @@ def parse_executor(text: str) -> str | None:
     raise ExecutorError(f"unknown executor {text!r} (expected local or dask://HOST:PORT)")
 
 
+def start_worker(parent: int) -> None:
+    """Set up a pool worker: it dies with the arena (even after ``kill -9``) and leaves Ctrl-C and
+    SIGTERM to it (the arena stops its workers itself, with its results kept)."""
+    die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 class Runner:
     """An executor of the chosen kind with its capacity, rebuilt when a local pool breaks."""
 
-    def __init__(self, workers: int, address: str | None = None, connect_seconds: float = 10.0) -> None:
+    def __init__(self, workers: int, address: str | None = None, connect_seconds: float = 10.0,
+                 worker_timeout: float | None = None,
+                 on_wait: Callable[[str], None] | None = None) -> None:
         """A serial executor (1 worker), a local process pool, or a client of the Dask cluster.
+
+        With Dask, `on_wait` gets a line every :data:`HEARTBEAT_SECONDS` without a result, and the
+        run stops once no worker has been connected for `worker_timeout` seconds.
 
         Raises:
             ExecutorError: Dask is not installed or the scheduler cannot be reached.
         """
         self.address = address
         self.workers = max(1, workers)
+        self.worker_timeout = worker_timeout
+        self.on_wait = on_wait
         self.client: Any = None
+        self._quiet_since = time.monotonic()
+        self._last_line = self._quiet_since
+        self._alone_since: float | None = None
         if address is not None:
             self._connect(address, connect_seconds)
         self.executor = self._make()
@@ -87,7 +112,44 @@ class Runner:
             return executor
         if self.workers == 1:
             return SerialExecutor()
-        return ProcessPoolExecutor(max_workers=self.workers)
+        return ProcessPoolExecutor(max_workers=self.workers, initializer=start_worker,
+                                   initargs=(os.getpid(),))
+
+    @property
+    def poll_seconds(self) -> float | None:
+        """How long to wait for a result before checking on the workers (``None``: no need)."""
+        return POLL_SECONDS if self.client is not None else None
+
+    def progressed(self) -> None:
+        """A result came back: the workers are alive."""
+        self._quiet_since = self._last_line = time.monotonic()
+        self._alone_since = None
+
+    def check_workers(self, running: int) -> None:
+        """Nothing finished for a while: report the connected workers, give up after the timeout.
+
+        Raises:
+            ExecutorError: no worker connected for `worker_timeout` seconds, or the scheduler is gone.
+        """
+        if self.client is None:
+            return
+        try:
+            connected = len(self.client.nthreads())
+        except (OSError, TimeoutError) as error:
+            raise ExecutorError(f"lost the Dask scheduler at {self.address}: {error}") from None
+        now = time.monotonic()
+        if connected:
+            self._alone_since = None
+        elif self._alone_since is None:
+            self._alone_since = now
+        if now - self._last_line >= HEARTBEAT_SECONDS and self.on_wait is not None:
+            self._last_line = now
+            self.on_wait(f"waiting for workers: {connected} connected, {running} tasks in flight, "
+                         f"no result for {now - self._quiet_since:.0f} s")
+        if (self.worker_timeout is not None and self._alone_since is not None
+                and now - self._alone_since >= self.worker_timeout):
+            raise ExecutorError(f"no Dask worker connected to {self.address} for "
+                                f"{self.worker_timeout:g} s (--worker-timeout); stopping")
 
     def _stop(self, wait: bool) -> None:
         if self.client is not None:
@@ -104,11 +166,15 @@ class Runner:
         """Stop at once (Ctrl-C): drop queued tasks and end local worker processes mid-game."""
         if isinstance(self.executor, ProcessPoolExecutor):
             # No public way to stop running tasks before Python 3.14 (terminate_workers); a worker
-            # would otherwise finish its batch, as it catches the KeyboardInterrupt and carries on.
+            # would otherwise finish its batch (workers ignore Ctrl-C: the arena decides).
             processes = getattr(self.executor, "_processes", None) or {}
             for process in list(processes.values()):
-                process.terminate()
-        self._stop(wait=False)
+                process.kill()
+            # Waiting is quick with the workers dead, and lets the pool's manager thread close its
+            # wake-up pipe before interpreter exit writes to it (Python 3.11 races there: EBADF).
+            self._stop(wait=True)
+        else:
+            self._stop(wait=False)
         if self.client is not None:
             self.client.close()
 
@@ -129,29 +195,34 @@ def is_lost_worker(error: BaseException) -> bool:
 Task = Sequence[Any]
 
 
-def run_tasks(runner: Runner, function: Callable[..., Any], tasks: Sequence[Task],
+def run_tasks(runner: Runner, function: Callable[..., Any], tasks: Iterable[Task],
               common: tuple[Any, ...], on_result: Callable[[Task, Any], bool]) -> None:
     """Run ``function(task, *common)`` for every task, at most two per worker in flight.
 
+    `tasks` is consumed as it goes (a schedule of a billion games is never held in memory).
     `on_result` gets each task with its result as it finishes and returns True to stop: queued tasks
     are then dropped, running ones are still awaited and handed over. Tasks lost with a broken pool
     are resubmitted on a rebuilt pool.
 
     Raises:
-        ExecutorError: the pool broke ``MAX_BREAKS`` times in a row.
+        ExecutorError: the pool broke ``MAX_BREAKS`` times in a row, or the Dask workers are gone.
         Exception: whatever a task raised, other than losing its worker.
     """
-    queue: deque[Task] = deque(tasks)
+    upcoming: Iterator[Task] = iter(tasks)
+    retry: deque[Task] = deque()
     running: dict[Future, Task] = {}
     breaks = 0
     stopping = False
-    while queue or running:
-        while queue and not stopping and len(running) < 2 * runner.workers:
-            task = queue.popleft()
+
+    def next_task() -> Task | None:
+        return retry.popleft() if retry else next(upcoming, None)
+
+    pending = next_task()
+    while pending is not None or running:
+        while pending is not None and not stopping and len(running) < 2 * runner.workers:
             try:
-                future = runner.executor.submit(function, task, *common)
+                future = runner.executor.submit(function, pending, *common)
             except BrokenProcessPool:  # a worker died after the last wait: the pool takes no more
-                queue.appendleft(task)
                 if running:
                     break  # the running tasks come back lost below, and the pool is rebuilt there
                 breaks += 1
@@ -159,8 +230,16 @@ def run_tasks(runner: Runner, function: Callable[..., Any], tasks: Sequence[Task
                     raise ExecutorError(f"workers died {breaks} times in a row") from None
                 runner.rebuild()
                 continue
-            running[future] = task
-        finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+            running[future] = pending
+            pending = next_task()
+        if stopping:
+            pending = None
+        if not running:
+            continue
+        finished, _ = wait(list(running), timeout=runner.poll_seconds, return_when=FIRST_COMPLETED)
+        if not finished:
+            runner.check_workers(len(running))
+            continue
         lost: list[Task] = []
         for future in finished:
             task = running.pop(future)
@@ -169,9 +248,10 @@ def run_tasks(runner: Runner, function: Callable[..., Any], tasks: Sequence[Task
             error = future.exception()
             if error is None:
                 breaks = 0
+                runner.progressed()
                 if on_result(task, future.result()) and not stopping:
                     stopping = True
-                    queue.clear()
+                    pending = None
                     for other in list(running):
                         if other.cancel():
                             del running[other]
@@ -191,7 +271,10 @@ def run_tasks(runner: Runner, function: Callable[..., Any], tasks: Sequence[Task
                         del running[future]
                 runner.rebuild()
         if not stopping:
-            queue.extendleft(reversed(lost))
+            if pending is not None:
+                retry.appendleft(pending)
+            retry.extendleft(reversed(lost))
+            pending = next_task()
 
 
 def default_workers() -> int:

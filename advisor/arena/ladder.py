@@ -17,6 +17,7 @@ from tabulate import tabulate
 from advisor.arena.store import StoredGame
 from advisor.arena.stats import Rating, bradley_terry
 from positions.errors import RefugeError
+from positions.render import printable
 
 
 class LadderError(RefugeError):
@@ -106,7 +107,7 @@ def format_ladder(rated: Sequence[Rated]) -> str:
     rows = []
     for entry in rated:
         r = entry.rating
-        rows.append([entry.group, entry.name, entry.revision or "-", f"{r.elo:+.1f}",
+        rows.append([entry.group, printable(entry.name), printable(entry.revision) or "-", f"{r.elo:+.1f}",
                      f"[{r.ci95[0]:+.1f}, {r.ci95[1]:+.1f}]", r.games,
                      "yes" if entry.label == entry.anchor else ""])
     return tabulate(rows, headers=["group", "agent", "version", "Elo", "95% CI", "games", "anchor"],

@@ -14,7 +14,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Sequence
+from typing import Iterable, Iterator, Sequence
 
 import click
 
@@ -93,32 +93,35 @@ class Schedule:
         """How many games make a complete deal at each table."""
         return [len(t) for t in self.tables]
 
-    def jobs(self) -> list[GameJob]:
-        """Every game, in index order."""
-        jobs: list[GameJob] = []
+    def jobs(self) -> Iterator[GameJob]:
+        """Every game, in index order, made as it is asked for (a run may hold a billion games)."""
+        index = 0
         for deal in range(self.deals):
             deal_seed = derive_seed(self.seed, "deal", deal)
             for table, seatings in enumerate(self.tables):
                 for rotation, seats in enumerate(seatings):
-                    jobs.append(GameJob(len(jobs), table, deal, rotation, self.players, self.route,
-                                        deal_seed, seats))
-        return jobs
+                    yield GameJob(index, table, deal, rotation, self.players, self.route, deal_seed,
+                                  seats)
+                    index += 1
 
 
 INSTANT_KINDS = frozenset(("random", "heuristic", "cautious", "greedy"))
 """Agents that decide in microseconds: their games are batched."""
 
 
-def batches(jobs: Sequence[GameJob], deals_per_batch: int) -> list[list[GameJob]]:
+def batches(jobs: Iterable[GameJob], deals_per_batch: int) -> Iterator[list[GameJob]]:
     """The jobs grouped by whole deals, `deals_per_batch` deals (of one table or several) per task."""
-    groups: list[list[GameJob]] = []
+    batch: list[GameJob] = []
+    groups = 0
     for job in jobs:
-        if groups and (groups[-1][0].deal, groups[-1][0].table) == (job.deal, job.table):
-            groups[-1].append(job)
-        else:
-            groups.append([job])
-    return [[job for group in groups[i:i + deals_per_batch] for job in group]
-            for i in range(0, len(groups), deals_per_batch)]
+        if not batch or (batch[-1].deal, batch[-1].table) != (job.deal, job.table):
+            if groups == deals_per_batch:
+                yield batch
+                batch, groups = [], 0
+            groups += 1
+        batch.append(job)
+    if batch:
+        yield batch
 
 
 # --- agents ----------------------------------------------------------------------------------------------
@@ -164,7 +167,12 @@ def make_entrant(name: str, text: str, move_timeout: float | None = None) -> Ent
     """
     spec = parse_agent_spec(text)
     if spec.kind == "cmd":
-        argv = tuple(shlex.split(spec.command))
+        try:
+            argv = tuple(shlex.split(spec.command))
+        except ValueError as error:  # an unterminated quote
+            raise ArenaError(f"agent {name}: cmd:{spec.command}: {error}") from None
+        if not argv:
+            raise ArenaError(f"agent {name}: cmd: needs a command")
         identity = _identify(name, argv, None)
         revision = f"{identity.get('name', '?')} {identity.get('version', '?')}"
         return Entrant(name, spec.text, revision, argv, None, _timeout(spec, move_timeout, True))
@@ -172,6 +180,7 @@ def make_entrant(name: str, text: str, move_timeout: float | None = None) -> Ent
         assert spec.inner is not None
         if spec.inner.kind in ("cmd", "rev"):
             raise ArenaError(f"agent {name}: rev: runs an in-process spec, not {spec.inner.text!r}")
+        make_agent(spec.inner)  # a bad spec is refused before the revision is built
         built = prepare(spec.revision)
         argv = tuple(built.argv(spec.inner.text))
         _identify(name, argv, built.tree)
@@ -209,6 +218,8 @@ class ArenaSettings:
     executor: str = "local"
     resume: bool = False
     move_timeout: float | None = None
+    worker_timeout: float | None = None
+    """Dask: give up once no worker has been connected for this many seconds (``None``: wait)."""
 
     def identity(self) -> dict[str, object]:
         """What fixes the game list (and so identifies the run in the store)."""
@@ -302,23 +313,33 @@ def run_arena(settings: ArenaSettings) -> Progress:
     store = ArenaStore(settings.db)
     try:
         run = _open_run(store, settings)
-        watch = None if settings.sprt is None else SprtWatch(settings.sprt,
-                                                             schedule.rotations_per_table())
-        progress = Progress(names, schedule, watch)
-        done = store.finished(run)
-        for game in store.games(run):  # in index order: the SPRT replays the stored deals
-            seats = tuple(names.index(name) for name, _, _ in game.seats)
-            info = game.fault or {}
-            seat = info.get("seat")
-            fault = (seats[seat], str(info.get("kind"))) if isinstance(seat, int) else None
-            progress.add_played(Played(game.table, game.deal, seats, game.returns, game.scores,
-                                       fault))
-        remaining = [job for job in schedule.jobs() if job.index not in done]
-        if remaining and not progress.decided():
-            _play(settings, address, store, run, entrants, remaining, progress)
-        return progress
+        try:
+            watch = None if settings.sprt is None else SprtWatch(settings.sprt,
+                                                                 schedule.rotations_per_table())
+            progress = Progress(names, schedule, watch)
+            done = store.finished(run)
+            for game in store.games(run):  # in index order: the SPRT replays the stored deals
+                seats = tuple(_seat_index(names, name, settings.db) for name, _, _ in game.seats)
+                info = game.fault or {}
+                seat = info.get("seat")
+                fault = (seats[seat], str(info.get("kind"))) if isinstance(seat, int) else None
+                progress.add_played(Played(game.table, game.deal, seats, game.returns, game.scores,
+                                           fault))
+            left = schedule.total - len(done)
+            if left > 0 and not progress.decided():
+                remaining = (job for job in schedule.jobs() if job.index not in done)
+                _play(settings, address, store, run, entrants, remaining, left, progress)
+            return progress
+        finally:
+            store.release(run)
     finally:
         store.close()
+
+
+def _seat_index(names: list[str], name: str, db: str) -> int:
+    if name not in names:
+        raise ArenaError(f"{db}: a stored game of this run seats {name!r}, not one of its agents")
+    return names.index(name)
 
 
 def _check_sprt_grid(sprt: SprtSettings, players: int) -> None:
@@ -332,24 +353,31 @@ def _check_sprt_grid(sprt: SprtSettings, players: int) -> None:
 
 
 def _open_run(store: ArenaStore, settings: ArenaSettings) -> int:
+    """The run's id, claimed by this arena (one arena plays a run at a time).
+
+    Raises:
+        ArenaError: nothing to resume, a run stored without --resume, or another arena playing it.
+    """
     config = settings.identity()
     run = store.find_run(config)
-    if run is None:
-        if settings.resume:
-            raise ArenaError(f"{settings.db}: no run with these agents, players, route and seed "
-                             "to resume")
-        return store.create_run(config)
+    if run is None and settings.resume:
+        raise ArenaError(f"{settings.db}: no run with these agents, players, route and seed "
+                         "to resume")
+    run = store.claim_run(config)
     stored = store.count(run)
     if stored and not settings.resume:
+        store.release(run)
         raise ArenaError(f"{settings.db} already holds this run ({stored} games): add --resume to "
                          "continue it, or choose another --seed or --db")
     return run
 
 
 def _play(settings: ArenaSettings, address: str | None, store: ArenaStore, run: int,
-          entrants: list[Entrant], remaining: list[GameJob], progress: Progress) -> None:
-    runner = Runner(min(settings.workers, len(remaining)), address)
-    groups = len(batches(remaining, 1))
+          entrants: list[Entrant], remaining: Iterable[GameJob], left: int,
+          progress: Progress) -> None:
+    runner = Runner(min(settings.workers, left), address, worker_timeout=settings.worker_timeout,
+                    on_wait=lambda line: click.echo(line, err=True))
+    groups = left * len(progress.schedule.tables) // progress.schedule.per_deal  # deals x tables
     # Batches save per-task overhead for the instant bots; a searching agent takes seconds to
     # minutes a game, so each deal is its own task and is stored as soon as it is played.
     instant = all(parse_agent_spec(e.spec).kind in INSTANT_KINDS for e in entrants)

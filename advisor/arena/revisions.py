@@ -22,6 +22,7 @@ import tarfile
 from dataclasses import dataclass
 
 from advisor.players.engine import engine_argv
+from advisor.players.processes import run_guarded
 from positions.errors import RefugeError
 
 STAMP = "built"
@@ -146,18 +147,18 @@ def _build_native(python: str, tree: str) -> None:
     compared at their real speed; a failed build leaves its Python sources running (same results)."""
     script = os.path.join(tree, "scripts", "build_native.py")
     if os.path.exists(script):
-        try:
-            subprocess.run([python, script], cwd=tree, capture_output=True, timeout=900)
+        try:  # guarded: the compiler dies with us, and with its group on a timeout
+            run_guarded([python, script], timeout=900, cwd=tree)
         except (OSError, subprocess.TimeoutExpired):
             pass
 
 
 def _run(argv: list[str], what: str) -> str:
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=600)
+        code, output, errors = run_guarded(argv, timeout=600)
     except (OSError, subprocess.TimeoutExpired) as error:
         raise RevisionError(f"cannot {what}: {error}") from None
-    if done.returncode != 0:
-        lines = (done.stderr or done.stdout).strip().splitlines()
-        raise RevisionError(f"cannot {what}: {lines[-1] if lines else f'exit {done.returncode}'}")
-    return done.stdout
+    if code != 0:
+        lines = (errors or output).strip().splitlines()
+        raise RevisionError(f"cannot {what}: {lines[-1] if lines else f'exit {code}'}")
+    return output

@@ -6,8 +6,11 @@ players, route, seed), so ``--resume`` finds it again and skips every game alrea
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
+import socket
 import sqlite3
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
@@ -15,6 +18,8 @@ from typing import Iterator, Sequence
 
 from advisor.arena.play import Entrant, GameJob, GameOutcome
 from positions.errors import RefugeError
+from positions.files import regular_file_problem
+from positions.validation import parse_json
 
 SCHEMA_VERSION = 1
 SCHEMA = """
@@ -43,6 +48,12 @@ CREATE TABLE IF NOT EXISTS games (
     finished TEXT NOT NULL,
     PRIMARY KEY (run, idx)
 );
+CREATE TABLE IF NOT EXISTS claims (
+    run INTEGER PRIMARY KEY REFERENCES runs(id),
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    since TEXT NOT NULL
+);
 """
 
 
@@ -70,30 +81,61 @@ def run_key(config: dict[str, object]) -> str:
     return hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:16]
 
 
+def _is_running(pid: int, host: str) -> bool:
+    """Whether the arena process `pid` on `host` may still be running (another host: assume so)."""
+    if host != socket.gethostname():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 class ArenaStore:
-    """An open arena database."""
+    """An open arena database; every SQLite failure becomes a one-line :class:`StoreError`."""
 
     def __init__(self, path: str) -> None:
         """Open (or create) the database at `path`.
 
         Raises:
-            StoreError: the file is not an arena database of this schema.
+            StoreError: not a regular file, or not an arena database of this schema.
         """
         self.path = path
+        problem = regular_file_problem(path)
+        if problem is not None:
+            raise StoreError(f"{path}: {problem}")
         try:
-            self.db = sqlite3.connect(path, timeout=30.0)
+            # Autocommit: every write is its own transaction, or an explicit BEGIN IMMEDIATE.
+            self.db = sqlite3.connect(path, timeout=30.0, isolation_level=None)
+        except sqlite3.Error as error:
+            raise StoreError(f"{path}: cannot open the arena database ({error})") from None
+        try:
             self.db.execute("PRAGMA journal_mode=WAL")
             # WAL with NORMAL sync: a commit survives the process being killed (not a power cut)
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
             row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             if row is None:
-                with self.db:
-                    self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             elif row[0] != str(SCHEMA_VERSION):
                 raise StoreError(f"{path}: arena schema {row[0]}, this program reads {SCHEMA_VERSION}")
+        except sqlite3.OperationalError as error:  # read-only, locked, out of space
+            self.db.close()
+            raise StoreError(f"{path}: cannot use the arena database ({error})") from None
         except sqlite3.DatabaseError as error:
+            self.db.close()
             raise StoreError(f"{path}: not an arena database ({error})") from None
+
+    @contextlib.contextmanager
+    def _failing_as(self, what: str) -> Iterator[None]:
+        """Turn SQLite's errors (read-only, malformed, locked) into a one-line StoreError."""
+        try:
+            yield
+        except sqlite3.Error as error:
+            raise StoreError(f"{self.path}: cannot {what}: {error}") from None
 
     def close(self) -> None:
         """Close the database."""
@@ -101,24 +143,73 @@ class ArenaStore:
 
     def find_run(self, config: dict[str, object]) -> int | None:
         """The id of the run with this configuration, if stored."""
-        row = self.db.execute("SELECT id FROM runs WHERE key = ?", (run_key(config),)).fetchone()
+        with self._failing_as("read the runs"):
+            row = self.db.execute("SELECT id FROM runs WHERE key = ?", (run_key(config),)).fetchone()
         return None if row is None else int(row[0])
 
     def create_run(self, config: dict[str, object]) -> int:
-        """Store a new run and return its id."""
-        with self.db:
-            cursor = self.db.execute("INSERT INTO runs (key, config, created) VALUES (?, ?, ?)",
-                                     (run_key(config), json.dumps(config, sort_keys=True), _now()))
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+        """Store a new run (or find the same one) and return its id."""
+        with self._failing_as("store the run"):
+            self.db.execute("INSERT OR IGNORE INTO runs (key, config, created) VALUES (?, ?, ?)",
+                            (run_key(config), json.dumps(config, sort_keys=True), _now()))
+        run = self.find_run(config)
+        assert run is not None
+        return run
+
+    def claim_run(self, config: dict[str, object]) -> int:
+        """The run with this configuration (created if new), claimed by this process.
+
+        One arena plays a run at a time: the claim names its process and host and is released when
+        it stops; a claim whose process is gone (``kill -9``) is taken over.
+
+        Raises:
+            StoreError: a live arena holds the run, or the database cannot be written.
+        """
+        me, host = os.getpid(), socket.gethostname()
+        with self._failing_as("claim the run"):
+            self.db.execute("BEGIN IMMEDIATE")  # one claimer at a time
+            try:
+                self.db.execute("INSERT OR IGNORE INTO runs (key, config, created) VALUES (?, ?, ?)",
+                                (run_key(config), json.dumps(config, sort_keys=True), _now()))
+                run = int(self.db.execute("SELECT id FROM runs WHERE key = ?",
+                                          (run_key(config),)).fetchone()[0])
+                holder = self.db.execute("SELECT pid, host, since FROM claims WHERE run = ?",
+                                         (run,)).fetchone()
+                if holder is not None and (holder[0], holder[1]) != (me, host) \
+                        and _is_running(holder[0], holder[1]):
+                    pid, where, since = holder
+                    other = "" if where == socket.gethostname() else (
+                        f"; if it is no longer running: sqlite3 {self.path} "
+                        f"'DELETE FROM claims WHERE run = {run}'")
+                    raise StoreError(f"{self.path}: run {run} is being played by another arena "
+                                     f"(pid {pid} on {where}, since {since}): wait for it or stop "
+                                     f"it, then --resume{other}")
+                self.db.execute("INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?)",
+                                (run, me, host, _now()))
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
+        return run
+
+    def release(self, run: int) -> None:
+        """Give up this process's claim on `run` (quietly: the store may have become unusable)."""
+        try:
+            self.db.execute("DELETE FROM claims WHERE run = ? AND pid = ? AND host = ?",
+                            (run, os.getpid(), socket.gethostname()))
+        except sqlite3.Error:
+            pass
 
     def finished(self, run: int) -> set[int]:
         """The indices of the run's stored games."""
-        return {row[0] for row in self.db.execute("SELECT idx FROM games WHERE run = ?", (run,))}
+        with self._failing_as("read the stored games"):
+            return {row[0] for row in self.db.execute("SELECT idx FROM games WHERE run = ?", (run,))}
 
     def count(self, run: int) -> int:
         """How many games of the run are stored."""
-        return int(self.db.execute("SELECT COUNT(*) FROM games WHERE run = ?", (run,)).fetchone()[0])
+        with self._failing_as("read the stored games"):
+            return int(self.db.execute("SELECT COUNT(*) FROM games WHERE run = ?",
+                                       (run,)).fetchone()[0])
 
     def add(self, run: int, job: GameJob, entrants: Sequence[Entrant], outcome: GameOutcome) -> None:
         """Store one finished game and commit it at once."""
@@ -126,34 +217,55 @@ class ArenaStore:
                  for e in job.seats]
         fault = json.dumps(asdict(outcome.fault)) if outcome.fault is not None else None
         try:
-            with self.db:
-                self.db.execute(
-                    "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (run, job.index, job.table, job.deal, job.rotation, job.deal_seed, job.players,
-                     job.route, json.dumps(seats), json.dumps(list(outcome.scores)),
-                     json.dumps(list(outcome.returns)), fault, outcome.record, outcome.seconds,
-                     _now()))
+            self.db.execute(
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (run, job.index, job.table, job.deal, job.rotation, job.deal_seed, job.players,
+                 job.route, json.dumps(seats), json.dumps(list(outcome.scores)),
+                 json.dumps(list(outcome.returns)), fault, outcome.record, outcome.seconds,
+                 _now()))
         except sqlite3.IntegrityError:
             raise StoreError(f"{self.path}: game {job.index} of this run is already stored "
                              "(is another arena playing the same run?)") from None
-        except sqlite3.DatabaseError as error:
+        except sqlite3.Error as error:
             raise StoreError(f"{self.path}: cannot store game {job.index}: {error}") from None
 
     def games(self, run: int | None = None) -> Iterator[StoredGame]:
-        """Every stored game (of one run, or of all), in run and index order."""
+        """Every stored game (of one run, or of all), in run and index order.
+
+        Raises:
+            StoreError: the database cannot be read, or a row is not what the arena writes.
+        """
         query = "SELECT run, idx, tbl, deal, rotation, seats, returns, scores, fault FROM games"
-        rows = (self.db.execute(query + " WHERE run = ? ORDER BY idx", (run,)) if run is not None
-                else self.db.execute(query + " ORDER BY run, idx"))
-        for run_id, index, table, deal, rotation, seats, returns, scores, fault in rows:
-            yield StoredGame(run_id, index, table, deal, rotation,
-                             tuple((s["name"], s["spec"], s["revision"]) for s in json.loads(seats)),
-                             tuple(json.loads(returns)), tuple(json.loads(scores)),
-                             json.loads(fault) if fault else None)
+        with self._failing_as("read the stored games"):
+            rows = (self.db.execute(query + " WHERE run = ? ORDER BY idx", (run,)) if run is not None
+                    else self.db.execute(query + " ORDER BY run, idx"))
+            for row in rows:
+                yield self._stored_game(row)
+
+    def _stored_game(self, row: tuple) -> StoredGame:  # type: ignore[type-arg]
+        run_id, index, table, deal, rotation, seats, returns, scores, fault = row
+        where = f"{self.path}: run {run_id} game {index}"
+        try:
+            seat_list = parse_json(seats, f"{where} seats")
+            game = StoredGame(run_id, index, table, deal, rotation,
+                              tuple((str(s["name"]), str(s["spec"]), str(s["revision"]))
+                                    for s in seat_list),  # type: ignore[attr-defined]
+                              tuple(float(r) for r in parse_json(returns, f"{where} returns")),  # type: ignore[attr-defined]
+                              tuple(int(s) for s in parse_json(scores, f"{where} scores")),  # type: ignore[attr-defined]
+                              parse_json(fault, f"{where} fault") if fault else None)  # type: ignore[arg-type]
+        except RefugeError as error:
+            raise StoreError(str(error)) from None
+        except (KeyError, TypeError, ValueError):
+            raise StoreError(f"{where}: not a game row as the arena writes it") from None
+        if not (isinstance(game.fault, dict) or game.fault is None) or not game.seats:
+            raise StoreError(f"{where}: not a game row as the arena writes it")
+        return game
 
     def record(self, run: int, index: int) -> str | None:
         """The game record of one stored game, as JSON text."""
-        row = self.db.execute("SELECT record FROM games WHERE run = ? AND idx = ?",
-                              (run, index)).fetchone()
+        with self._failing_as("read the stored games"):
+            row = self.db.execute("SELECT record FROM games WHERE run = ? AND idx = ?",
+                                  (run, index)).fetchone()
         return None if row is None else str(row[0])
 
 

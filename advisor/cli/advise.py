@@ -8,10 +8,13 @@ import json
 import click
 from tabulate import tabulate
 
+from advisor.analysis.tablebase import ExactEndgames
 from advisor.analysis.best_move import (
-    ADVICE_HEADERS, DEFAULT_ITERATIONS, Advice, advice_rows, advice_to_data, advise,
+    ADVICE_HEADERS, DEFAULT_ITERATIONS, PLAYER_HEADERS, Advice, advice_rows, advice_to_data, advise,
+    line_text, player_rows, recommendation_reason,
 )
-from advisor.players.bots import DEFAULT_ROLLOUT, position_key
+from advisor.analysis.exact import SOLVE_HEADERS, chances_line, solve_rows, solve_to_data
+from advisor.players.bots import advisor_request
 from advisor.cli.errors import fail, reports_bad_input
 from advisor.cli.files import load_position_arg
 from advisor.cli.progress import Spinner
@@ -36,8 +39,8 @@ def search_request(iterations: int | None, seconds: float | None, seed: int, wor
         raise click.UsageError("give --iterations or --seconds, not both")
     if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
-    return SearchRequest(iterations=iterations, seconds=seconds, seed=seed, workers=workers,
-                         exploration=exploration, rollout=DEFAULT_ROLLOUT)
+    return advisor_request(iterations=iterations, seconds=seconds, seed=seed, workers=workers,
+                           exploration=exploration, exact=ExactEndgames())
 
 
 def budget_options(command):
@@ -64,7 +67,8 @@ def budget_options(command):
 @reports_bad_input
 def best_move(position_file: str, iterations: int | None, seconds: float | None, seed: int,
               workers: int, exploration: float, as_json: bool, tree_path: str | None) -> None:
-    """Every option at the decision of POSITION with win %, 95% CI, expected score and visits.
+    """Every option at the decision of POSITION with win %, noise interval, expected score and visits;
+    every player's chances, the principal line and, at a return-or-draw decision, the Storm facts.
 
     POSITION is a saved-position file, a game record (its last position) or an example name.
 
@@ -98,8 +102,15 @@ def echo_advice(advice: Advice, seed: int, workers: int) -> None:
     click.echo(f"Player {advice.result.player} decides. {advice.result.iterations} iterations in "
                f"{advice.result.seconds:.2f} s (seed {seed}, {workers} worker(s)):")
     click.echo(tabulate(advice_rows(advice), headers=ADVICE_HEADERS, tablefmt="simple"))
+    click.echo("noise (95%): the search's Monte Carlo noise, widened to the spread between workers "
+               "and the best replies below each option; not the continuation's bias (docs/advisor.md). "
+               "* exact (solved endgame).")
     click.echo()
-    click.echo(f"Recommendation: {advice.best}")
+    click.echo(f"Recommendation: {advice.best} ({recommendation_reason(advice)})")
+    click.echo(f"Line: {line_text(advice)}")
+    click.echo()
+    click.echo("Every player's chances if you play it (shared wins count 1/k, C18):")
+    click.echo(tabulate(player_rows(advice), headers=PLAYER_HEADERS, tablefmt="simple"))
     if advice.facts is not None:
         click.echo()
         for line in advice.facts.lines():
@@ -123,19 +134,15 @@ def solve(position_file: str, max_nodes: int, as_json: bool) -> None:
     position = load_position_arg(position_file)
     _decision_or_fail(position, position_file)
     with Spinner("solving", enabled=None if not as_json else False):
-        result = solve_exactly(position, position_key, max_nodes)
-    options = sorted(result.options, key=lambda o: (-o.win, -o.score))
+        result = solve_exactly(position, max_nodes)
     if as_json:
-        click.echo(json.dumps({
-            "format": "refuge-solve/1", "position": position_file, "player": result.player,
-            "options": [{"action": str(action_from_code(o.action)), "win_probability": o.win,
-                         "expected_score": o.score} for o in options],
-            "best": str(action_from_code(result.best)), "nodes": result.nodes}, indent=2))
+        click.echo(json.dumps(solve_to_data(result, position_file), indent=2))
         return
     click.echo(f"Player {result.player} decides; exact values over {result.nodes} positions:")
-    click.echo(tabulate([[str(action_from_code(o.action)), f"{100 * o.win:.2f}%", f"{o.score:.3f}"]
-                         for o in options], headers=["action", "win", "exp. score"]))
+    click.echo(tabulate(solve_rows(result), headers=SOLVE_HEADERS, disable_numparse=True,
+                        colalign=("left", "right", "right")))
     click.echo(f"Best: {action_from_code(result.best)}")
+    click.echo(f"After it, every player: {chances_line(result.option(result.best).value)}")
 
 
 COMMANDS = (best_move, solve)

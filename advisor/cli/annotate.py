@@ -12,6 +12,7 @@ from advisor.analysis.annotate import DEFAULT_ITERATIONS, Annotation, annotate_g
 from advisor.cli.errors import reports_bad_input
 from advisor.cli.progress import progress_bar
 from positions.record import load_record, replay
+from positions.render import printable
 
 JSON_FORMAT = "refuge-annotation/1"
 
@@ -29,10 +30,20 @@ def _players(text: str | None, count: int) -> list[int] | None:
     return chosen
 
 
+def _loss_text(a: Annotation) -> str:
+    return f"{a.score_loss:.1f} VP" if a.measure == "score" else f"{100 * a.loss:.1f}"
+
+
+def _measured_loss(a: Annotation) -> float:
+    return a.score_loss if a.measure == "score" else a.loss
+
+
 def _row(a: Annotation) -> list[object]:
-    played = "-" if a.played_win is None else f"{100 * a.played_win:.1f}%"
-    return [a.event, f"{a.walk}.{a.turn}", a.player, a.decision, a.played, played, a.best,
-            f"{100 * a.best_win:.1f}%", f"{100 * a.loss:.1f}", a.label]
+    mark = "*" if a.exact else ""
+    played = "-" if a.played_win is None else f"{100 * a.played_win:.1f}%{mark}"
+    chances = " ".join(f"{100 * w:.0f}" for w in a.chances)
+    return [a.event, f"{a.walk}.{a.turn}", a.player, a.decision, a.situation, a.played, played,
+            a.best, f"{100 * a.best_win:.1f}%{mark}", _loss_text(a), a.label, chances]
 
 
 @click.command("annotate")
@@ -58,7 +69,8 @@ def annotate(game_file: str, players: str | None, iterations: int | None, second
              plot_path: str | None) -> None:
     """Each decision's loss against the engine's best, labelled inaccuracy / mistake / blunder.
 
-    Losses are in win-probability points (5 / 10 / 15, lichess's thresholds); a loss within the Monte
+    Losses are in win-probability points (5 / 10 / 15, lichess's thresholds); where both win chances
+    are below 3% or above 97%, in expected final score (3 / 6 / 10 VP). A loss within the Monte
     Carlo noise of the two estimates gets no label. Decisions with a single option are skipped.
 
     Example: refuge annotate mygame.json --players 0 --plot mygame.png
@@ -91,20 +103,27 @@ def annotate(game_file: str, players: str | None, iterations: int | None, second
         }, indent=2))
         return
     click.echo(tabulate([_row(a) for a in annotations],
-                        headers=["event", "walk.turn", "player", "decision", "played", "win",
-                                 "best", "best win", "loss", "label"]))
+                        headers=["event", "walk.turn", "player", "decision", "hand and path",
+                                 "played", "win", "best", "best win", "loss", "label",
+                                 "chances % (P0 P1 ..)"]))
     click.echo()
-    click.echo(tabulate([[s.player, s.name, s.decisions, f"{s.accuracy:.1f}", s.inaccuracies,
-                          s.mistakes, s.blunders, f"{100 * s.mean_loss:.2f}"] for s in summaries],
+    click.echo(tabulate([[s.player, printable(s.name), s.decisions, f"{s.accuracy:.1f}", s.inaccuracies,
+                          s.mistakes, s.blunders, f"{100 * s.mean_loss:.2f}",
+                          f"{s.mean_score_loss:.2f}"] for s in summaries],
                         headers=["player", "name", "decisions", "accuracy", "inaccuracies",
-                                 "mistakes", "blunders", "mean loss"]))
-    costly = sorted((a for a in annotations if a.loss > 0), key=lambda a: -a.loss)[:5]
+                                 "mistakes", "blunders", "mean loss", "mean VP loss"]))
+    click.echo("loss: win-probability points; where both win chances are below 3% or above 97%, "
+               "expected final score (VP: 3 / 6 / 10 for inaccuracy / mistake / blunder). "
+               "* exact (solved endgame).")
+    costly = sorted((a for a in annotations if _measured_loss(a) > 0),
+                    key=lambda a: (a.label == "", a.accuracy))[:5]
     if costly:
         click.echo()
         click.echo("Costliest decisions:")
         for a in costly:
             click.echo(f"  event {a.event} (walk {a.walk}, turn {a.turn}), player {a.player}: "
-                       f"{a.played} instead of {a.best}, -{100 * a.loss:.1f} points"
-                       + (f" ({a.label})" if a.label else " (within noise)" if a.loss <= a.noise else ""))
+                       f"{a.played} instead of {a.best}, -{_loss_text(a)}"
+                       + (f" ({a.label})" if a.label else " (within noise)"
+                          if _measured_loss(a) <= a.noise else ""))
     if plot_path:
         click.echo(f"chart written to {plot_path}")

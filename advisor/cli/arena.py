@@ -52,9 +52,12 @@ def parse_sprt(text: str) -> tuple[float, float]:
 @click.option("--move-timeout", type=click.FloatRange(0, min_open=True), default=None,
               metavar="SECONDS", help="seconds per decision before an agent loses the game "
               "(default: 5x its own seconds + 5, or 60 for engines without one)")
+@click.option("--worker-timeout", type=click.FloatRange(0, min_open=True), default=None,
+              metavar="SECONDS", help="with Dask: stop once no worker has been connected for this "
+              "long (default: wait, saying so every 30 s)")
 def arena_command(agents: tuple[str, ...], games: int, players: int, route: str, seed: int, db: str,
                   workers: int | None, sprt_text: str | None, elo_model: str, executor: str,
-                  resume: bool, move_timeout: float | None) -> None:
+                  resume: bool, move_timeout: float | None, worker_timeout: float | None) -> None:
     """Play agents against each other on paired deals and report Elo (optionally an SPRT).
 
     Example: refuge arena --agent new=ismcts:iterations=400 --agent old=rev:HEAD~1:ismcts:iterations=400
@@ -67,7 +70,7 @@ def arena_command(agents: tuple[str, ...], games: int, players: int, route: str,
     try:
         settings = ArenaSettings([parse_named_agent(a) for a in agents], games, players, route, seed,
                                  db, workers or default_workers(), sprt, executor, resume,
-                                 move_timeout)
+                                 move_timeout, worker_timeout)
         schedule_note(settings)
         progress = run_arena(settings)
     except KeyboardInterrupt:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import io
+import os
 from collections import defaultdict
 from typing import Sequence
 
 from advisor.arena.ladder import Rated
 from positions.errors import RefugeError
+from positions.files import write_atomically
 
 
 def pyplot():
@@ -27,7 +30,8 @@ def pyplot():
 
 def plot_win_curves(curves: dict[int, list[tuple[int, float]]], names: Sequence[str], path: str,
                     title: str = "Win probability over the game") -> None:
-    """A line per player: estimated win probability after each of their decisions, by event index.
+    """A line per player: estimated win probability after each annotated decision, by event index
+    (every player's value comes from the same search, so the lines sum to 100% at every event).
 
     Raises:
         RefugeError: matplotlib is missing or the file type is not png/svg/pdf.
@@ -57,12 +61,15 @@ def save(figure, path: str) -> None:
     """
     plt = pyplot()
     figure.tight_layout()
+    image = io.BytesIO()
+    extension = os.path.splitext(path)[1].lstrip(".").lower() or "png"
     try:
-        figure.savefig(path)
-    except OSError as error:
-        raise RefugeError(f"{path}: cannot write the chart ({error.strerror or error})") from None
+        figure.savefig(image, format=extension)
+    except ValueError as error:  # a format matplotlib cannot write
+        raise RefugeError(f"{path}: cannot write the chart ({error})") from None
     finally:
         plt.close(figure)
+    write_atomically(path, image.getvalue())  # the same checks and atomic replace as every output
 
 
 def plot_ladder(rated: Sequence[Rated], path: str, order: Sequence[str]) -> None:

@@ -26,4 +26,4 @@ def engine_command(spec_text: str) -> None:
     except RefugeError as error:
         click.echo(f"error: {error}", err=True)
         raise click.exceptions.Exit(1)
-    serve(agent, spec, sys.stdin, sys.stdout)
+    serve(agent, spec, sys.stdin.buffer, sys.stdout)

@@ -13,13 +13,14 @@ from positions import phases
 from positions.errors import MalformedFileError, RefugeError
 from positions.events import movetext
 from positions.examples import example_names, load_example
+from positions.files import read_text_file, write_atomically
 from positions.position import Position
+from positions.render import printable
 from positions.record import FORMAT as GAME_FORMAT
 from positions.record import GameRecord, Replay, find_decision, parse_record, replay, where
-from positions.record import write_atomically
 from positions.saved import SavedPosition, dump_position, parse_position, position_to_data
 from positions.tiles import TILES, Kind
-from positions.validation import did_you_mean, parse_json, read_text_file
+from positions.validation import did_you_mean, parse_json
 
 ERROR_EXIT = 1
 
@@ -103,7 +104,7 @@ def render_tables(pos: Position, names: tuple[str, ...] = ()) -> str:
     lines.append("")
     rows = []
     for p in range(pos.players):
-        label = f"{p} {names[p]}" if p < len(names) and names[p] else str(p)
+        label = f"{p} {printable(names[p])}" if p < len(names) and names[p] else str(p)
         rows.append([label, "walking" if pos.walking[p] else "home", pos.vp[p], pos.steps[p],
                      pos.owned_storms[p], _tiles(pos.paths[p]), _tiles(pos.hands[p]),
                      _tiles(pos.set_aside[p]), f"{len(pos.bags[p])}: {_counts(pos.bags[p])}"])
@@ -121,7 +122,7 @@ def _decision_text(pos: Position, names: tuple[str, ...]) -> str:
     if player == phases.CHANCE_PLAYER:
         count = len(pos.chance_outcomes())
         return f"chance ({phases.NAMES[pos.phase]}, {count} outcomes)"
-    name = f" ({names[player]})" if player < len(names) and names[player] else ""
+    name = f" ({printable(names[player])})" if player < len(names) and names[player] else ""
     legal = ", ".join(str(a) for a in pos.legal_actions())
     tile = f" {TILES[pos.tile].name}" if pos.phase in (phases.OPTION, phases.DISCARD) else ""
     return f"player {player}{name} at {phases.NAMES[pos.phase]}{tile}: {legal}"
@@ -129,12 +130,12 @@ def _decision_text(pos: Position, names: tuple[str, ...]) -> str:
 
 def render_game(record: GameRecord, game: Replay) -> str:
     """A game record: setup, events per walk, and the final position's tables."""
-    names = ", ".join(record.names) or "-"
+    names = ", ".join(printable(n) for n in record.names) or "-"
     header: list[list[object]] = [["players", record.players], ["names", names], ["route", record.route.name],
               ["ruleset", record.ruleset.name], ["seed", "-" if record.seed is None else record.seed],
               ["events", len(record.events)]]
     if record.title:
-        header.insert(0, ["name", record.title])
+        header.insert(0, ["name", printable(record.title)])
     per_walk = Counter(min(step.position.walk, record.ruleset.walks - 1) + 1 for step in game.steps)
     walks = tabulate([[walk, per_walk[walk]] for walk in sorted(per_walk)],
                      headers=["walk", "events"])
@@ -179,7 +180,7 @@ def show(target: str, as_events: bool) -> None:
     except RefugeError as error:
         _fail(error)
     if saved.title or saved.story:
-        click.echo(f"{saved.title}: {saved.story}".strip(": ") + "\n")
+        click.echo(printable(f"{saved.title}: {saved.story}".strip(": ")) + "\n")
     click.echo(render_tables(saved.position, saved.names))
 
 

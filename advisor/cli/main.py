@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+from types import FrameType
 
 import click
 
@@ -32,8 +34,16 @@ for _command in (*FILE_COMMANDS, *ADVISE_COMMANDS, selfplay, play, track, annota
     cli.add_command(_command)
 
 
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> None:
-    """Entry point: run the CLI, turning bad input into a one-line error and exit code 1."""
+    """Entry point: run the CLI, turning bad input into a one-line error and exit code 1.
+
+    SIGTERM stops a command as Ctrl-C does (an arena keeps its finished games and says so).
+    """
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         code = cli.main(standalone_mode=False)
         if isinstance(code, int) and code:  # click returns, not raises, Exit(code) in this mode

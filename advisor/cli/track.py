@@ -13,7 +13,8 @@ from advisor.cli.advise import echo_advice
 from advisor.cli.errors import fail, reports_bad_input
 from advisor.cli.files import render_tables
 from positions.errors import InvalidActionError, IllegalActionError, RefugeError
-from positions.record import GameRecord, load_record, write_atomically, dump_record
+from positions.files import write_atomically
+from positions.record import GameRecord, dump_record, load_record
 from positions.routes import parse_route
 from positions.rulesets import RULESETS
 from positions.validation import did_you_mean

@@ -1,4 +1,4 @@
-"""Where the game meets the search: the bots, a rollout evaluator, the searching bot and the solver key.
+"""Where the game meets the search: the bots, a rollout evaluator and the searching bot.
 
 Every bot is an object with ``choose(position, rng) -> action``; the heuristic player itself lives
 in :mod:`advisor.players.heuristics` (re-exported here).
@@ -11,7 +11,7 @@ import hashlib
 import itertools
 import math
 import random
-from typing import Hashable
+from typing import Any
 
 from advisor.players.heuristics import (  # noqa: F401  (re-exported: the bots' public names)
     DEFAULT_ROLLOUT, STEP_VALUE, WORTH, HeuristicPolicy, bag_value, effect_gain, storm_hit_chance,
@@ -150,23 +150,25 @@ class SearchBot:
         return self.last.chosen
 
 
+ADVISOR_WIDENING = 0.1
+"""Progressive widening below the root for the advisor's searches (``SearchRequest.widening``):
+thin nodes play the heuristic, so an option's value is that of good play, not of random replies."""
+ADVISOR_EXPLORATION_BELOW = 0.3
+"""The advisor's UCT constant below the root (the root keeps the request's ``exploration``)."""
+
+
+def advisor_request(**fields: Any) -> SearchRequest:
+    """A search request as the advisor makes it (best-move, annotate, the value-accuracy benchmark):
+    heuristic rollouts with the advisor's widening, plus `fields` (iterations, seed, ...)."""
+    settings: dict[str, Any] = {"rollout": DEFAULT_ROLLOUT, "widening": ADVISOR_WIDENING,
+                                "exploration_below": ADVISOR_EXPLORATION_BELOW}
+    settings.update(fields)
+    return SearchRequest(**settings)
+
+
 BOTS = {
     "random": random_bot,
     "cautious": cautious_bot,
     "greedy": greedy_bot,
 }
 """Bot factories by name."""
-
-
-def position_key(pos: Position) -> Hashable:
-    """Everything that decides how `pos` can go on (not the history hash, not the turn count).
-
-    Two positions with equal keys have the same future (the box of discarded tiles plays no further
-    part), so the exact solver may share their values.
-    """
-    return (pos.phase, pos.actor, pos.walk, tuple(pos.bags), tuple(pos.hands), tuple(pos.paths),
-            tuple(pos.set_aside), tuple(pos.steps), tuple(pos.vp), tuple(pos.walking),
-            tuple(pos.owned_storms), pos.track_suns, pos.track_storms, pos.deck_suns,
-            pos.deck_storms, pos.reserve, pos.market, tuple(pos.pending), pos.tile,
-            pos.extra_plays, pos.discards_left, pos.discards_required, pos.ties, pos.legal)
-

@@ -10,25 +10,28 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-import queue
+import os
 import random
+import select
+import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from importlib import metadata
-from typing import IO, Sequence
+from typing import IO, Iterator, Sequence
 
-
-from advisor.players.specs import AgentSpec
 from advisor.players.agents import Agent, SearchAgent
+from advisor.players.processes import kill_group, start_guarded
+from advisor.players.specs import AgentSpec
 from positions import RULES_VERSION, RefugeError
 from positions.actions import Action, action_from_code, parse_action
-from positions.errors import InvalidActionError
+from positions.errors import InvalidActionError, MalformedFileError
 from positions.position import Position
 from positions.record import parse_record, replay
+from positions.render import printable
 from positions.saved import parse_position, position_to_data
+from positions.validation import parse_json
 
 PROTOCOL = "refuge-engine/1"
 """The protocol name and version every ``identify`` answer carries."""
@@ -36,14 +39,26 @@ DEFAULT_AGENT = "ismcts:iterations=500"
 START_TIMEOUT = 120.0
 """Seconds an engine may take to start and answer ``identify`` (a new venv imports numpy)."""
 MAX_LINE = 1_000_000
-"""Longest request line a server reads (a saved position is a few kilobytes)."""
+"""Longest line, in bytes, either side reads (a saved position is a few kilobytes)."""
+
+
+MAX_MESSAGE = 500
+"""Characters of a fault message kept (an engine's answer or stderr can be any size)."""
+STDERR_TAIL_BYTES = 4096
+"""How much of the end of an engine's stderr is read for the reason of a crash."""
+
+
+def one_line(text: str, limit: int = MAX_MESSAGE) -> str:
+    """`text` on one line, control characters escaped, cut to `limit` characters."""
+    flat = printable(" ".join(text.split()))
+    return flat if len(flat) <= limit else flat[:limit - 1] + "…"
 
 
 class EngineError(RefugeError):
     """An engine that failed: it crashed, overran its time, broke the protocol or played illegally."""
 
     def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
+        super().__init__(one_line(message))
         self.kind = kind
         """``crash``, ``timeout``, ``protocol`` or ``illegal``."""
 
@@ -125,23 +140,53 @@ class EngineServer:
         return agent
 
 
-def serve(agent: Agent, spec: AgentSpec, stdin: IO[str], stdout: IO[str]) -> None:
-    """Answer requests from `stdin` on `stdout`, one JSON line each, until ``quit`` or end of input."""
-    server = EngineServer(agent, spec)
-    for number, line in enumerate(stdin, 1):
-        if not line.strip():
+def request_lines(stream: IO[str] | IO[bytes], limit: int = MAX_LINE) -> Iterator[str | None]:
+    """Each line of `stream` (text or bytes), or ``None`` for one longer than `limit` or not UTF-8.
+
+    An overlong line is skipped to its end without being held in memory.
+    """
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and line[-1:] not in ("\n", b"\n"):
+            while line and line[-1:] not in ("\n", b"\n"):
+                line = stream.readline(limit + 1)
+            yield None
             continue
-        if len(line) > MAX_LINE:
-            answer: dict[str, object] = {"error": f"line {number}: longer than {MAX_LINE} characters"}
-            request: object = None
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError:
+                yield None
+                continue
+        yield line
+
+
+def serve(agent: Agent, spec: AgentSpec, stdin: IO[str] | IO[bytes], stdout: IO[str]) -> None:
+    """Answer requests from `stdin` on `stdout`, one JSON line each, until ``quit`` or end of input.
+
+    Every line gets one answer, whatever it holds: too long, not UTF-8, not JSON, nested too deeply
+    or a request the agent fails on are all ``{"error": ...}``, and the server goes on.
+    """
+    server = EngineServer(agent, spec)
+    for number, line in enumerate(request_lines(stdin), 1):
+        request: object = None
+        if line is None:
+            answer: dict[str, object] = {"error": f"line {number}: longer than {MAX_LINE} bytes or "
+                                                  "not UTF-8"}
+        elif not line.strip():
+            continue
         else:
             try:
-                request = json.loads(line)
-            except json.JSONDecodeError as error:
-                request = None
-                answer = {"error": f"line {number}: not JSON: {error.msg} at column {error.colno}"}
+                request = parse_json(line, f"line {number}")
+            except MalformedFileError as error:
+                answer = {"error": one_line(str(error))}
             else:
-                answer = server.handle(request)
+                try:
+                    answer = server.handle(request)
+                except Exception as error:  # noqa: BLE001 - one bad request must not end the server
+                    answer = {"error": one_line(f"{type(error).__name__}: {error}")}
         stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
         stdout.flush()
         if isinstance(request, dict) and request.get("cmd") == "quit":
@@ -150,8 +195,65 @@ def serve(agent: Agent, spec: AgentSpec, stdin: IO[str], stdout: IO[str]) -> Non
 
 # --- the client ----------------------------------------------------------------------------------------
 
+class _LineReader:
+    """Lines from a pipe, each read before a deadline and at most `limit` bytes long (no thread)."""
+
+    def __init__(self, descriptor: int, limit: int) -> None:
+        self.descriptor = descriptor
+        self.limit = limit
+        self.buffer = bytearray()
+        os.set_blocking(descriptor, False)
+
+    def read_line(self, deadline: float | None) -> bytes | None:
+        """The next line without its newline, or ``None`` at the end of output.
+
+        Raises:
+            TimeoutError: no whole line by the deadline.
+            OverflowError: more than `limit` bytes without a newline.
+        """
+        while True:
+            end = self.buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(self.buffer[:end])
+                del self.buffer[:end + 1]
+                return line
+            if len(self.buffer) > self.limit:
+                raise OverflowError
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise TimeoutError
+            ready, _, _ = select.select([self.descriptor], [], [], left)
+            if not ready:
+                raise TimeoutError
+            try:
+                chunk = os.read(self.descriptor, 65536)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                return None
+            self.buffer += chunk
+
+
+def _find_program(argv: Sequence[str], cwd: str | None) -> str | None:
+    """Why `argv` cannot be started (``None``: it can, as far as we can tell)."""
+    if not argv:
+        return "empty command"
+    program = argv[0]
+    if os.sep in program:
+        path = os.path.join(cwd or "", program)
+        if not os.path.isfile(path):
+            return "No such file or directory"
+        return None if os.access(path, os.X_OK) else "Permission denied (not executable)"
+    return None if shutil.which(program) else "No such file or directory (not on PATH)"
+
+
 class EngineClient:
-    """A program speaking the engine protocol, run as a subprocess; every read has a timeout."""
+    """A program speaking the engine protocol, run in its own session; every read has a deadline.
+
+    The program runs under :mod:`advisor.players.process_guard`, so that it and anything it starts
+    die with this process; on a timeout, a fault or :meth:`close` its whole process group is killed.
+    Answers are read from the raw pipe: at most :data:`MAX_LINE` bytes a line, UTF-8, JSON.
+    """
 
     def __init__(self, argv: Sequence[str], label: str, cwd: str | None = None,
                  start_timeout: float = START_TIMEOUT) -> None:
@@ -162,73 +264,104 @@ class EngineClient:
         """
         self.label = label
         self.argv = list(argv)
+        missing = _find_program(self.argv, cwd)
+        if missing is not None:
+            raise EngineError("crash", f"{label}: cannot start {' '.join(self.argv)!r}: {missing}")
         self._stderr = tempfile.TemporaryFile(mode="w+b")
         try:
-            self.process = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-                cwd=cwd, text=True, encoding="utf-8", bufsize=1)
+            self.process = start_guarded(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=self._stderr, cwd=cwd)
         except OSError as error:
             self._stderr.close()
             raise EngineError("crash", f"{label}: cannot start {' '.join(self.argv)!r}: "
                               f"{error.strerror or error}") from None
+        assert self.process.stdout is not None and self.process.stdin is not None
+        self._answers = _LineReader(self.process.stdout.fileno(), MAX_LINE)
+        os.set_blocking(self.process.stdin.fileno(), False)
         self.last_seconds = 0.0
         """How long the last answer took."""
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-        self.identity = self.request({"cmd": "identify"}, start_timeout)
+        try:
+            self.identity = self.request({"cmd": "identify"}, start_timeout)
+        except EngineError:
+            self.close()  # pipes, stderr file and anything it started
+            raise
         if self.identity.get("protocol") != PROTOCOL:
             found = self.identity.get("protocol")
             self.close()
             raise EngineError("protocol", f"{label}: speaks protocol {found!r}, expected {PROTOCOL!r}")
 
-    def _read(self) -> None:
-        stdout = self.process.stdout
-        assert stdout is not None
-        for line in stdout:
-            self._lines.put(line)
-        self._lines.put(None)
-
     def stderr_tail(self, lines: int = 3) -> str:
-        """The last lines the engine wrote to stderr, joined with `` | ``."""
+        """The last lines the engine wrote to stderr (from its last few kilobytes), joined by `` | ``."""
         try:
-            self._stderr.seek(0)
-            text = self._stderr.read().decode("utf-8", "replace")
+            size = self._stderr.seek(0, os.SEEK_END)
+            self._stderr.seek(max(0, size - STDERR_TAIL_BYTES))
+            text = self._stderr.read(STDERR_TAIL_BYTES).decode("utf-8", "replace")
         except (OSError, ValueError):
             return ""
-        return " | ".join(line.strip() for line in text.strip().splitlines()[-lines:])
+        width = MAX_MESSAGE // (lines + 1)  # room for every line and the message around them
+        return " | ".join(one_line(line, width) for line in text.strip().splitlines()[-lines:])
+
+    def _send(self, data: bytes, deadline: float | None) -> bool:
+        """Write all of `data` to the engine before the deadline; False if it cannot take it."""
+        stdin = self.process.stdin
+        assert stdin is not None
+        view = memoryview(data)
+        while view:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return False
+            _, ready, _ = select.select([], [stdin.fileno()], [], left)
+            if not ready:
+                return False
+            try:
+                view = view[os.write(stdin.fileno(), view):]
+            except BlockingIOError:
+                continue
+        return True
 
     def request(self, message: dict[str, object], timeout: float | None) -> dict[str, object]:
         """Send one request and wait at most `timeout` seconds (``None``: forever) for its answer.
 
         Raises:
-            EngineError: the engine died, timed out, answered non-JSON or answered ``{"error": ...}``.
+            EngineError: the engine died, timed out, answered something that is not a one-line JSON
+                object in UTF-8, or answered ``{"error": ...}``.
         """
-        stdin = self.process.stdin
-        assert stdin is not None
+        command = message["cmd"]
+        start = time.monotonic()
+        deadline = None if timeout is None else start + timeout
         try:
-            stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
-            stdin.flush()
+            sent = self._send((json.dumps(message, separators=(",", ":")) + "\n").encode(), deadline)
         except (BrokenPipeError, OSError, ValueError):
             raise self._died(message) from None
-        start = time.monotonic()
         try:
-            line = self._lines.get(timeout=timeout)
-        except queue.Empty:
+            if not sent:
+                raise TimeoutError
+            line = self._answers.read_line(deadline)
+        except TimeoutError:
             self.kill()
-            raise EngineError("timeout", f"{self.label}: no answer to {message['cmd']!r} within "
+            raise EngineError("timeout", f"{self.label}: no answer to {command!r} within "
                               f"{timeout:g} s") from None
+        except OverflowError:
+            self.kill()
+            raise EngineError("protocol", f"{self.label}: answered more than {MAX_LINE} bytes "
+                              f"without a newline to {command!r}") from None
         if line is None:
             raise self._died(message)
         try:
-            answer = json.loads(line)
-        except json.JSONDecodeError:
-            raise EngineError("protocol", f"{self.label}: answered {line.strip()[:80]!r} to "
-                              f"{message['cmd']!r}, which is not JSON") from None
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as error:
+            self.kill()
+            raise EngineError("protocol", f"{self.label}: answered bytes that are not UTF-8 to "
+                              f"{command!r} (byte {error.start}: {line[:40]!r})") from None
+        try:
+            answer = parse_json(text)
+        except MalformedFileError as error:
+            raise EngineError("protocol", f"{self.label}: answered {text.strip()[:80]!r} to "
+                              f"{command!r}, which is not JSON ({error})") from None
         if not isinstance(answer, dict):
-            raise EngineError("protocol", f"{self.label}: answered {line.strip()[:80]!r}, not an object")
+            raise EngineError("protocol", f"{self.label}: answered {text.strip()[:80]!r}, not an object")
         if "error" in answer:
-            raise EngineError("protocol", f"{self.label}: error on {message['cmd']!r}: "
+            raise EngineError("protocol", f"{self.label}: error on {command!r}: "
                               f"{str(answer['error'])[:200]}")
         self.last_seconds = time.monotonic() - start
         return answer
@@ -238,6 +371,7 @@ class EngineClient:
             code = self.process.wait(timeout=2)
         except subprocess.TimeoutExpired:
             code = None
+        self.kill()  # what it started may still be running
         tail = self.stderr_tail()
         return EngineError("crash", f"{self.label}: exited (code {code}) on {message['cmd']!r}"
                            + (f": {tail}" if tail else ""))
@@ -247,16 +381,11 @@ class EngineClient:
         return self.process.poll() is None
 
     def kill(self) -> None:
-        """Stop the subprocess at once."""
-        if self.process.poll() is None:
-            self.process.kill()
-        try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
+        """Stop the engine and everything it started, at once."""
+        kill_group(self.process)
 
     def close(self) -> None:
-        """Ask the engine to quit, then make sure it has."""
+        """Ask the engine to quit, then make sure it and everything it started have stopped."""
         if self.is_alive():
             try:
                 self.request({"cmd": "quit"}, 2.0)
@@ -272,12 +401,11 @@ class EngineClient:
         except subprocess.TimeoutExpired:
             pass
         self.kill()
-        for stream in (self.process.stdin, self.process.stdout):
-            if stream is not None:
-                try:
-                    stream.close()
-                except OSError:
-                    pass
+        if self.process.stdout is not None:
+            try:
+                self.process.stdout.close()
+            except OSError:
+                pass
         self._stderr.close()
 
 
@@ -326,7 +454,8 @@ class EngineAgent:
             raise
         text = answer.get("action")
         if not isinstance(text, str):
-            raise EngineError("protocol", f"{self.name}: answered {answer!r} to 'go', no action")
+            raise EngineError("protocol", f"{self.name}: no action in its answer to 'go': "
+                              f"{one_line(repr(answer), 80)}")
         try:
             action = parse_action(text)
         except InvalidActionError as error:

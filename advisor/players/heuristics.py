@@ -16,8 +16,10 @@ from positions.actions import (
     OPTION_NAMES, PASS, PLAY_BASE, RETURN, DRAW,
 )
 from positions.position import Position
-from positions.tiles import COST, PAW, STORM, TILES, Effect, Kind
+from positions.tiles import COST, KIND_BY_NAME, PAW, STORM, TILES, Effect, Kind
 
+MARSHMALLOWS = KIND_BY_NAME["toasted_marshmallows"]
+"""The one tile whose effect can cost VP (C9): pay 2 VP for 7 Steps."""
 STEP_VALUE = (0.5, 0.45, 0.35, 0.25, 0.08)
 """What one Step is worth in VP during walk 1..5: buying power fades as the game ends."""
 TYPICAL = (2, 4, 4)
@@ -120,6 +122,24 @@ def storm_hit_chance(pos: Position, player: int) -> float:
     return sum(dist[needed:])
 
 
+def weather_hit_chance(pos: Position) -> float:
+    """Chance that this turn's weather tile brings the Storm, the turn's draws being done (C5, C13)."""
+    missing = pos.threshold - pos.track_storms - sum(pos.owned_storms)
+    if missing <= 0:
+        return 1.0
+    if missing > 1:
+        return 0.0
+    total = pos.deck_suns + pos.deck_storms
+    return pos.deck_storms / total if total else (1.0 if pos.reserve else 0.0)
+
+
+def _share(score: float, lead: int, ties: int) -> float:
+    """C18: a win share against the best of the others (`ties` of them on `lead`)."""
+    if score > lead:
+        return 1.0
+    return 1.0 / (1 + ties) if score == lead else 0.0
+
+
 def _convolve(dist: list[float], source: Sequence[float]) -> list[float]:
     result = [0.0] * (len(dist) + len(source) - 1)
     for i, p in enumerate(dist):
@@ -131,20 +151,32 @@ def _convolve(dist: list[float], source: Sequence[float]) -> list[float]:
 
 class HeuristicPolicy:
     """A rule-of-thumb player: returns by storm risk against what is at stake, plays tiles by value,
-    buys by value per Step. ``aggression`` > 1 walks on longer; ``buy_style`` is ``"per_step"``
+    buys by value per Step; the last walker of the last walk plays for the win (C18) by this
+    turn's exact weather odds. ``aggression`` > 1 walks on longer; ``buy_style`` is ``"per_step"``
     (value per Step spent) or ``"max_value"`` (the most valuable affordable tile)."""
 
-    def __init__(self, aggression: float = 1.0, buy_style: str = "per_step", name: str = "heuristic"):
+    def __init__(self, aggression: float = 1.0, buy_style: str = "per_step", name: str = "heuristic",
+                 draw_gain: float = 1.45, tie_draw: float = 1.0, behind: float = 0.3):
         if aggression <= 0:
             raise ValueError(f"heuristic: aggression must be > 0, got {aggression!r}")
         if buy_style not in ("per_step", "max_value"):
             raise ValueError(f"heuristic: buy_style must be per_step or max_value, got {buy_style!r}")
+        if draw_gain <= 0 or tie_draw <= 0 or not 0 <= behind <= 1:
+            raise ValueError(f"heuristic: draw_gain and tie_draw must be > 0 and behind in [0, 1], got "
+                             f"{draw_gain!r}, {tie_draw!r}, {behind!r}")
         self.aggression = aggression
         self.buy_style = buy_style
         self.name = name
+        self.draw_gain = draw_gain
+        """What one more draw is worth, in units of the bag's mean tile worth."""
+        self.tie_draw = tie_draw
+        """Last walk, alone and tied for the lead: draw when (1 - hit chance) * tie_draw > the tie's share."""
+        self.behind = behind
+        """Last walk, alone: the chance a player still behind after this turn catches up later."""
 
     def __repr__(self) -> str:
-        return f"HeuristicPolicy({self.aggression!r}, {self.buy_style!r}, {self.name!r})"
+        return (f"HeuristicPolicy({self.aggression!r}, {self.buy_style!r}, {self.name!r}, "
+                f"{self.draw_gain!r}, {self.tie_draw!r}, {self.behind!r})")
 
     def choose(self, state: Position, rng: random.Random) -> int:
         """The heuristic's action for the player to move at `state` (ties broken by `rng`)."""
@@ -155,6 +187,8 @@ class HeuristicPolicy:
         player = state.actor
         if phase == phases.DECIDE:
             return self._decide(state, player)
+        if phase in (phases.CHOOSE, phases.OPTION, phases.DISCARD) and self._alone_at_the_end(state, player):
+            return max(legal, key=lambda action: self._endgame_value(state, player, action))
         if phase == phases.CHOOSE:
             first, second = legal[0], legal[1]
             return first if (self._play_value(state, player, first - PLAY_BASE)
@@ -176,23 +210,147 @@ class HeuristicPolicy:
     def _decide(self, pos: Position, player: int) -> int:
         path = pos.paths[player]
         paws = sum(PAW[k] for k in path)
-        if pos.walk == pos.ruleset.walks - 1:
-            others = [pos.vp[p] for p in range(pos.players) if p != player]
-            alone = not any(pos.walking[p] for p in range(pos.players) if p != player)
-            if alone:
-                home = pos.vp[player] + paws
-                if home > max(others):
-                    return RETURN  # a certain win
-                if home < max(others):
-                    return DRAW  # returning now is a certain loss
         hit = storm_hit_chance(pos, player)
+        if self._alone_at_the_end(pos, player):
+            return self._decide_alone_at_the_end(pos, player, paws, hit)
+        # C9/C13/C16: the tile played this turn joins the path before the weather tile is turned,
+        # so a Storm this turn penalises it too.
         steps = pos.steps[player]
-        penalty = len(path)
-        lost_vp = max(0, penalty - steps)
+        penalty = len(path) + 1
+        lost_vp = min(pos.vp[player], max(0, penalty - steps))
         step_value = STEP_VALUE[walk_index(pos)]
         stake = paws + lost_vp + step_value * min(penalty, steps)
-        gain = 1.2 * self._bag_value(pos, player)
+        gain = self.draw_gain * self._bag_value(pos, player)
         return DRAW if (1.0 - hit) * gain * self.aggression > hit * stake else RETURN
+
+    @staticmethod
+    def _alone_at_the_end(pos: Position, player: int) -> bool:
+        """The last walk, every other player home: their scores are final (C15, C17)."""
+        return pos.walk == pos.ruleset.walks - 1 and not any(
+            pos.walking[p] for p in range(pos.players) if p != player)
+
+    def _behind_at_the_end(self, pos: Position, player: int) -> bool:
+        """Alone in the last walk and behind even after scoring the path: a bought tile may yet be
+        drawn (C12), and the Steps it costs would only pay a penalty that already means a loss."""
+        if not self._alone_at_the_end(pos, player):
+            return False
+        home = pos.vp[player] + sum(PAW[k] for k in pos.paths[player])
+        return home < max(pos.vp[p] for p in range(pos.players) if p != player)
+
+    def _endgame_points(self, pos: Position, player: int, kind: Kind, steps: int) -> float:
+        """VP and paw points `kind` would bring if drawn and played now with `steps` Steps (an
+        additional play counts a typical paw point)."""
+        path = pos.paths[player]
+        suns, paws, vp = pos.track_suns, sum(PAW[k] for k in path), pos.vp[player]
+        best = 0.0
+        for effect in TILES[kind].effects:
+            gain_vp = effect_gain(effect, suns, len(path), paws, steps, vp)[0]
+            best = max(best, gain_vp + effect.extra_plays)
+        return best + PAW[kind]
+
+    def _buy_to_catch_up(self, pos: Position, player: int, legal: Sequence[int]) -> int:
+        """Behind at the end: the affordable tile that most raises what a draw brings on average,
+        counting the Steps it costs (a Summit needs 2 left to pay), if any does."""
+        bag = [k for k in pos.bags[player] if k != STORM]
+        steps = pos.steps[player]
+        best: int = PASS
+        best_mean = sum(self._endgame_points(pos, player, k, steps) for k in bag) / len(bag) if bag else 0.0
+        for action in legal:
+            if action >= BUY_BASE:
+                kind = action - BUY_BASE
+                left = steps - COST[kind]
+                mean = (sum(self._endgame_points(pos, player, k, left) for k in bag)
+                        + self._endgame_points(pos, player, kind, left)) / (len(bag) + 1)
+                if mean > best_mean:
+                    best, best_mean = action, mean
+        return best
+
+    def _endgame_value(self, pos: Position, player: int, action: int) -> float:
+        """The last walker's win share after `action` (a tile, an option or a discard), looking
+        only at this turn's weather tile: if it brings the Storm, the VP left after the penalty
+        (C16) decide; if not, returning with the path's paws (C15) does, and a player still behind
+        walks on with chance ``behind`` of catching up. A thousandth of the expected score breaks ties."""
+        path = pos.paths[player]
+        hand = pos.hands[player]
+        phase = pos.phase
+        if phase == phases.CHOOSE:
+            kind = action - PLAY_BASE
+            second = hand[1] if hand[0] == kind else hand[0]
+            return max(self._effect_share(pos, player, kind, effect, second) for effect in TILES[kind].effects)
+        kind = pos.tile
+        if phase == phases.OPTION:
+            effect = next(e for e in TILES[kind].effects if e.name == OPTION_NAMES[action - OPTION_BASE])
+            return self._effect_share(pos, player, kind, effect, hand[0] if hand else -1)
+        # the discard step (C11): the played tile joins the path once its discards are done
+        removed = 0 if action in (DISCARD_NONE_CODE, DISCARD_SECOND_CODE) else 1
+        lost = PAW[action - DISCARD_PATH_BASE] if removed else 0
+        paws = sum(PAW[k] for k in path)
+        return self._endgame_share(pos, player, pos.vp[player], pos.steps[player], len(path) + 1 - removed,
+                                   paws + PAW[kind] - lost)
+
+    def _effect_share(self, pos: Position, player: int, kind: Kind, effect: Effect, second: int) -> float:
+        """The endgame win share of playing `kind` with `effect`; its additional plays (C10) play
+        the second tile while it beats an average draw, else draw."""
+        path = pos.paths[player]
+        paws, steps, vp = sum(PAW[k] for k in path), pos.steps[player], pos.vp[player]
+        tiles = len(path)
+        gain_vp, gain_steps = effect_gain(effect, pos.track_suns, tiles, paws, steps, vp)
+        removed = 1 if effect.discards and path else 0
+        lost = min(PAW[k] for k in path) if removed else 0
+        extra_vp = 0.0
+        extra_paws = 0.0
+        if effect.extra_plays:
+            bag = [k for k in pos.bags[player] if k != STORM]
+            draw_vp = sum(self._tile_vp(pos, player, k) for k in bag) / len(bag) if bag else 0.0
+            draw_paws = sum(PAW[k] for k in bag) / len(bag) if bag else 0.0
+            for _ in range(effect.extra_plays):
+                if second >= 0 and self._tile_vp(pos, player, second) + PAW[second] >= draw_vp + draw_paws:
+                    extra_vp += self._tile_vp(pos, player, second)
+                    extra_paws += PAW[second]
+                    second = -1
+                else:
+                    extra_vp += draw_vp
+                    extra_paws += draw_paws
+        return self._endgame_share(pos, player, vp + gain_vp + extra_vp, steps + gain_steps,
+                                   tiles + 1 + effect.extra_plays - removed,
+                                   paws + PAW[kind] - lost + extra_paws)
+
+    def _tile_vp(self, pos: Position, player: int, kind: Kind) -> float:
+        """The most VP `kind`'s effect gives if played now (C9)."""
+        path = pos.paths[player]
+        paws = sum(PAW[k] for k in path)
+        return float(max(effect_gain(e, pos.track_suns, len(path), paws, pos.steps[player], pos.vp[player])[0]
+                         for e in TILES[kind].effects))
+
+    def _endgame_share(self, pos: Position, player: int, vp: float, steps: int, tiles: int,
+                       paws: float) -> float:
+        others = [pos.vp[p] for p in range(pos.players) if p != player]
+        lead = max(others)
+        ties = others.count(lead)
+        hit = weather_hit_chance(pos)
+        if_hit = max(0.0, vp - max(0, tiles - steps))
+        home = vp + paws
+        walk_on = _share(home, lead, ties) if home >= lead else self.behind
+        return (hit * _share(if_hit, lead, ties) + (1.0 - hit) * walk_on
+                + 0.001 * (hit * if_hit + (1.0 - hit) * home))
+
+    def _decide_alone_at_the_end(self, pos: Position, player: int, paws: int, hit: float) -> int:
+        """The last walker of the last walk: the others' scores are final, so play for the win (C18)."""
+        home = pos.vp[player] + paws
+        others = [pos.vp[p] for p in range(pos.players) if p != player]
+        lead = max(others)
+        if home < lead:
+            return DRAW  # returning now is a certain loss
+        if home > lead:
+            # A certain win either way if no Storm can come this turn (its own bag's Storms and the
+            # weather tile are all it can meet, C5/C7/C13) and no forced tile costs the lead: then
+            # drawing scores more (the solver's tie-break, C18).
+            bag = pos.bags[player]
+            safe = pos.threshold - pos.storms_on_track() > bag.count(STORM) + 1
+            costly = home - lead <= 2 and MARSHMALLOWS in bag
+            return DRAW if safe and not costly else RETURN
+        share = 1.0 / (1 + others.count(lead))
+        return DRAW if (1.0 - hit) * self.tie_draw > share else RETURN
 
     def _bag_value(self, pos: Position, player: int) -> float:
         """Mean typical worth of the walk tiles in the bag (what one more draw is worth)."""
@@ -253,7 +411,9 @@ class HeuristicPolicy:
 
     def _buy(self, pos: Position, player: int, legal: Sequence[int]) -> int:
         if pos.walk >= pos.ruleset.walks - 1:
-            return PASS
+            if not self._behind_at_the_end(pos, player):
+                return PASS  # Steps are worth nothing at the end but pay the Storm's penalty (C16)
+            return self._buy_to_catch_up(pos, player, legal)
         worth = WORTH[walk_index(pos)]
         best: int = PASS
         best_value = 0.0

@@ -32,12 +32,13 @@ from advisor.web.lines import (
     seen_by_actor,
 )
 from advisor.web.tracker import TrackedGame, Tracker
-from positions.errors import RefugeError
+from positions.errors import MalformedFileError, RefugeError
 from positions.examples import example_names, load_example
 from positions.position import Position
 from positions.record import record_to_data
 from positions.routes import ROUTES
 from positions.saved import position_to_data
+from positions.validation import parse_json
 from search.errors import SearchError
 
 PAGES = ("board", "editor", "review", "track")
@@ -77,10 +78,12 @@ async def body_of(request: Request) -> dict[str, Any]:
         ApiError: 400 when the body is not a JSON object.
     """
     raw = await request.body()
-    try:
-        data = json.loads(raw or b"{}")
-    except (ValueError, RecursionError) as error:
-        raise ApiError(400, f"body: not JSON ({str(error)[:80]})") from None
+    try:  # the shared JSON reader: depth guard, each key once
+        data = parse_json((raw or b"{}").decode("utf-8"), "body")
+    except UnicodeDecodeError:
+        raise ApiError(400, "body: not UTF-8") from None
+    except MalformedFileError as error:
+        raise ApiError(400, " ".join(str(error).split())[:200]) from None
     if not isinstance(data, dict):
         raise ApiError(400, "body: expected a JSON object")
     return data

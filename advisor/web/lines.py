@@ -24,6 +24,7 @@ from positions.record import FORMAT as GAME_FORMAT
 from positions.record import GameRecord, Replay, parse_record, record_to_data, replay, where
 from positions.saved import FORMAT as POSITION_FORMAT
 from positions.saved import SavedPosition, parse_position, position_to_data, saved_to_data
+from positions.files import read_text_file
 from positions.validation import parse_json
 
 SOURCES = ("position", "record", "example", "file", "tracked")
@@ -86,9 +87,8 @@ def read_game_file(config: WebConfig, name: object) -> object:
     size = os.path.getsize(path)
     if size > config.max_file_bytes:
         raise ApiError(413, f"file: {name} is {size} bytes, over the {config.max_file_bytes}-byte cap")
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        text = handle.read(config.max_file_bytes + 1)
-    return parse_json(text, str(name))
+    # the shared reader: a regular file only (a FIFO named *.json must not block the server), UTF-8
+    return parse_json(read_text_file(path, config.max_file_bytes), str(name))
 
 
 def list_games(config: WebConfig) -> list[dict[str, object]]:

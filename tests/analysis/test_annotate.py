@@ -8,7 +8,11 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from advisor.analysis.annotate import label_for, move_accuracy
+import dataclasses
+
+from advisor.analysis.annotate import (
+    SCORE_THRESHOLDS, Annotation, is_saturated, label_for, move_accuracy, win_curves,
+)
 from advisor.cli import cli
 
 BLUNDER_GAME = "tests/data/blunder-game.json"
@@ -40,6 +44,43 @@ def test_the_deliberate_blunder_is_labelled_and_the_engines_moves_are_not() -> N
     assert all(d["player"] == 0 and d["event"] >= 100 for d in doc["decisions"])
     summary = doc["players"][0]
     assert summary["blunders"] == 1 and 0 < summary["accuracy"] < 100
+
+
+def test_every_players_curve_comes_from_one_search_and_they_sum_to_100() -> None:
+    """C18: the players' win shares at each annotated decision sum to 1, so the chart's curves do."""
+    doc = json.loads(_annotate(BLUNDER_GAME, "--from-event", "120", "--iterations", "200",
+                               "--json", "--workers", "1").output)
+    assert doc["decisions"]
+    for decision in doc["decisions"]:
+        assert len(decision["chances"]) == 2 and sum(decision["chances"]) == pytest.approx(1.0)
+        assert decision["situation"].startswith("hand ")
+    annotations = [Annotation(**{k: tuple(v) if k in ("chances", "scores") else v
+                                 for k, v in d.items()}) for d in doc["decisions"]]
+    curves = win_curves(annotations)
+    assert sorted(curves) == [0, 1]
+    for (event0, w0), (event1, w1) in zip(curves[0], curves[1]):
+        assert event0 == event1 and w0 + w1 == pytest.approx(1.0)
+
+
+def _annotation(**changes) -> Annotation:
+    base = Annotation(event=1, walk=5, turn=3, player=0, decision="decide", situation="hand -",
+                      played="draw", best="return", played_win=0.01, best_win=0.02,
+                      played_score=14.0, best_score=22.0, loss=0.01, score_loss=8.0,
+                      measure="score", noise=2.0, label="mistake", played_visits=600,
+                      best_visits=600, chances=(0.01, 0.99), scores=(14.0, 40.0))
+    return dataclasses.replace(base, **changes)
+
+
+def test_a_lost_game_still_shows_its_mistakes_in_expected_score() -> None:
+    """Both win chances below 3%: the loss is measured in VP (3 / 6 / 10), and costs accuracy."""
+    assert is_saturated(0.01, 0.02) and is_saturated(0.98, 0.99)
+    assert not is_saturated(0.01, 0.2) and not is_saturated(0.5, 0.5)
+    assert label_for(8.0, 2.0, SCORE_THRESHOLDS) == "mistake"
+    assert label_for(11.0, 2.0, SCORE_THRESHOLDS) == "blunder"
+    assert label_for(4.0, 5.0, SCORE_THRESHOLDS) == ""
+    lost_by_a_lot = _annotation()
+    assert lost_by_a_lot.accuracy < 90 < _annotation(score_loss=0.5).accuracy
+    assert _annotation(measure="win", loss=0.0).accuracy == pytest.approx(100.0, abs=0.01)
 
 
 def test_annotation_does_not_depend_on_the_worker_count() -> None:

@@ -31,11 +31,24 @@ def test_facts_count_paws_steps_and_vp_at_risk() -> None:
     assert facts is not None
     path = pos.paths[me]
     assert facts.animal_points == sum(TILES[k].paw for k in path)
-    assert facts.steps_at_risk == min(len(path), pos.steps[me])
-    assert facts.vp_at_risk == min(max(0, len(path) - pos.steps[me]), pos.vp[me])
+    # C16 with the default ruleset penalises every walk tile: the path and the tile a draw plays.
+    assert facts.tiles_at_risk == len(path) + 1
+    assert facts.steps_at_risk == min(len(path) + 1, pos.steps[me])
+    assert facts.vp_at_risk == min(max(0, len(path) + 1 - pos.steps[me]), pos.vp[me])
+    assert 0.0 <= facts.hit_chance_walk <= 1.0 and not facts.hit_chance_this_turn_exact
     # Drawing can only add Storms before the weather tile, so the chance is at least the tile's own.
     assert facts.hit_chance_this_turn >= facts.hit_chance_weather_only - 0.05
     assert 0.0 <= facts.hit_chance_this_turn <= 1.0
+
+
+def test_the_turns_hit_chance_is_exact_when_no_draw_can_reach_the_threshold() -> None:
+    """C5/C13: with more Storms missing than the walkers' bags and the weather tile hold, no hit."""
+    pos = load_position_arg("storm-one-away")
+    pos.track_storms = 0
+    pos.owned_storms = [0] * pos.players
+    facts = return_facts(pos, samples=50, seed=1)
+    assert facts is not None and facts.hit_chance_this_turn_exact
+    assert facts.hit_chance_this_turn == 0.0
 
 
 def test_no_facts_away_from_a_return_or_draw_decision() -> None:

@@ -11,6 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from advisor.players.agents import PolicyAgent, register_agent_kind
+import itertools
+
 from advisor.arena.match import ArenaSettings, Schedule, batches, make_tables, rotations, run_arena
 from advisor.arena.play import DealStreams, Entrant, GameJob, derive_seed, play_game
 from advisor.arena.report import Played, pair_stats
@@ -42,14 +44,22 @@ def test_tables_and_rotations() -> None:
 def test_schedule_is_deal_major_and_rounds_up_to_whole_deals() -> None:
     schedule = Schedule.build(3, 2, "meadows", 7, games=5)
     assert schedule.deals == 3 and schedule.total == 18
-    jobs = schedule.jobs()
+    jobs = list(schedule.jobs())
     assert [j.index for j in jobs] == list(range(18))
     first_deal = jobs[:6]
     assert {j.deal for j in first_deal} == {0} and len({j.deal_seed for j in first_deal}) == 1
     assert [j.seats for j in first_deal] == [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)]
     # a longer run has the shorter one as its prefix, so --resume can extend a run
-    assert Schedule.build(3, 2, "meadows", 7, games=9).jobs()[:18] == jobs
+    assert list(Schedule.build(3, 2, "meadows", 7, games=9).jobs())[:18] == jobs
     assert [len(b) for b in batches(jobs, 2)] == [4, 4, 4, 4, 2]
+
+
+def test_a_schedule_of_a_billion_games_is_made_as_it_is_played() -> None:
+    """Issue 13: --games 1000000000 built the whole list in memory (MemoryError after 47 s)."""
+    schedule = Schedule.build(2, 2, "meadows", 1, games=10**9)
+    assert schedule.total == 10**9
+    first = list(itertools.islice(batches(schedule.jobs(), 8), 3))
+    assert [len(b) for b in first] == [16, 16, 16] and first[2][-1].index == 47
 
 
 def test_derived_seeds_are_stable_and_distinct() -> None:

@@ -35,3 +35,38 @@ def test_an_unreachable_scheduler_is_a_clear_error(tmp_path) -> None:
 
     with pytest.raises(ExecutorError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         Runner(1, "tcp://127.0.0.1:9", connect_seconds=1)
+
+
+def _workerless_cluster():  # type: ignore[no-untyped-def]
+    return distributed.LocalCluster(n_workers=0, processes=False, host="127.0.0.1", protocol="tcp",
+                                    dashboard_address=None)
+
+
+def test_a_cluster_without_workers_is_reported_and_given_up_after_the_worker_timeout(tmp_path) -> None:
+    """Issue 13.9: with every worker dead the arena waited silently for ever."""
+    import subprocess
+
+    from processes import REFUGE
+
+    with _workerless_cluster() as cluster:
+        address = cluster.scheduler_address.removeprefix("tcp://")
+        done = subprocess.run([*REFUGE, "arena", "--agent", "heuristic", "--agent", "random",
+                               "--games", "4", "--db", str(tmp_path / "d.sqlite"),
+                               "--executor", f"dask://{address}", "--worker-timeout", "2"],
+                              capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.endswith("for 2 s (--worker-timeout); stopping\n") and "Traceback" not in done.stderr
+
+
+def test_a_quiet_dask_run_says_how_many_workers_are_connected(monkeypatch) -> None:
+    from advisor.arena import executors
+
+    monkeypatch.setattr(executors, "HEARTBEAT_SECONDS", 0.0)
+    lines: list[str] = []
+    with _workerless_cluster() as cluster:
+        runner = executors.Runner(1, cluster.scheduler_address, on_wait=lines.append)
+        try:
+            runner.check_workers(running=3)
+        finally:
+            runner.shutdown()
+    assert lines and lines[0].startswith("waiting for workers: 0 connected, 3 tasks in flight")

@@ -86,4 +86,4 @@ def test_ladder_errors_are_one_line(tmp_path) -> None:
     unknown = CliRunner().invoke(cli, ["ladder", "--db", db, "--anchor", "zed"])
     assert unknown.exit_code == 1 and unknown.output.startswith("error: unknown anchor 'zed'")
     bad_plot = CliRunner().invoke(cli, ["ladder", "--db", db, "--plot", str(tmp_path / "no" / "p.png")])
-    assert bad_plot.exit_code == 1 and "cannot write the chart" in bad_plot.output
+    assert bad_plot.exit_code == 1 and "p.png: cannot write the file" in bad_plot.output

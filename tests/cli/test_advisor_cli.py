@@ -32,9 +32,25 @@ def test_best_move_json_lists_every_option_with_the_documented_fields() -> None:
     for option in doc["options"]:
         low, high = option["ci95"]
         assert 0 <= low <= option["win_probability"] <= high <= 1
-        assert set(option) == {"action", "win_probability", "ci95", "expected_score", "visits"}
+        assert set(option) == {"action", "win_probability", "ci95", "expected_score", "visits",
+                               "exact"}
     assert doc["best"] == doc["options"][0]["action"]
     assert doc["seed"] == 4 and doc["facts"]["storms_on_track"] + 1 == doc["facts"]["threshold"]
+
+
+def test_best_move_json_gives_every_players_chances_summing_to_one_and_a_line() -> None:
+    """One search gives every player's win share (C18: they sum to 1) and expected score."""
+    result = _run("best-move", "thinning-cave-3p", "--iterations", "400", "--seed", "2", "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert [p["player"] for p in doc["players"]] == [0, 1, 2]
+    assert abs(sum(p["win_probability"] for p in doc["players"]) - 1) < 1e-5
+    mine = doc["players"][doc["player"]]
+    best = next(o for o in doc["options"] if o["action"] == doc["best"])
+    assert mine["win_probability"] == best["win_probability"]
+    assert mine["expected_score"] == best["expected_score"]
+    assert doc["line"][0] == doc["best"] and len(doc["line"]) >= 1
+    assert isinstance(doc["within_noise_of_second"], bool)
 
 
 def test_best_move_is_reproducible_for_a_seed() -> None:
@@ -47,8 +63,10 @@ def test_best_move_text_has_table_recommendation_and_return_facts() -> None:
     result = _run("best-move", "storm-one-away", "--iterations", "200")
     assert result.exit_code == 0, result.output
     assert "Recommendation:" in result.output and "visits" in result.output
-    assert "Chance the Storm hits at the end of this turn" in result.output
-    assert "Animal points at stake" in result.output
+    assert "Chance the Storm hits before your next return-or-draw decision" in result.output
+    assert "before the end of the walk" in result.output
+    assert "Animal points at stake" in result.output and "the tile you would play" in result.output
+    assert "Line: " in result.output and "noise (95%)" in result.output
 
 
 def test_best_move_rejects_both_budgets_as_usage_error() -> None:
@@ -78,6 +96,21 @@ def test_solve_gives_exact_values_where_one_player_is_left() -> None:
     doc = json.loads(result.output)
     best = max(doc["options"], key=lambda o: (o["win_probability"], o["expected_score"]))
     assert doc["best"] == best["action"] and doc["nodes"] > 0
+
+
+def test_solve_says_draw_where_both_options_win_for_sure() -> None:
+    """Issue 12: both options win exactly 100%; the higher expected score (draw, 19.1) is best."""
+    data = os.path.join(os.path.dirname(__file__), "..", "data", "equal-win-shares.json")
+    result = _run("solve", data)
+    assert result.exit_code == 0, result.output
+    rows = {line.split()[0]: line.split()[1:] for line in result.output.splitlines()
+            if line.startswith(("draw ", "return "))}
+    assert rows == {"draw": ["100.00%", "19.10"], "return": ["100.00%", "17.00"]}
+    assert "Best: draw" in result.output
+    doc = json.loads(_run("solve", data, "--json").output)
+    assert [(o["action"], o["win_exact"], o["score_exact"]) for o in doc["options"]] == [
+        ("draw", "1", "191/10"), ("return", "1", "17")]
+    assert sum(p["win_probability"] for p in doc["options"][0]["players"]) == 1
 
 
 def test_solve_refuses_a_position_with_two_deciders_clearly() -> None:
@@ -174,3 +207,12 @@ def test_every_command_has_help_with_an_example() -> None:
     for name in cli.commands:
         result = _run(name, "--help")
         assert result.exit_code == 0 and "Example" in result.output, name
+
+
+def test_best_move_breaks_an_exact_tie_by_expected_score() -> None:
+    """C18 win shares exactly equal (both 1): the higher expected score decides, and says so."""
+    result = _run("best-move", "tests/data/equal-win-shares.json", "--iterations", "200")
+    assert result.exit_code == 0, result.output
+    assert "Recommendation: draw (win chance exactly equal to #2's; the higher expected score decides)" \
+        in result.output
+    assert "tied with #2" in result.output

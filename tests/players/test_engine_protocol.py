@@ -92,7 +92,7 @@ def test_serve_reads_lines_until_quit_and_reports_bad_json() -> None:
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert len(answers) == 3  # nothing is answered after quit
     assert answers[0]["protocol"] == PROTOCOL
-    assert "line 2: not JSON" in answers[1]["error"]
+    assert "line 2: $: not valid JSON" in answers[1]["error"]
     assert answers[2] == {"ok": True}
 
 

@@ -224,3 +224,22 @@ def test_a_required_discard_with_one_target_is_not_a_stop() -> None:
     data["players"][1]["bag"]["sign"] = data["players"][1]["bag"].get("sign", 0) + 2
     lines = _errors(data)
     assert any("a single discard target for a required discard" in line for line in lines), lines
+
+
+def test_a_path_longer_than_its_turns_and_additional_plays_is_impossible() -> None:
+    """C8: one tile is played a turn; C10: Compass (as its option), Shepherd and Map add plays.
+    Issue 13: a path of 8 tiles after 3 turns, with no tile giving additional plays, was accepted."""
+    data = _base()
+    data["turn"] = 4
+    data["weather"]["track_suns"] = 3
+    ann = data["players"][0]
+    ann["path"] = ["signpost", "signpost", "sign", "sign", "butterfly", "butterfly", "hedgehog",
+                   "squirrel"]
+    ann["bag"] = {"storm": 2}
+    assert _errors(data) == ["players[0].path: found 8 tiles after 3 turn(s) of play in this walk "
+                             "with 0 additional play(s) from its tiles and the box, expected at most "
+                             "3 (one tile a turn, C8, plus additional plays, C10)"]
+    ann["path"][0], ann["hand"] = "compass", ["small_orientation_table", "signpost"]
+    assert any("expected at most 4 " in line for line in _errors(data))
+    ann["path"], ann["bag"] = ann["path"][:4], {"storm": 2, "butterfly": 2, "hedgehog": 1, "squirrel": 1}
+    assert parse_position(data).position.paths[0]  # 4 tiles: 3 turns and the Compass's play

@@ -14,7 +14,7 @@ from positions import Position, parse_action
 from search.errors import SearchConfigError, SearchError
 from search.ismcts import search
 from search.parallel import derive_seed, split_iterations
-from search.request import SearchRequest, wilson_interval
+from search.request import RootSums, SearchRequest, SearchResult, wilson_interval, worker_spread
 
 
 def midgame(seed: int = 4, decisions: int = 25) -> Position:
@@ -213,3 +213,47 @@ def test_a_kept_tree_matches_the_root_statistics_with_one_or_two_workers() -> No
         assert {a: int(v) for a, (v, _) in root.items()} == {s.action: s.visits for s in result.actions}
         assert sum(result.tree.edges.values()) >= 1
     assert search(pos, SearchRequest(iterations=50, seed=3)).tree is None
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_every_players_chances_at_the_root_sum_to_one(workers: int) -> None:
+    """C18: the win shares of all players sum to 1 per root action; the searcher's share and score
+    are the action's own statistics."""
+    pos = midgame()
+    result = search(pos, SearchRequest(iterations=300, seed=3, workers=workers, rollout=DEFAULT_ROLLOUT))
+    for stats in result.actions:
+        if not stats.visits:
+            continue
+        assert len(stats.wins) == len(stats.scores) == pos.players
+        assert sum(stats.wins) == pytest.approx(1.0)
+        assert stats.wins[result.player] == pytest.approx(stats.win)
+        assert stats.scores[result.player] == pytest.approx(stats.score)
+
+
+def test_worker_spread_widens_only_when_the_trees_disagree() -> None:
+    """Two trees agreeing add nothing; trees 0.2 apart imply a wide merged interval."""
+    assert worker_spread([0.5, 0.5], [100, 100]) == 0.0
+    assert worker_spread([0.5], [100]) == 0.0
+    assert worker_spread([0.4, 0.6], [100, 100]) == pytest.approx(1.96 * 0.1, rel=1e-3)
+
+
+def _result(*options: tuple[int, float, float]) -> SearchResult:
+    """A uniform-root result from (visits, win, score) per action."""
+    trees = [RootSums({a: [n, n * w, n * s] for a, (n, w, s) in enumerate(options)}, {})]
+    return SearchResult.from_trees(0, list(range(len(options))), trees, 0.0, by_win=True)
+
+
+def test_recommendation_is_the_best_win_unless_within_noise_then_the_best_score() -> None:
+    """Clear of #2: the best win chance. Within noise: the higher expected score decides, and the
+    result says the top two are within noise."""
+    clear = _result((2000, 0.60, 10.0), (2000, 0.40, 30.0)).recommendation
+    assert (clear.action, clear.runner_up, clear.within_noise) == (0, 1, False)
+    close = _result((2000, 0.50, 10.0), (2000, 0.51, 30.0), (2000, 0.52, 20.0)).recommendation
+    assert (close.action, close.within_noise) == (1, True)
+
+
+def test_a_starved_option_is_not_recommended_under_uct() -> None:
+    """UCT gave action 1 four visits: its lucky mean is no recommendation."""
+    trees = [RootSums({0: [1000, 500.0, 20.0], 1: [4, 4.0, 100.0]}, {})]
+    result = SearchResult.from_trees(0, [0, 1], trees, 0.0)
+    assert result.recommendation.action == 0 and not result.is_contender(result.stats(1))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from search.errors import SolverLimitError
@@ -13,11 +15,11 @@ from toy_games import ROLL, STOP, BidGame, DiceGame
 
 def test_solver_knows_the_dice_game() -> None:
     """Rolling from 0 to reach 3 with a d3 that busts on 1 is worth exactly 5/9; stopping 0."""
-    result = solve(DiceGame(), key=lambda s: s.key())
-    assert result.option(ROLL).win == pytest.approx(5 / 9)
-    assert result.option(STOP).win == 0.0
+    result = solve(DiceGame())
+    assert result.option(ROLL).win == Fraction(5, 9)
+    assert result.option(STOP).win == 0
     assert result.best == ROLL
-    assert result.option(ROLL).score == pytest.approx(2.0)
+    assert result.option(ROLL).score == 2
 
 
 def test_ismcts_converges_on_the_dice_game() -> None:
@@ -64,4 +66,51 @@ def test_hidden_bid_does_not_change_the_statistics() -> None:
 def test_solver_refuses_a_game_with_two_deciders() -> None:
     """The solver handles a single decider; the bid game has two."""
     with pytest.raises(SolverLimitError, match="player 1 also decides"):
-        solve(BidGame(), key=lambda s: tuple(s.bids))
+        solve(BidGame())
+
+
+class DiceTablebase:
+    """Exact values of the dice game from the solver; `below_root_only` hides the root's."""
+
+    def __init__(self, below_root_only: bool = False) -> None:
+        self.below_root_only = below_root_only
+        self.probes = 0
+
+    def exact_value(self, state: DiceGame):
+        self.probes += 1
+        best = solve(state)
+        option = best.option(best.best)
+        return [option.win], [option.score]
+
+    def exact_options(self, state: DiceGame):
+        if self.below_root_only:
+            return None
+        result = solve(state)
+        return {o.action: ([o.win], [o.score]) for o in result.options}
+
+
+class NoRollouts:
+    """A rollout policy that must never be asked."""
+
+    def choose(self, state, rng) -> int:
+        raise AssertionError("a rollout ran where an exact value was known")
+
+
+def test_exact_values_replace_the_root_options_and_are_marked() -> None:
+    """With a tablebase the root options carry their exact values: rolling 5/9, score 2."""
+    result = search(DiceGame(), SearchRequest(iterations=50, seed=1, exact=DiceTablebase()))
+    roll = result.stats(ROLL)
+    assert roll.exact and roll.win == pytest.approx(5 / 9) and roll.ci_low == roll.ci_high == roll.win
+    assert roll.score == pytest.approx(2.0) and roll.wins == (roll.win,)
+    assert result.recommendation.action == ROLL
+
+
+def test_simulations_take_exact_values_instead_of_rollouts() -> None:
+    """Every leaf the tree reaches is probed; no rollout runs; the estimate is the exact mix."""
+    game = DiceGame(target=9)
+    exact = solve(game).option(ROLL).win
+    tablebase = DiceTablebase(below_root_only=True)
+    result = search(game, SearchRequest(iterations=3000, seed=2, exact=tablebase,
+                                        rollout=NoRollouts(), root_selection="uniform"))
+    assert tablebase.probes > 0 and not result.stats(ROLL).exact
+    assert result.stats(ROLL).win == pytest.approx(exact, abs=0.03)

@@ -77,7 +77,8 @@ def test_editing_a_tile_shows_the_readers_error_beside_the_field(page, live: Liv
     page.wait_for_selector(".validity.ok")
     player = page.locator('fieldset[data-path="players[0]"]')
     player.locator('.field.tiles[data-path="players[0].path"] select.add-tile').select_option("bear")
-    problem = player.locator(".problem").first
+    # (a second problem says the path is now longer than its turns allow)
+    problem = player.locator(".problem", has_text="bear").first
     problem.wait_for()
     assert "bear" in problem.inner_text() and "route meadows" in problem.inner_text()
     assert page.inner_text("#validity").startswith("✗")

@@ -58,7 +58,7 @@ def test_an_analysis_streams_its_growing_search_until_the_iteration_cap(client: 
     growing = [e["result"]["iterations"] for e in seen if e["result"]]
     assert growing == sorted(growing) and len(set(growing)) >= 2
     option = result["options"][0]
-    assert set(option) == {"action", "win_probability", "ci95", "expected_score", "visits"}
+    assert set(option) == {"action", "win_probability", "ci95", "expected_score", "visits", "exact"}
     assert [c["player"] for c in result["chances"]] == [0, 1] and result["chances"][result["player"]]["from"] == "root"
     assert result["line"] and result["line"][0]["action"] == result["best"]
     assert result["facts"]["threshold"] == 6 and result["rate"] > 0

@@ -1,0 +1,67 @@
+"""Last-walk positions with exact values: seeded games of heuristic players, stopped where one
+player is still walking (the exact solver's scope), for the solver tests and the value benchmark."""
+
+from __future__ import annotations
+
+import random
+from typing import Iterator
+
+from advisor.analysis.exact import option_to_data, players_to_data
+from advisor.players.heuristics import HeuristicPolicy
+from positions import Position
+from positions.actions import action_from_code
+from search.solver import SolverResult
+
+BUY_STYLES = ("per_step", "max_value")
+
+
+def seat_players(players: int, rng: random.Random) -> list[HeuristicPolicy]:
+    """One heuristic player per seat, aggression drawn from `rng`, buy styles alternating."""
+    return [HeuristicPolicy(rng.uniform(0.6, 2.0), BUY_STYLES[seat % 2]) for seat in range(players)]
+
+
+def single_walker_stops(players: int, route: str, seed: int,
+                        noise: float = 0.1) -> Iterator[tuple[list[str], Position]]:
+    """Every decision of the last walk with a single player still walking, in game `seed` of
+    heuristic players who take a random legal action with probability `noise` (for variety).
+
+    Yields the actions so far (notation, from ``Position.new_game(players, route)``) and the
+    position; the game goes on with the same decisions whatever the caller does with them.
+    """
+    rng = random.Random(seed)
+    seats = seat_players(players, rng)
+    pos = Position.new_game(players, route)
+    actions: list[str] = []
+    while not pos.is_terminal():
+        action: int
+        if pos.is_chance():
+            action = pos.sample_chance(rng)
+        else:
+            if pos.walk == pos.ruleset.walks - 1 and sum(pos.walking) == 1:
+                yield actions[:], pos.copy()
+            legal = pos.legal_actions()
+            action = seats[pos.current_player()].choose(pos, rng)
+            if rng.random() < noise:
+                action = legal[int(rng.random() * len(legal))]
+        actions.append(str(action_from_code(action)))
+        pos.apply(action)
+
+
+def exact_options(result: SolverResult) -> list[dict[str, object]]:
+    """Each root option's exact value (game order): the decider's and every player's."""
+    return [option_to_data(option) for option in result.options]
+
+
+def best_play_chances(result: SolverResult) -> list[dict[str, object]]:
+    """Every player's exact win chance and expected score when the decider plays the best option."""
+    return players_to_data(result.option(result.best).value)
+
+
+def is_real_choice(result: SolverResult) -> bool:
+    """Whether the options differ for the decider (in win share or expected score)."""
+    return len({(o.win, o.score) for o in result.options}) > 1
+
+
+def is_contested(result: SolverResult) -> bool:
+    """Whether the options differ in the decider's win share."""
+    return len({o.win for o in result.options}) > 1

@@ -1,0 +1,86 @@
+"""Honest intervals: widen each option's noise interval to cover the selection bias below it.
+
+A root option's mean mixes every continuation the search tried below it, exploratory ones
+included, so it understates the value of playing on well. Where the tree shows the player's own
+next decisions under an option, the value of their best-looking choices there (a max backup) is a
+second estimate; the interval is widened to cover both, plus the noise.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Hashable
+
+from search.request import SearchResult, SearchTree
+
+MIN_CHILD_VISITS = 10
+"""A child action counts as the best only with at least this many visits (a max over a handful of
+samples is biased upwards)."""
+
+
+Following = dict[tuple[Hashable, int], list[tuple[int, Hashable]]]
+"""(node, action) -> [(times walked, next node)]."""
+
+
+def following_edges(tree: SearchTree) -> Following:
+    """The tree's edges indexed by where they start."""
+    following: Following = {}
+    for (parent, action, child), walked in tree.edges.items():
+        following.setdefault((parent, action), []).append((walked, child))
+    return following
+
+
+def _best_mean(stats: dict[int, tuple[float, float]], fallback: float) -> float:
+    means = [value / visits for visits, value in stats.values() if visits >= MIN_CHILD_VISITS]
+    return max(means) if means else fallback
+
+
+def max_backup(tree: SearchTree, following: Following, root: Hashable, action: int, player: int,
+               mean: float, visits: int) -> float:
+    """The option's value when the player's own next decisions below it take their best-looking
+    action: a mix over the own nodes reached (through other players' nodes, in the proportions the
+    search walked), the option's mean standing in where the tree stops first.
+
+    An information set can be reached from several parents (another player does not see this
+    player's hidden choice), so below the root only proportions are followed, never raw counts.
+    """
+    def reach(key: Hashable, chosen: int, weight: float, base: float, depth: int) -> tuple[float, float]:
+        total = covered = 0.0
+        for walked, child in following.get((key, chosen), []):
+            stats = tree.nodes.get(child, {})
+            share = weight * min(1.0, walked / base) if base > 0 else 0.0
+            if not stats or share <= 0:
+                continue
+            if isinstance(child, tuple) and child and child[0] == player:
+                total += share * _best_mean(stats, mean)
+                covered += share
+            elif depth < 8:
+                out = sum(n for n, _ in stats.values())
+                for other, (n, _) in stats.items():
+                    if n > 0:
+                        sub, reached = reach(child, other, share * n / out, n, depth + 1)
+                        total += sub
+                        covered += reached
+        return total, covered
+
+    if not visits:
+        return mean
+    total, covered = reach(root, action, float(visits), float(visits), 0)
+    covered = min(covered, float(visits))
+    return (total + (visits - covered) * mean) / visits
+
+
+def widened(result: SearchResult, tree: SearchTree, root: Hashable) -> SearchResult:
+    """`result` with each option's interval widened to cover the same interval moved to its
+    max-backup value."""
+    actions = []
+    following = following_edges(tree)
+    for stats in result.actions:
+        if stats.visits and not stats.exact:
+            other = max_backup(tree, following, root, stats.action, result.player, stats.win, stats.visits)
+            shift = other - stats.win  # the interval moved to the other estimate, then joined
+            stats = dataclasses.replace(stats, ci_low=max(0.0, min(stats.ci_low, stats.ci_low + shift)),
+                                        ci_high=min(1.0, max(stats.ci_high, stats.ci_high + shift)))
+        actions.append(stats)
+    return dataclasses.replace(result, actions=tuple(actions))
+

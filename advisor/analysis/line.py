@@ -1,0 +1,41 @@
+"""The principal line: the most visited continuation of the deciding player's own next decisions."""
+
+from __future__ import annotations
+
+from typing import Hashable
+
+from advisor.analysis.intervals import following_edges
+from search.request import SearchTree
+
+MAX_MOVES = 5
+"""The line stops after this many of the player's own decisions."""
+MIN_WALKED = 20
+"""The line stops where the continuation was walked fewer times than this (too thin to show)."""
+
+
+def principal_line(tree: SearchTree, root: Hashable, first: int, player: int,
+                   max_moves: int = MAX_MOVES, min_walked: int = MIN_WALKED) -> list[int]:
+    """`first`, then the player's own next decisions along the most walked edges of `tree`.
+
+    From each (node, action) the line follows the information set met most often next; at another
+    player's node it follows that player's most visited action without showing it. It stops at the
+    edge of the tree, on a thin edge, or after `max_moves` of the player's decisions.
+    """
+    following = following_edges(tree)
+    line = [first]
+    key, action = root, first
+    for _ in range(64):  # bounds the walk should the tree hold a cycle of information sets
+        if len(line) >= max_moves:
+            break
+        nexts = following.get((key, action))
+        if not nexts:
+            break
+        walked, child = max(nexts, key=lambda entry: entry[0])  # first of equals: insertion order
+        stats = tree.nodes.get(child)
+        if walked < min_walked or not stats:
+            break
+        action = max(stats, key=lambda a: stats[a][0])
+        if isinstance(child, tuple) and child and child[0] == player:
+            line.append(action)
+        key = child
+    return line

@@ -1,0 +1,152 @@
+"""Files in and out: every reader takes regular files up to a size cap, every writer is atomic.
+
+Reading refuses what is not a regular file (a FIFO would block, ``/dev/zero`` never ends) before
+opening it for real, and reads at most :data:`MAX_FILE_BYTES`. Writing goes to a temporary file in
+the target's folder, then renames it over the target: a reader never sees half a file. A symlink is
+followed (its target is replaced), the target keeps its permissions (a new file gets the umask's),
+and anything that is not a regular file, or a read-only one, is refused.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+
+from positions.errors import MalformedFileError, RefugeError
+
+MAX_FILE_BYTES = 8 * 1024 * 1024
+"""The largest file a reader takes: a saved position is a few kilobytes, a long game record ~40 KB."""
+
+
+class FileWriteError(RefugeError, OSError):
+    """An output path that cannot be written: not a regular file, read-only, or an OS error."""
+
+
+def regular_file_problem(path: str) -> str | None:
+    """Why `path` cannot be read as a regular file (``None``: it can, or it does not exist)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISDIR(mode):
+        return "is a folder, expected a file"
+    if not stat.S_ISREG(mode):
+        return f"is {_kind(mode)}, expected a regular file"
+    return None
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def read_bytes(path: str, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of the regular file at `path`, at most `limit` of them.
+
+    Raises:
+        MalformedFileError: missing, unreadable, not a regular file, or larger than `limit`.
+    """
+    problem = regular_file_problem(path)
+    if problem is not None:
+        raise MalformedFileError(f"{path}: {problem}")
+    try:
+        # O_NONBLOCK: should the path have become a FIFO since the check, opening does not wait.
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        raise MalformedFileError(f"{path}: cannot read the file ({error.strerror or error})") from None
+    with os.fdopen(descriptor, "rb") as handle:
+        try:
+            info = os.fstat(descriptor)
+            if not stat.S_ISREG(info.st_mode):
+                raise MalformedFileError(f"{path}: is {_kind(info.st_mode)}, expected a regular file")
+            if info.st_size > limit:
+                raise MalformedFileError(f"{path}: {info.st_size} bytes, larger than the "
+                                         f"{limit}-byte limit for a Refuge file")
+            data = handle.read(limit + 1)
+        except OSError as error:
+            raise MalformedFileError(f"{path}: cannot read the file ({error.strerror or error})") \
+                from None
+    if len(data) > limit:
+        raise MalformedFileError(f"{path}: larger than the {limit}-byte limit for a Refuge file")
+    return data
+
+
+def read_text_file(path: str, limit: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of the regular file at `path` (at most `limit` bytes).
+
+    Raises:
+        MalformedFileError: the file cannot be read, is not a regular file, is too big or not UTF-8.
+    """
+    data = read_bytes(path, limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise MalformedFileError(f"{path}: not UTF-8 text (byte {error.start})") from None
+
+
+def writable_target(path: str) -> tuple[str, os.stat_result | None]:
+    """The file a write to `path` replaces (symlinks followed) and its current status, if any.
+
+    Raises:
+        FileWriteError: the target exists but is not a regular file, or is read-only.
+    """
+    target = os.path.realpath(path)
+    try:
+        info: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as error:
+        raise FileWriteError(f"{path}: cannot write the file ({error.strerror or error})") from None
+    if info is not None:
+        if not stat.S_ISREG(info.st_mode):
+            raise FileWriteError(f"{path}: {_kind(info.st_mode)}, expected a regular file to "
+                                 "write (or a new path)")
+        # access() says yes to root for any file; the mode bits still say the owner wants it kept.
+        if not os.access(target, os.W_OK) or not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP
+                                                                   | stat.S_IWOTH):
+            raise FileWriteError(f"{path}: the file is read-only; not replacing it")
+    return target, info
+
+
+def _new_file_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def write_atomically(path: str, content: str | bytes) -> None:
+    """Write `content` (text as UTF-8) to `path` so that a reader never sees half a file.
+
+    Raises:
+        FileWriteError: not a regular file, read-only, or the folder cannot be written.
+    """
+    target, info = writable_target(path)
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    folder = os.path.dirname(target)
+    try:
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".refuge-", suffix=".tmp")
+    except OSError as error:
+        raise FileWriteError(f"{path}: cannot write the file ({error.strerror or error})") from None
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fchmod(out.fileno(), stat.S_IMODE(info.st_mode) if info else _new_file_mode())
+            if info is not None and hasattr(os, "fchown"):
+                try:
+                    os.fchown(out.fileno(), info.st_uid, info.st_gid)
+                except OSError:
+                    pass  # only root may give a file away; then it stays ours
+        os.replace(temporary, target)
+    except BaseException as error:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        if isinstance(error, OSError):
+            raise FileWriteError(f"{path}: cannot write the file ({error.strerror or error})") \
+                from None
+        raise

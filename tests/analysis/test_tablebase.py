@@ -1,0 +1,71 @@
+"""Exact endgames inside the search: scope, every player's values (C18), the cache, the marks."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from advisor.analysis.annotate import annotate_decision
+from advisor.analysis.tablebase import ExactEndgames, single_walker, solved_positions
+from advisor.cli import cli
+from advisor.cli.files import load_position_arg
+from advisor.players.bots import advisor_request
+from positions import Position, parse_action
+from solver_positions import load_entries, replay
+
+
+def test_exact_options_match_the_stored_solver_values_for_every_player() -> None:
+    """Last walk, one walker: the walker's values are the solver's; the home player with the best
+    score gets the rest of the win (C18), and the players' shares sum to 1."""
+    for entry in load_entries()[:5]:
+        pos = replay(entry)
+        walker = single_walker(pos)
+        assert walker == pos.current_player()
+        options = ExactEndgames().exact_options(pos)
+        assert options is not None
+        for stored in entry["exact"]:
+            returns, scores = options[int(parse_action(stored["action"]))]
+            assert returns[walker] == pytest.approx(stored["win"])
+            assert scores[walker] == pytest.approx(stored["score"])
+            assert sum(returns) == pytest.approx(1.0)
+            assert [s for p, s in enumerate(scores) if p != walker] == \
+                [pos.vp[p] for p in range(pos.players) if p != walker]
+
+
+def test_out_of_scope_or_over_budget_positions_have_no_exact_value() -> None:
+    """Two walkers, or more positions than the budget: the search rolls out instead."""
+    assert ExactEndgames().exact_value(Position.new_game(2)) is None
+    pos = replay(max(load_entries(), key=lambda e: e["nodes"]))
+    small = ExactEndgames(max_nodes=3, leaf_max_nodes=3)
+    assert small.exact_value(pos) is None and small.exact_options(pos) is None
+    before = solved_positions()
+    assert small.exact_value(pos) is None  # cached, not solved again
+    assert solved_positions() == before
+
+
+def test_best_move_marks_exact_values() -> None:
+    """endgame-solo is inside the solver's scope: every option exact, the interval a point."""
+    result = CliRunner().invoke(cli, ["best-move", "endgame-solo", "--iterations", "200", "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert all(o["exact"] and o["ci95"] == [o["win_probability"]] * 2 for o in doc["options"])
+    assert sum(p["win_probability"] for p in doc["players"]) == pytest.approx(1.0)
+    text = CliRunner().invoke(cli, ["best-move", "endgame-solo", "--iterations", "200"]).output
+    assert "exact" in text
+    assert single_walker(load_position_arg("opening-2p")) is None
+
+
+def test_an_annotated_endgame_decision_is_exact_and_labelled_without_noise() -> None:
+    """In the solver's scope the annotation compares exact values: no noise, the exact mark, and
+    every player's chances after the move summing to 1 (C18)."""
+    entry = next(e for e in load_entries() if len({o["win"] for o in e["exact"]}) > 1)
+    pos = replay(entry)
+    worst = min(entry["exact"], key=lambda o: (o["win"], o["score"]))
+    request = advisor_request(iterations=100, seed=1, root_selection="uniform", exact=ExactEndgames())
+    note = annotate_decision(pos, int(parse_action(worst["action"])), 0, request)
+    assert note.exact and note.noise == 0.0
+    assert note.played_win == pytest.approx(worst["win"])
+    assert note.best_win == pytest.approx(max(o["win"] for o in entry["exact"]))
+    assert sum(note.chances) == pytest.approx(1.0)
