@@ -11,7 +11,7 @@ import hashlib
 import itertools
 import math
 import random
-from typing import Any
+from typing import Any, Hashable
 
 from advisor.players.heuristics import (  # noqa: F401  (re-exported: the bots' public names)
     DEFAULT_ROLLOUT, STEP_VALUE, WORTH, HeuristicPolicy, bag_value, effect_gain, storm_hit_chance,
