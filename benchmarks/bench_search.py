@@ -47,6 +47,20 @@ def test_iterations_per_second(benchmark, rollout: str, workers: int) -> None:  
     assert search(pos, request).actions == result.actions  # deterministic for a fixed seed
 
 
+def hidden_choice_position() -> Position:
+    """Player 1 to return or draw after player 0's hidden choice (turn 4 or later of a walk);
+    reached by seeded heuristic play."""
+    rng = random.Random(7)
+    pos = Position.new_game(2, "meadows")
+    while True:
+        if pos.is_chance():
+            pos.apply(pos.sample_chance(rng))
+        elif pos.phase == phases.DECIDE and pos.turn >= 3 and pos.actor == 1 and pos.pending[0] >= 0:
+            return pos
+        else:
+            pos.apply(DEFAULT_ROLLOUT.choose(pos, rng))
+
+
 OPTIONS: dict[str, Callable[[], dict[str, Any]]] = {
     "plain": lambda: {},
     "belief=heuristic": lambda: {"belief": TrustedPolicy(DEFAULT_ROLLOUT)},
@@ -63,9 +77,7 @@ as it does once per decision in a game."""
 def test_option_cost(benchmark, option: str) -> None:  # type: ignore[no-untyped-def]
     """Iterations per second (ops x 400) of each search option, heuristic rollouts, one worker, at
     player 1's return-or-draw decision after player 0's hidden one (where a belief has work)."""
-    pos = reference_position()
-    pos.apply(DEFAULT_ROLLOUT.choose(pos, random.Random(1)))
-    assert (pos.phase, pos.actor) == (phases.DECIDE, 1)
+    pos = hidden_choice_position()
 
     def request() -> SearchRequest:
         return SearchRequest(iterations=ITERATIONS["heuristic"], seed=1, rollout=DEFAULT_ROLLOUT,

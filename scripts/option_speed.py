@@ -1,7 +1,7 @@
 """Iterations per second of each issue-16 search option, and of another commit's search, A/B.
 
 One tree, heuristic rollouts, at player 1's return-or-draw decision after player 0's hidden one
-(benchmarks/bench_search.py's reference position, one heuristic move on), in one process: the
+(``hidden_choice_position`` of benchmarks/bench_search.py), in one process: the
 variants alternate round by round and each keeps its best round, so the load of other programs hits
 them all alike. ``--base REV`` adds ``search/ismcts.py`` of that commit (``git show``) as a variant
 and checks that this checkout's default search gives the same statistics.
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import random
 import subprocess
 import sys
 import tempfile
@@ -27,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from advisor.players.bots import DEFAULT_ROLLOUT, SearchedBelief, TrustedPolicy  # noqa: E402
-from bench_search import reference_position  # noqa: E402
+from bench_search import hidden_choice_position  # noqa: E402
 from search import ismcts  # noqa: E402
 from search.request import SearchRequest  # noqa: E402
 
@@ -64,8 +63,7 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=400)
     parser.add_argument("--base", default=None, help="a git revision whose search is timed too")
     args = parser.parse_args()
-    pos = reference_position()
-    pos.apply(DEFAULT_ROLLOUT.choose(pos, random.Random(1)))
+    pos = hidden_choice_position()
 
     def request(option: str) -> SearchRequest:
         return SearchRequest(iterations=args.iterations, seed=1, rollout=DEFAULT_ROLLOUT, **OPTIONS[option]())
