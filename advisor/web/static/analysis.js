@@ -88,16 +88,15 @@ export class AnalysisPanel {
     if (!r) return;
     clear(this.rate, `${r.iterations.toLocaleString()} iterations · ${Math.round(r.rate).toLocaleString()} it/s · ${r.seconds.toFixed(1)} s`);
     // The rows, headers and sentences are the server's, as `refuge best-move` prints them.
-    const columns = ["rank", "action", "win", "noise", "score", "visits", "note"];
+    const columns = ["rank", "option", "win", "noise", "score", "visits", "note"];
     clear(this.body,
       h("div", { class: "scroll" }, h("table", { class: "options", id: "options" },
         h("thead", {}, h("tr", {}, r.table.headers.map((c, i) => h("th", { class: columns[i] }, c)))),
-        h("tbody", {}, r.table.rows.map((row, i) => h("tr", {
+        h("tbody", {}, r.table.rows.map((row) => h("tr", {
           class: row[1] === r.best ? "best" : "", dataset: { action: row[1] }, title: "play this option on the board",
           onclick: () => this.onPlay && this.onPlay(row[1]) },
           row.map((cell, j) => h("td", { class: columns[j] },
-            j === 1 ? h("button", { type: "button", class: "link" }, cell)
-              : j === 3 && !r.options[i].exact ? ciBar(r.options[i].ci95, cell) : String(cell)))))))),
+            j === 1 ? h("button", { type: "button", class: "link" }, cell) : String(cell)))))))),
       h("p", { class: "note", id: "noise-note" }, r.table.note),
       h("p", { id: "recommendation" }, `Recommendation: ${r.best} (${r.reason})`),
       h("p", { id: "principal-line" }, `Line: ${r.line_text}`),
@@ -114,11 +113,4 @@ export class AnalysisPanel {
     const name = this.playerName(seat);
     return name === `player ${seat}` ? cell : `${cell} · ${name}`;
   }
-}
-
-function ciBar([low, high], text) {
-  const bar = h("span", { class: "ci" }, h("span", { class: "ci-range" }));
-  bar.firstChild.style.left = `${100 * low}%`;
-  bar.firstChild.style.width = `${Math.max(1, 100 * (high - low))}%`;
-  return h("span", {}, bar, ` ${text}`);
 }
