@@ -27,6 +27,9 @@ from search.request import SearchRequest
 
 NICE = 10
 """Searches run at a lower CPU priority than the server, so pages stay quick while they run."""
+REPORT_SHARE = 0.25
+"""At most this share of an analysis's time goes to building reports (a report's cost grows with
+the tree, so reports on a large tree come less often than ``update_seconds``)."""
 
 
 class Stop(Exception):
@@ -44,6 +47,8 @@ class Control:
         self.running_since = time.monotonic()
         self.ran = 0.0
         self.last_update = 0.0
+        self.report_cost = 0.0
+        """Seconds the last report took to build."""
         self.pause_wanted = False
         self.reason = ""
 
@@ -77,12 +82,18 @@ class Control:
                 return
 
     def due(self) -> bool:
-        """Whether an update is due."""
-        now = time.monotonic()
-        if now - self.last_update >= self.update_seconds:
-            self.last_update = now
-            return True
-        return False
+        """Whether an update is due: ``update_seconds`` after the last one, or later when reports
+        would otherwise take more than ``REPORT_SHARE`` of the time."""
+        wait = max(self.update_seconds, self.report_cost * (1 / REPORT_SHARE - 1))
+        return time.monotonic() - self.last_update >= wait
+
+    def report(self, kind: str, build: Callable[[], dict[str, object]]) -> None:
+        """Build a report, timing it, and send it to the parent."""
+        start = time.monotonic()
+        data = build()
+        self.last_update = time.monotonic()
+        self.report_cost = self.last_update - start
+        self.send(kind, data=data)
 
     def send(self, kind: str, **fields: Any) -> None:
         """One message to the parent."""
@@ -127,10 +138,10 @@ def run_analysis(conn: Connection, document: dict[str, object], seed: int, max_i
                 control.reason = "seconds"
                 return False
             if control.pause_wanted:
-                control.send("paused", data=analysis_snapshot(so_far(), control.seconds()))
+                control.report("paused", lambda: analysis_snapshot(so_far(), control.seconds()))
                 control.wait_for_go()
             elif control.due():
-                control.send("update", data=analysis_snapshot(so_far(), control.seconds()))
+                control.report("update", lambda: analysis_snapshot(so_far(), control.seconds()))
             return True
 
         advice = advise(pos, analysis_request(max_iterations, seed), on_progress=on_progress)
