@@ -30,9 +30,36 @@ from search.request import RootSums, SearchRequest, SearchResult, SearchTree, wi
 
 Node = dict[int, list[float]]
 """Per action: [visits, availability, value_sum, score_sum]."""
-Progress = Callable[[SearchResult, dict[Hashable, Node]], "bool | None"]
-"""Called every ``progress_every`` iterations with the result so far and the live node table
-(read it, never change it); returning ``False`` stops the search there."""
+Edges = dict[tuple[Hashable, int, Hashable], int]
+"""(node, action, next node) -> times walked."""
+
+
+@dataclass(frozen=True)
+class LiveTree:
+    """A growing tree as the progress hook sees it: the live node table and, when the request
+    keeps the tree, the live edges (read them, never change them)."""
+
+    nodes: dict[Hashable, Node]
+    edges: Edges | None
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def snapshot(self) -> SearchTree:
+        """A copy as the finished search would keep it (its cost grows with the tree: call it
+        when a report is due, not every time).
+
+        Raises:
+            SearchError: the request did not keep the tree (there are no edges).
+        """
+        if self.edges is None:
+            raise SearchError("search: a snapshot of the tree needs a request with keep_tree")
+        return _kept(self.nodes, self.edges)
+
+
+Progress = Callable[[SearchResult, LiveTree], "bool | None"]
+"""Called every ``progress_every`` iterations with the result so far and the live tree;
+returning ``False`` stops the search there."""
 
 
 @dataclass(frozen=True)
@@ -101,7 +128,8 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     tree: dict[Hashable, Node] = {}
     players = root.players
     player_sums: dict[int, list[float]] = {}
-    edges: dict[tuple[Hashable, int, Hashable], int] | None = {} if request.keep_tree else None
+    edges: Edges | None = {} if request.keep_tree else None
+    live = LiveTree(tree, edges)
     log, sqrt, inf, clock = math.log, math.sqrt, math.inf, time.perf_counter
     done = 0
     while done != limit and (deadline == inf or clock() < deadline):
@@ -194,14 +222,17 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
             so_far = SearchResult.from_trees(player, root.legal_actions(),
                                              [RootSums(root_sums, player_sums)], clock() - start,
                                              by_win=uniform_root)
-            if on_progress(so_far, tree) is False:
+            if on_progress(so_far, live) is False:
                 break
     root_node = tree.get((player, root.information_set_key(player)), {})
     sums = {a: [s[0], s[2], s[3]] for a, s in root_node.items()}
-    kept = None
-    if edges is not None:
-        kept = SearchTree({k: {a: (s[0], s[2]) for a, s in n.items()} for k, n in tree.items()}, edges)
+    kept = _kept(tree, edges) if edges is not None else None
     return TreeOutcome(sums, player_sums, done, time.perf_counter() - start, len(tree), kept)
+
+
+def _kept(nodes: dict[Hashable, Node], edges: Edges) -> SearchTree:
+    """The tree for inspection: per node and action (visits, value_sum), and a copy of the edges."""
+    return SearchTree({k: {a: (s[0], s[2]) for a, s in n.items()} for k, n in nodes.items()}, dict(edges))
 
 
 def widened_actions(legal: Sequence[int], node: Node, widening: float, guide: int) -> list[int]:

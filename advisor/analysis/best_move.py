@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Callable
 
 from advisor.analysis.facts import ReturnFacts, return_facts
 from advisor.analysis.intervals import widened
@@ -12,8 +13,8 @@ from advisor.analysis.line import principal_line
 from positions import Position
 from positions import phases
 from positions.actions import action_from_code
-from search.ismcts import search
-from search.request import ActionStats, Recommendation, SearchRequest, SearchResult
+from search.ismcts import LiveTree, search
+from search.request import ActionStats, Recommendation, SearchRequest, SearchResult, with_exact_values
 
 JSON_FORMAT = "refuge-best-move/1"
 DEFAULT_ITERATIONS = 2000
@@ -68,9 +69,40 @@ class Advice:
         return [PlayerChances(p, w, s) for p, (w, s) in enumerate(zip(stats.wins, stats.scores))]
 
 
-def advise(position: Position, request: SearchRequest, with_facts: bool = True) -> Advice:
-    """Search the decision at `position`; the line, and the facts behind a return-or-draw choice."""
-    result = search(position, dataclasses.replace(request, keep_tree=True))
+AdviceSoFar = Callable[[Callable[[], "Advice"]], "bool | None"]
+"""A growing search's hook: called with a function that builds the advice so far (as costly as the
+finished search's, so build it only when a report is due); returning ``False`` stops the search."""
+
+
+def advise(position: Position, request: SearchRequest, with_facts: bool = True,
+           on_progress: AdviceSoFar | None = None, progress_every: int = 16) -> Advice:
+    """Search the decision at `position`; the line, and the facts behind a return-or-draw choice.
+
+    With `on_progress` (one worker) the growing search reports every `progress_every` iterations
+    advice computed exactly as the final one is (see :data:`AdviceSoFar`).
+    """
+    facts = return_facts(position, seed=request.seed) if with_facts else None
+    searching = dataclasses.replace(request, keep_tree=True)
+    hook = None
+    if on_progress is not None:
+        solved = request.exact.exact_options(position) if request.exact is not None else None
+
+        def hook(so_far: SearchResult, live: LiveTree) -> bool | None:
+            def build() -> Advice:
+                result = dataclasses.replace(so_far, tree=live.snapshot())
+                if solved is not None:
+                    result = with_exact_values(result, solved)
+                return advice_from(position, request, result, facts)
+            return on_progress(build)
+
+    result = search(position, searching, on_progress=hook, progress_every=progress_every)
+    return advice_from(position, request, result, facts)
+
+
+def advice_from(position: Position, request: SearchRequest, result: SearchResult,
+                facts: ReturnFacts | None) -> Advice:
+    """The advice from a search's result at `position` kept with its tree: the intervals widened,
+    the principal line (the tree dropped unless `request` asks to keep it)."""
     line: tuple[int, ...] = (result.recommendation.action,)
     tree = result.tree
     if tree is not None:
@@ -79,7 +111,6 @@ def advise(position: Position, request: SearchRequest, with_facts: bool = True) 
         line = tuple(principal_line(tree, root, result.recommendation.action, result.player))
         if not request.keep_tree:
             result = dataclasses.replace(result, tree=None)
-    facts = return_facts(position, seed=request.seed) if with_facts else None
     return Advice(position, result, request, facts, line)
 
 
@@ -175,6 +206,10 @@ def advice_rows(advice: Advice) -> list[list[object]]:
 
 
 ADVICE_HEADERS = ["#", "action", "win", "noise (95%)", "exp. score", "visits", ""]
+NOISE_NOTE = ("noise (95%): the search's Monte Carlo noise, widened to the spread between workers and "
+              "the best replies below each option; not the continuation's bias (docs/advisor.md). "
+              "* exact (solved endgame).")
+"""What the table's interval means, printed under it."""
 
 
 def player_rows(advice: Advice) -> list[list[object]]:
@@ -184,3 +219,4 @@ def player_rows(advice: Advice) -> list[list[object]]:
 
 
 PLAYER_HEADERS = ["player", "win", "exp. score"]
+PLAYERS_TITLE = "Every player's chances if you play it (shared wins count 1/k, C18):"

@@ -170,8 +170,15 @@ class Runner:
             processes = getattr(self.executor, "_processes", None) or {}
             for process in list(processes.values()):
                 process.kill()
-            # Waiting is quick with the workers dead, and lets the pool's manager thread close its
-            # wake-up pipe before interpreter exit writes to it (Python 3.11 races there: EBADF).
+            # A worker killed while writing a result leaves half a message on the result pipe, and
+            # the pool's manager thread would wait for its rest for ever (here, and again at exit).
+            # With every writer closed — the dead workers' and this process's own — it reads an end
+            # of file instead, marks the pool broken and ends.
+            writer = getattr(getattr(self.executor, "_result_queue", None), "_writer", None)
+            if writer is not None:
+                writer.close()
+            # Waiting is then quick, and lets the manager thread close its wake-up pipe before
+            # interpreter exit writes to it (Python 3.11 races there: EBADF).
             self._stop(wait=True)
         else:
             self._stop(wait=False)

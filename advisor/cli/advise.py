@@ -10,7 +10,7 @@ from tabulate import tabulate
 
 from advisor.analysis.tablebase import ExactEndgames
 from advisor.analysis.best_move import (
-    ADVICE_HEADERS, DEFAULT_ITERATIONS, PLAYER_HEADERS, Advice, advice_rows, advice_to_data, advise,
+    ADVICE_HEADERS, DEFAULT_ITERATIONS, NOISE_NOTE, PLAYER_HEADERS, PLAYERS_TITLE, Advice, advice_rows, advice_to_data, advise,
     line_text, player_rows, recommendation_reason,
 )
 from advisor.analysis.exact import SOLVE_HEADERS, chances_line, solve_rows, solve_to_data
@@ -102,14 +102,12 @@ def echo_advice(advice: Advice, seed: int, workers: int) -> None:
     click.echo(f"Player {advice.result.player} decides. {advice.result.iterations} iterations in "
                f"{advice.result.seconds:.2f} s (seed {seed}, {workers} worker(s)):")
     click.echo(tabulate(advice_rows(advice), headers=ADVICE_HEADERS, tablefmt="simple"))
-    click.echo("noise (95%): the search's Monte Carlo noise, widened to the spread between workers "
-               "and the best replies below each option; not the continuation's bias (docs/advisor.md). "
-               "* exact (solved endgame).")
+    click.echo(NOISE_NOTE)
     click.echo()
     click.echo(f"Recommendation: {advice.best} ({recommendation_reason(advice)})")
     click.echo(f"Line: {line_text(advice)}")
     click.echo()
-    click.echo("Every player's chances if you play it (shared wins count 1/k, C18):")
+    click.echo(PLAYERS_TITLE)
     click.echo(tabulate(player_rows(advice), headers=PLAYER_HEADERS, tablefmt="simple"))
     if advice.facts is not None:
         click.echo()

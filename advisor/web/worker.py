@@ -11,26 +11,25 @@ import dataclasses
 import os
 import time
 from multiprocessing.connection import Connection
-from typing import Any, Hashable
+from typing import Any, Callable
 
 from advisor.analysis.annotate import annotate_game, decisions_to_annotate, summarise
-from advisor.analysis.best_move import option_to_data
-from advisor.analysis.facts import return_facts
-from advisor.players.bots import DEFAULT_ROLLOUT
+from advisor.analysis.best_move import (
+    ADVICE_HEADERS, NOISE_NOTE, PLAYER_HEADERS, PLAYERS_TITLE, Advice, advice_rows, advice_to_data, advise,
+    line_text, player_rows, recommendation_reason,
+)
+from advisor.analysis.tablebase import ExactEndgames
+from advisor.players.bots import advisor_request
 from advisor.web.config import WebConfig
 from advisor.web.lines import read_line
-from positions import phases
-from positions.actions import action_from_code
-from positions.position import Position
 from positions.record import parse_record, replay
-from search.ismcts import Node, search
-from search.request import SearchRequest, SearchResult
+from search.request import SearchRequest
 
 NICE = 10
 """Searches run at a lower CPU priority than the server, so pages stay quick while they run."""
-LINE_DECISIONS = 8
-"""Decisions shown in the principal line."""
-LINE_MIN_VISITS = 4
+REPORT_SHARE = 0.25
+"""At most this share of an analysis's time goes to building reports (a report's cost grows with
+the tree, so reports on a large tree come less often than ``update_seconds``)."""
 
 
 class Stop(Exception):
@@ -48,6 +47,8 @@ class Control:
         self.running_since = time.monotonic()
         self.ran = 0.0
         self.last_update = 0.0
+        self.report_cost = 0.0
+        """Seconds the last report took to build."""
         self.pause_wanted = False
         self.reason = ""
 
@@ -81,12 +82,18 @@ class Control:
                 return
 
     def due(self) -> bool:
-        """Whether an update is due."""
-        now = time.monotonic()
-        if now - self.last_update >= self.update_seconds:
-            self.last_update = now
-            return True
-        return False
+        """Whether an update is due: ``update_seconds`` after the last one, or later when reports
+        would otherwise take more than ``REPORT_SHARE`` of the time."""
+        wait = max(self.update_seconds, self.report_cost * (1 / REPORT_SHARE - 1))
+        return time.monotonic() - self.last_update >= wait
+
+    def report(self, kind: str, build: Callable[[], dict[str, object]]) -> None:
+        """Build a report, timing it, and send it to the parent."""
+        start = time.monotonic()
+        data = build()
+        self.last_update = time.monotonic()
+        self.report_cost = self.last_update - start
+        self.send(kind, data=data)
 
     def send(self, kind: str, **fields: Any) -> None:
         """One message to the parent."""
@@ -95,65 +102,27 @@ class Control:
 
 # --- analysis ------------------------------------------------------------------------------------
 
-def principal_line(pos: Position, nodes: dict[Hashable, Node]) -> tuple[list[dict[str, object]],
-                                                                        dict[int, tuple[float, float]]]:
-    """The most visited line from `pos` (chance: its likeliest outcome), and each player's
-    (win, score) at their first decision on it."""
-    state = pos.copy()
-    line: list[dict[str, object]] = []
-    first: dict[int, tuple[float, float]] = {}
-    decisions = 0
-    while decisions < LINE_DECISIONS and len(line) < 3 * LINE_DECISIONS:
-        actor = state.current_player()
-        if actor == phases.TERMINAL_PLAYER:
-            break
-        if actor == phases.CHANCE_PLAYER:
-            outcome, probability = max(state.chance_outcomes(), key=lambda o: o[1])
-            line.append({"player": None, "action": str(outcome), "probability": round(probability, 4)})
-            state.apply(outcome)
-            continue
-        node = nodes.get((actor, state.information_set_key(actor)))
-        if not node:
-            break
-        action, stats = max(node.items(), key=lambda item: (item[1][0], item[1][2]))
-        if stats[0] < LINE_MIN_VISITS or action not in state.legal_actions():
-            break
-        win, score = stats[2] / stats[0], stats[3] / stats[0]
-        first.setdefault(actor, (win, score))
-        line.append({"player": actor, "action": str(action_from_code(action)), "visits": int(stats[0]),
-                     "win": round(win, 4)})
-        state.apply(action)
-        decisions += 1
-    return line, first
+def analysis_snapshot(advice: Advice, seconds: float) -> dict[str, object]:
+    """What the page shows of a growing search: `refuge best-move --json`'s document, and the
+    table, reason, line and notes exactly as best-move prints them, with the running time and speed."""
+    data = advice_to_data(advice)
+    facts = data["facts"]
+    if isinstance(facts, dict) and advice.facts is not None:
+        facts["lines"] = advice.facts.lines()
+    data.update({
+        "reason": recommendation_reason(advice), "line_text": line_text(advice),
+        "table": {"headers": ADVICE_HEADERS, "rows": advice_rows(advice), "note": NOISE_NOTE},
+        "players_table": {"title": PLAYERS_TITLE, "headers": PLAYER_HEADERS, "rows": player_rows(advice)},
+        "seconds": round(seconds, 3),
+        "rate": round(advice.result.iterations / seconds, 1) if seconds > 0 else 0.0,
+    })
+    return data
 
 
-def analysis_snapshot(pos: Position, result: SearchResult, nodes: dict[Hashable, Node], seconds: float,
-                      facts: dict[str, object] | None) -> dict[str, object]:
-    """What the page shows of a growing search: options, chances, principal line, facts, speed."""
-    ranked = sorted(result.actions, key=lambda s: (-s.visits, -s.win))
-    line, first = principal_line(pos, nodes)
-    best = result.stats(result.chosen)
-    first[result.player] = (best.win, best.score)
-    chances = [{"player": p, "win": round(first[p][0], 4) if p in first else None,
-                "score": round(first[p][1], 2) if p in first else None,
-                "from": "root" if p == result.player else "line"} for p in range(pos.players)]
-    return {"player": result.player, "decision": phases.NAMES[pos.phase],
-            "options": [option_to_data(s) for s in ranked], "best": str(action_from_code(result.chosen)),
-            "iterations": result.iterations, "seconds": round(seconds, 3),
-            "rate": round(result.iterations / seconds, 1) if seconds > 0 else 0.0,
-            "chances": chances, "line": line, "facts": facts}
-
-
-def facts_to_data(pos: Position, seed: int) -> dict[str, object] | None:
-    """The return-or-draw facts (Storm risk, points at stake) at a decide step, else ``None``."""
-    facts = return_facts(pos, samples=1000, seed=seed)
-    if facts is None:
-        return None
-    return {"storms_on_track": facts.storms_on_track, "threshold": facts.threshold,
-            "storm_hit_chance_this_turn": round(facts.hit_chance_this_turn, 4),
-            "storm_hit_chance_weather_tile": round(facts.hit_chance_weather_only, 4),
-            "animal_points_at_stake": facts.animal_points, "steps_at_risk": facts.steps_at_risk,
-            "vp_at_risk": facts.vp_at_risk, "lines": facts.lines()}
+def analysis_request(max_iterations: int, seed: int) -> SearchRequest:
+    """The request `refuge best-move` makes (the advisor's rollouts and widening, exact endgames),
+    capped at `max_iterations`."""
+    return advisor_request(iterations=max_iterations, seed=seed, exact=ExactEndgames())
 
 
 def run_analysis(conn: Connection, document: dict[str, object], seed: int, max_iterations: int,
@@ -162,26 +131,22 @@ def run_analysis(conn: Connection, document: dict[str, object], seed: int, max_i
     control = Control(conn, max_seconds, update_seconds)
     try:
         pos = read_line(document, WebConfig()).position
-        facts = facts_to_data(pos, seed)
-        latest: dict[str, Any] = {}
 
-        def on_progress(result: SearchResult, nodes: dict[Hashable, Node]) -> bool:
+        def on_progress(so_far: Callable[[], Advice]) -> bool:
             control.poll()
-            latest["nodes"] = nodes
             if control.seconds() >= max_seconds:
                 control.reason = "seconds"
                 return False
             if control.pause_wanted:
-                control.send("paused", data=analysis_snapshot(pos, result, nodes, control.seconds(), facts))
+                control.report("paused", lambda: analysis_snapshot(so_far(), control.seconds()))
                 control.wait_for_go()
             elif control.due():
-                control.send("update", data=analysis_snapshot(pos, result, nodes, control.seconds(), facts))
+                control.report("update", lambda: analysis_snapshot(so_far(), control.seconds()))
             return True
 
-        request = SearchRequest(iterations=max_iterations, seed=seed, rollout=DEFAULT_ROLLOUT)
-        result = search(pos, request, on_progress=on_progress, progress_every=16)
+        advice = advise(pos, analysis_request(max_iterations, seed), on_progress=on_progress)
         control.send("final", reason=control.reason or "iterations",
-                     data=analysis_snapshot(pos, result, latest.get("nodes", {}), control.seconds(), facts))
+                     data=analysis_snapshot(advice, control.seconds()))
     except Stop:
         control.send("final", reason="cancelled", data=None)
     except Exception as error:  # reported to the parent as one line; the parent never re-raises it

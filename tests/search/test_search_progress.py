@@ -6,8 +6,8 @@ import pytest
 
 from positions import Position
 from search.errors import SearchError
-from search.ismcts import search
-from search.request import SearchRequest, SearchResult
+from search.ismcts import LiveTree, search
+from search.request import SearchRequest, SearchResult, SearchTree
 
 
 def test_progress_reports_the_growing_root_and_changes_no_result() -> None:
@@ -18,7 +18,7 @@ def test_progress_reports_the_growing_root_and_changes_no_result() -> None:
     seen: list[SearchResult] = []
     tables: list[int] = []
 
-    def record(so_far: SearchResult, nodes: dict) -> None:
+    def record(so_far: SearchResult, nodes: LiveTree) -> None:
         seen.append(so_far)
         tables.append(len(nodes))
 
@@ -41,3 +41,21 @@ def test_progress_needs_one_worker() -> None:
     with pytest.raises(SearchError, match="workers=1"):
         search(Position.new_game(2, "meadows"), SearchRequest(iterations=10, workers=2),
                on_progress=lambda so_far, nodes: None)
+
+
+def test_a_snapshot_of_the_live_tree_is_the_tree_the_search_keeps() -> None:
+    """With keep_tree, the hook's snapshot at the last iteration equals the finished search's tree;
+    without it there is nothing to snapshot."""
+    pos = Position.new_game(2, "meadows")
+    snapshots: list[SearchTree] = []
+    kept = search(pos, SearchRequest(iterations=120, seed=2, keep_tree=True),
+                  on_progress=lambda so_far, live: snapshots.append(live.snapshot()) and None,
+                  progress_every=40)
+    assert len(snapshots) == 3 and snapshots[-1] == kept.tree
+    assert len(snapshots[0].edges) < len(snapshots[-1].edges)
+
+    def no_edges(so_far: SearchResult, live: LiveTree) -> None:
+        live.snapshot()
+
+    with pytest.raises(SearchError, match="keep_tree"):
+        search(pos, SearchRequest(iterations=20, seed=2), on_progress=no_edges, progress_every=10)

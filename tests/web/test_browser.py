@@ -63,7 +63,16 @@ def test_board_fills_and_updates_the_options_during_an_analysis(page, live: Live
     page.click("#stop")
     page.wait_for_function("document.querySelector('#analysis-status').textContent === 'paused'")
     shot(page, tmp_path, "analysis")
+    assert page.locator("#options thead th").all_inner_texts()[:6] == [
+        "#", "action", "win", "noise (95%)", "exp. score", "visits"]
+    assert page.inner_text("#noise-note").startswith("noise (95%): the search's Monte Carlo noise")
+    wins = page.locator("#players tbody tr td:nth-child(2)").all_inner_texts()
+    assert len(wins) == 2 and abs(sum(float(w.rstrip("%")) for w in wins) - 100) <= 0.1  # one decimal each
+    assert page.locator("#players tbody tr").first.inner_text().startswith("P0 (you) · Ann (0)")
     best = page.locator("#options tbody tr.best").get_attribute("data-action")
+    assert page.inner_text("#options tbody tr.best td.rank") == "1"
+    assert re.fullmatch(rf"Recommendation: {re.escape(best)} \(.+\)", page.inner_text("#recommendation"))
+    assert page.inner_text("#principal-line").startswith(f"Line: {best}")
     page.locator("#options tbody tr.best button").click()  # plays it on the board
     page.wait_for_function("(a) => document.querySelector('#line-text').textContent.includes(a)", arg=best)
     page.set_viewport_size({"width": 390, "height": 844})  # a phone

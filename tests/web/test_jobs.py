@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from typing import Callable
 
 import httpx
 import pytest
+from click.testing import CliRunner
 from starlette.testclient import TestClient
 
+from advisor.cli import cli
 from advisor.web.app import create_app
 from advisor.web.jobs import JobManager
 from webtools import GAME, LiveServer, small_config, stubborn_job
@@ -59,10 +62,51 @@ def test_an_analysis_streams_its_growing_search_until_the_iteration_cap(client: 
     assert growing == sorted(growing) and len(set(growing)) >= 2
     option = result["options"][0]
     assert set(option) == {"action", "win_probability", "ci95", "expected_score", "visits", "exact"}
-    assert [c["player"] for c in result["chances"]] == [0, 1] and result["chances"][result["player"]]["from"] == "root"
-    assert result["line"] and result["line"][0]["action"] == result["best"]
-    assert result["facts"]["threshold"] == 6 and result["rate"] > 0
+    assert result["line"][0] == result["best"] and result["line_text"].startswith(result["best"])
+    assert result["facts"]["threshold"] == 6 and result["facts"]["lines"] and result["rate"] > 0
     assert state_of(client, job)["state"] == "capped"
+    for report in (e["result"] for e in seen if e["result"]):  # every update, not only the last
+        assert [p["player"] for p in report["players"]] == [0, 1]
+        assert sum(p["win_probability"] for p in report["players"]) == pytest.approx(1.0, abs=1e-5)
+        assert report["table"]["headers"][3] == "noise (95%)"
+        assert report["table"]["note"].startswith("noise (95%): the search's Monte Carlo noise")
+
+
+def test_an_analysis_shows_what_best_move_shows(client: TestClient) -> None:
+    """The final report holds `refuge best-move --json`'s answer for the same budget and seed, and
+    its table, reason and line as best-move prints them (the same request: exact endgames too)."""
+    job = client.post("/api/analyses", json={"example": "storm-one-away", "seed": 3}).json()["id"]
+    result = events_of(client, f"/api/analyses/{job}/events")[-1]["result"]
+    answer = CliRunner().invoke(cli, ["best-move", "storm-one-away", "--iterations", "400", "--seed", "3", "--json"])
+    assert answer.exit_code == 0, answer.output
+    expected = json.loads(answer.output)
+    for key in ("player", "decision", "options", "best", "within_noise_of_second", "players", "line",
+                "iterations", "seed"):
+        assert result[key] == expected[key], key
+    facts = dict(result["facts"])
+    assert facts.pop("lines") and facts == expected["facts"]
+    printed = CliRunner().invoke(cli, ["best-move", "storm-one-away", "--iterations", "400", "--seed", "3"]).output
+    assert f"Recommendation: {result['best']} ({result['reason']})" in printed
+    assert f"Line: {result['line_text']}" in printed and result["table"]["note"] in printed
+    for row in result["table"]["rows"]:
+        assert re.search(r"\s+".join(re.escape(str(cell)) for cell in row if cell != ""), printed), row
+
+
+def test_a_solved_endgame_is_marked_exact_while_the_search_grows(games: str) -> None:
+    """A report in the middle of the search (here: the one a pause sends) already carries the
+    exact endgame values, as best-move's final answer does (* in the win column, exact as noise)."""
+    config = small_config(games, max_iterations=10_000_000, max_seconds=60.0)
+    with TestClient(create_app(config)) as client:
+        job = client.post("/api/analyses", json={"example": "endgame-solo", "seed": 1}).json()["id"]
+        wait_for(lambda: (state_of(client, job)["result"] or {}).get("iterations"), "a first report")
+        assert client.post(f"/api/analyses/{job}/stop").status_code == 200
+        paused = wait_for(lambda: (s := state_of(client, job))["state"] == "paused" and s, "the pause")
+        report = paused["result"]  # type: ignore[index]
+        client.delete(f"/api/analyses/{job}")
+    assert report["iterations"] < 10_000_000 and len(report["options"]) >= 2
+    assert all(o["exact"] for o in report["options"])
+    assert all(row[2].endswith("*") and row[3] == "exact" for row in report["table"]["rows"])
+    assert sum(p["win_probability"] for p in report["players"]) == pytest.approx(1.0, abs=1e-5)
 
 
 def test_analysis_errors(client: TestClient) -> None:

@@ -1,8 +1,6 @@
 // The live analysis panel: starts a search on a line, streams it (server-sent events), Stop/Continue.
 import { api, clear, h, showError } from "./common.js";
 
-const pct = (x) => (x === null || x === undefined ? "–" : `${(100 * x).toFixed(1)}%`);
-
 export class AnalysisPanel {
   constructor(el, { onPlay, playerName }) {
     this.el = el;
@@ -89,30 +87,30 @@ export class AnalysisPanel {
     const r = job.result;
     if (!r) return;
     clear(this.rate, `${r.iterations.toLocaleString()} iterations · ${Math.round(r.rate).toLocaleString()} it/s · ${r.seconds.toFixed(1)} s`);
+    // The rows, headers and sentences are the server's, as `refuge best-move` prints them.
+    const columns = ["rank", "option", "win", "noise", "score", "visits", "note"];
     clear(this.body,
-      h("table", { class: "options", id: "options" },
-        h("thead", {}, h("tr", {}, ["option", "win", "95% interval", "exp. score", "visits"].map((c) => h("th", {}, c)))),
-        h("tbody", {}, r.options.map((o) => h("tr", {
-          class: o.action === r.best ? "best" : "", dataset: { action: o.action }, title: "play this option on the board",
-          onclick: () => this.onPlay && this.onPlay(o.action) },
-          h("td", {}, h("button", { type: "button", class: "link" }, o.action)),
-          h("td", {}, pct(o.win_probability)),
-          h("td", {}, ciBar(o.ci95)),
-          h("td", {}, o.expected_score.toFixed(1)),
-          h("td", { class: "visits" }, o.visits.toLocaleString()))))),
-      h("div", { class: "chances" }, h("h4", {}, "Chances"),
-        h("ul", {}, r.chances.map((c) => h("li", {}, `${this.playerName(c.player)}: win ${pct(c.win)}`,
-          c.score === null ? "" : `, score ${c.score.toFixed(1)}`, c.from === "line" ? " (at their next decision on the line)" : "")))),
-      h("div", { class: "line" }, h("h4", {}, "Principal line"),
-        h("ol", {}, r.line.map((step) => h("li", { class: step.player === null ? "chance" : "" },
-          step.player === null ? `likely ${step.action} (${pct(step.probability)})` : `${this.playerName(step.player)}: ${step.action} (${pct(step.win)})`)))),
+      h("div", { class: "scroll" }, h("table", { class: "options", id: "options" },
+        h("thead", {}, h("tr", {}, r.table.headers.map((c, i) => h("th", { class: columns[i] }, c)))),
+        h("tbody", {}, r.table.rows.map((row) => h("tr", {
+          class: row[1] === r.best ? "best" : "", dataset: { action: row[1] }, title: "play this option on the board",
+          onclick: () => this.onPlay && this.onPlay(row[1]) },
+          row.map((cell, j) => h("td", { class: columns[j] },
+            j === 1 ? h("button", { type: "button", class: "link" }, cell) : String(cell)))))))),
+      h("p", { class: "note", id: "noise-note" }, r.table.note),
+      h("p", { id: "recommendation" }, `Recommendation: ${r.best} (${r.reason})`),
+      h("p", { id: "principal-line" }, `Line: ${r.line_text}`),
+      h("div", { class: "chances" }, h("h4", {}, r.players_table.title),
+        h("table", { class: "players", id: "players" },
+          h("thead", {}, h("tr", {}, r.players_table.headers.map((c) => h("th", {}, c)))),
+          h("tbody", {}, r.players_table.rows.map((row, seat) => h("tr", { dataset: { player: seat } },
+            row.map((cell, j) => h("td", {}, j === 0 ? this.withName(cell, seat) : cell))))))),
       r.facts ? h("div", { class: "facts" }, h("h4", {}, "Facts"), h("ul", {}, r.facts.lines.map((line) => h("li", {}, line)))) : null);
   }
-}
 
-function ciBar([low, high]) {
-  const bar = h("span", { class: "ci" }, h("span", { class: "ci-range" }));
-  bar.firstChild.style.left = `${100 * low}%`;
-  bar.firstChild.style.width = `${Math.max(1, 100 * (high - low))}%`;
-  return h("span", {}, bar, ` ${(100 * low).toFixed(0)}–${(100 * high).toFixed(0)}%`);
+  // "P1" as best-move prints it, and the player's name on this page when it has one.
+  withName(cell, seat) {
+    const name = this.playerName(seat);
+    return name === `player ${seat}` ? cell : `${cell} · ${name}`;
+  }
 }
