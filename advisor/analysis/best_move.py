@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from advisor.analysis.facts import ReturnFacts, return_facts
-from advisor.analysis.intervals import widened
+from advisor.analysis.intervals import following_edges, widened
 from advisor.analysis.line import principal_line
 from positions import Position
 from positions import phases
@@ -107,8 +107,10 @@ def advice_from(position: Position, request: SearchRequest, result: SearchResult
     tree = result.tree
     if tree is not None:
         root = (result.player, position.information_set_key(result.player))
-        result = widened(result, tree, root)
-        line = tuple(principal_line(tree, root, result.recommendation.action, result.player))
+        following = following_edges(tree)  # read once: a report of a growing search pays for it
+        result = widened(result, tree, root, following)
+        line = tuple(principal_line(tree, root, result.recommendation.action, result.player,
+                                    following=following))
         if not request.keep_tree:
             result = dataclasses.replace(result, tree=None)
     return Advice(position, result, request, facts, line)

@@ -70,11 +70,13 @@ def max_backup(tree: SearchTree, following: Following, root: Hashable, action: i
     return (total + (visits - covered) * mean) / visits
 
 
-def widened(result: SearchResult, tree: SearchTree, root: Hashable) -> SearchResult:
+def widened(result: SearchResult, tree: SearchTree, root: Hashable,
+            following: Following | None = None) -> SearchResult:
     """`result` with each option's interval widened to cover the same interval moved to its
     max-backup value."""
     actions = []
-    following = following_edges(tree)
+    if following is None:
+        following = following_edges(tree)
     for stats in result.actions:
         if stats.visits and not stats.exact:
             other = max_backup(tree, following, root, stats.action, result.player, stats.win, stats.visits)

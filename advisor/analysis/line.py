@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Hashable
 
-from advisor.analysis.intervals import following_edges
+from advisor.analysis.intervals import Following, following_edges
 from search.request import SearchTree
 
 MAX_MOVES = 5
@@ -14,14 +14,16 @@ MIN_WALKED = 20
 
 
 def principal_line(tree: SearchTree, root: Hashable, first: int, player: int,
-                   max_moves: int = MAX_MOVES, min_walked: int = MIN_WALKED) -> list[int]:
+                   max_moves: int = MAX_MOVES, min_walked: int = MIN_WALKED,
+                   following: Following | None = None) -> list[int]:
     """`first`, then the player's own next decisions along the most walked edges of `tree`.
 
     From each (node, action) the line follows the information set met most often next; at another
     player's node it follows that player's most visited action without showing it. It stops at the
     edge of the tree, on a thin edge, or after `max_moves` of the player's decisions.
     """
-    following = following_edges(tree)
+    if following is None:
+        following = following_edges(tree)
     line = [first]
     key, action = root, first
     for _ in range(64):  # bounds the walk should the tree hold a cycle of information sets

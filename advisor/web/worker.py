@@ -27,7 +27,7 @@ from search.request import SearchRequest
 
 NICE = 10
 """Searches run at a lower CPU priority than the server, so pages stay quick while they run."""
-REPORT_SHARE = 0.25
+REPORT_SHARE = 1 / 3
 """At most this share of an analysis's time goes to building reports (a report's cost grows with
 the tree, so reports on a large tree come less often than ``update_seconds``)."""
 
