@@ -16,6 +16,7 @@ progressive bias.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import math
 import random
 import time
@@ -26,11 +27,10 @@ from search.errors import SearchError
 from search.policies import UniformRandom
 from search.parallel import derive_seed, map_in_processes, split_iterations
 from search.protocol import CHANCE_PLAYER, TERMINAL_PLAYER, Evaluator, Game, Policy
-from search.request import RootSums, SearchRequest, SearchResult, SearchTree, with_exact_values
+from search.request import Following, RootSums, SearchRequest, SearchResult, SearchTree, with_exact_values
 
 Node = dict[int, list[float]]
 """Per action: [visits, availability, value_sum, score_sum]."""
-Edges = dict[tuple[Hashable, int, Hashable], int]
 """(node, action, next node) -> times walked."""
 
 
@@ -40,7 +40,7 @@ class LiveTree:
     keeps the tree, the live edges (read them, never change them)."""
 
     nodes: dict[Hashable, Node]
-    edges: Edges | None
+    edges: Following | None
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -128,7 +128,7 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     tree: dict[Hashable, Node] = {}
     players = root.players
     player_sums: dict[int, list[float]] = {}
-    edges: Edges | None = {} if request.keep_tree else None
+    edges: Following | None = {} if request.keep_tree else None
     live = LiveTree(tree, edges)
     log, sqrt, inf, clock = math.log, math.sqrt, math.inf, time.perf_counter
     done = 0
@@ -164,8 +164,10 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
                 if prior is not None:
                     favourites[key] = prior.choose(state, rng)
             if edges is not None and came_from is not None:
-                edge = (came_from[0], came_from[1], key)
-                edges[edge] = edges.get(edge, 0) + 1
+                walked = edges.get(came_from)
+                if walked is None:
+                    walked = edges[came_from] = {}
+                walked[key] = walked.get(key, 0) + 1
             chosen: list[float] = []
             action = -1
             best = -inf
@@ -230,9 +232,16 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     return TreeOutcome(sums, player_sums, done, time.perf_counter() - start, len(tree), kept)
 
 
-def _kept(nodes: dict[Hashable, Node], edges: Edges) -> SearchTree:
+def _kept(nodes: dict[Hashable, Node], edges: Following) -> SearchTree:
     """The tree for inspection: per node and action (visits, value_sum), and a copy of the edges."""
-    return SearchTree({k: {a: (s[0], s[2]) for a, s in n.items()} for k, n in nodes.items()}, dict(edges))
+    collecting = gc.isenabled()
+    gc.disable()  # the copy makes no cycles; collections mid-copy would scan the whole big tree
+    try:
+        return SearchTree({k: {a: (s[0], s[2]) for a, s in n.items()} for k, n in nodes.items()},
+                          {start: dict(children) for start, children in edges.items()})
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def widened_actions(legal: Sequence[int], node: Node, widening: float, guide: int) -> list[int]:

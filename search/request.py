@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Mapping, Sequence
@@ -225,28 +226,53 @@ class Recommendation:
     """The runner-up's win chance is within the combined noise of the recommendation's."""
 
 
+Following = dict[tuple[Hashable, int], dict[Hashable, int]]
+"""Edges by where they start: (node, action) -> {next node: times walked}."""
+
+
 @dataclass(frozen=True)
 class SearchTree:
     """A search tree for inspection: per node ``(player, key)`` and action, (visits, value_sum); and
     how often each edge (node, action, next node) was walked. Chance sits inside the edges."""
 
     nodes: dict[Hashable, dict[int, tuple[float, float]]]
-    edges: dict[tuple[Hashable, int, Hashable], int]
+    following: Following
+    """The edges walked, indexed by where they start (what the principal line and the intervals
+    read; kept this way by the search itself, so a report of a growing tree needs no index)."""
+
+    @classmethod
+    def from_edges(cls, nodes: dict[Hashable, dict[int, tuple[float, float]]],
+                   edges: Mapping[tuple[Hashable, int, Hashable], int]) -> "SearchTree":
+        """A tree from its nodes and its edges as ``(node, action, next node) -> times walked``."""
+        following: Following = {}
+        for (parent, action, child), walked in edges.items():
+            bucket = following.setdefault((parent, action), {})
+            bucket[child] = bucket.get(child, 0) + walked
+        return cls(nodes, following)
+
+    @functools.cached_property
+    def edges(self) -> dict[tuple[Hashable, int, Hashable], int]:
+        """Every edge walked, ``(node, action, next node) -> times walked``."""
+        return {(parent, action, child): walked
+                for (parent, action), children in self.following.items()
+                for child, walked in children.items()}
 
     @classmethod
     def merged(cls, trees: Sequence["SearchTree"]) -> "SearchTree":
         """The trees of several workers as one (their statistics added up)."""
         nodes: dict[Hashable, dict[int, tuple[float, float]]] = {}
-        edges: dict[tuple[Hashable, int, Hashable], int] = {}
+        following: Following = {}
         for tree in trees:
             for key, stats in tree.nodes.items():
                 node = nodes.setdefault(key, {})
                 for action, (visits, value) in stats.items():
                     old = node.get(action, (0.0, 0.0))
                     node[action] = (old[0] + visits, old[1] + value)
-            for edge, count in tree.edges.items():
-                edges[edge] = edges.get(edge, 0) + count
-        return cls(nodes, edges)
+            for start, children in tree.following.items():
+                bucket = following.setdefault(start, {})
+                for child, walked in children.items():
+                    bucket[child] = bucket.get(child, 0) + walked
+        return cls(nodes, following)
 
 
 @dataclass(frozen=True)

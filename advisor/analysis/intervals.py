@@ -11,23 +11,16 @@ from __future__ import annotations
 import dataclasses
 from typing import Hashable
 
-from search.request import SearchResult, SearchTree
+from search.request import Following, SearchResult, SearchTree
 
 MIN_CHILD_VISITS = 10
 """A child action counts as the best only with at least this many visits (a max over a handful of
 samples is biased upwards)."""
 
 
-Following = dict[tuple[Hashable, int], list[tuple[int, Hashable]]]
-"""(node, action) -> [(times walked, next node)]."""
-
-
 def following_edges(tree: SearchTree) -> Following:
-    """The tree's edges indexed by where they start."""
-    following: Following = {}
-    for (parent, action, child), walked in tree.edges.items():
-        following.setdefault((parent, action), []).append((walked, child))
-    return following
+    """The tree's edges indexed by where they start: (node, action) -> {next node: times walked}."""
+    return tree.following
 
 
 def _best_mean(stats: dict[int, tuple[float, float]], fallback: float) -> float:
@@ -46,7 +39,7 @@ def max_backup(tree: SearchTree, following: Following, root: Hashable, action: i
     """
     def reach(key: Hashable, chosen: int, weight: float, base: float, depth: int) -> tuple[float, float]:
         total = covered = 0.0
-        for walked, child in following.get((key, chosen), []):
+        for child, walked in following.get((key, chosen), {}).items():
             stats = tree.nodes.get(child, {})
             share = weight * min(1.0, walked / base) if base > 0 else 0.0
             if not stats or share <= 0:

@@ -32,7 +32,7 @@ def principal_line(tree: SearchTree, root: Hashable, first: int, player: int,
         nexts = following.get((key, action))
         if not nexts:
             break
-        walked, child = max(nexts, key=lambda entry: entry[0])  # first of equals: insertion order
+        child, walked = max(nexts.items(), key=lambda entry: entry[1])  # first of equals: insertion order
         stats = tree.nodes.get(child)
         if walked < min_walked or not stats:
             break

@@ -23,7 +23,7 @@ def _tree() -> SearchTree:
     }
     edges = {(ROOT, 7, THEIRS): 90, (THEIRS, 5, MINE): 87, (MINE, 3, MINE_LATER): 30,
              (MINE_LATER, 1, THIN): 5}
-    return SearchTree(nodes, edges)
+    return SearchTree.from_edges(nodes, edges)
 
 
 def test_the_line_follows_the_most_walked_continuation_of_the_players_own_decisions() -> None:
