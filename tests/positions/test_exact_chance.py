@@ -8,6 +8,8 @@ from fractions import Fraction
 
 from positions import Position, phases
 
+from builders import random_step
+
 
 def _stops(seed: int):
     rng = random.Random(seed)
@@ -15,12 +17,7 @@ def _stops(seed: int):
         pos = Position.new_game(players, ("meadows", "forest", "mountains")[seed % 3])
         while not pos.is_terminal():
             yield pos
-            if pos.is_chance():
-                action = pos.sample_chance(rng)
-            else:
-                legal = pos.legal_actions()
-                action = legal[int(rng.random() * len(legal))]
-            pos.apply(action)
+            random_step(pos, rng)
         yield pos
 
 

@@ -17,6 +17,8 @@ from positions.render import render
 from positions.saved import parse_position, position_to_data
 from positions.state import FIELDS
 
+from builders import random_step
+
 SKIPPED = {"history", "pending", "ruleset", "route"}
 """The history is a hash the loader rebuilds; earlier players' hidden choices are placeholders
 (positions/saved.py); ruleset and route are compared through the saved data."""
@@ -47,12 +49,7 @@ def test_saving_and_loading_keeps_every_field(players: int) -> None:
                 if name not in SKIPPED:
                     assert _as_compared(loaded, name) == _as_compared(pos, name), f"{name} at {where}"
             assert render(loaded) == render(pos), where
-            if pos.is_chance():
-                action = pos.sample_chance(rng)
-            else:
-                legal = pos.legal_actions()
-                action = legal[int(rng.random() * len(legal))]
-            pos.apply(action)
+            random_step(pos, rng)
 
 
 def test_a_resolved_discard_tile_leaves_nothing_behind() -> None:
