@@ -111,8 +111,12 @@ def rollout(state: Game, rng: random.Random, policy: Policy[Any] | None = None,
 
 
 def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | None,
-             on_progress: Progress | None = None, progress_every: int = 64) -> TreeOutcome:
-    """Grow one tree from `root` for `iterations` (and/or ``request.seconds``); its root statistics."""
+             on_progress: Progress | None = None, progress_every: int = 64,
+             nodes: dict[Hashable, Node] | None = None) -> TreeOutcome:
+    """Grow one tree from `root` for `iterations` (and/or ``request.seconds``); its root statistics.
+
+    With `nodes` (a node table from earlier searches of the same game) the tree grows on it in place.
+    """
     start = time.perf_counter()
     deadline = start + request.seconds if request.seconds is not None else math.inf
     limit = iterations if iterations is not None else -1
@@ -125,7 +129,7 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     uniform_root = request.root_selection == "uniform"
     belief, prior, prior_weight = request.belief, request.prior, request.prior_weight
     favourites: dict[Hashable, int] = {}  # per node, the prior's action (only with a prior)
-    tree: dict[Hashable, Node] = {}
+    tree: dict[Hashable, Node] = {} if nodes is None else nodes
     players = root.players
     player_sums: dict[int, list[float]] = {}
     edges: Following | None = {} if request.keep_tree else None
@@ -253,15 +257,19 @@ def widened_actions(legal: Sequence[int], node: Node, widening: float, guide: in
 
 
 def search(state: Game, request: SearchRequest, on_progress: Progress | None = None,
-           progress_every: int = 64) -> SearchResult:
+           progress_every: int = 64, reuse: dict[Hashable, Node] | None = None) -> SearchResult:
     """Search the decision at `state` for its current player; never mutates `state`.
 
     With `on_progress` (one worker only) the growing search reports every `progress_every`
     iterations and stops early when the callback returns ``False`` (see :data:`Progress`).
+    With `reuse` (one worker only) the search starts from that node table, kept from the same
+    player's earlier searches in this game, and grows it in place: the statistics of the
+    information sets it reaches again count from the start (tree reuse). Its root sums then
+    include the earlier visits; every player's chances (``players``) come from this search alone.
 
     Raises:
         SearchError: `state` is not a decision (chance or the end of the game), or `on_progress`
-            with several workers.
+            or `reuse` with several workers.
     """
     player = state.current_player()
     if player < 0:
@@ -269,12 +277,14 @@ def search(state: Game, request: SearchRequest, on_progress: Progress | None = N
         raise SearchError(f"search: the root is {what}, not a player's decision")
     if on_progress is not None and request.workers != 1:
         raise SearchError("search: on_progress needs workers=1 (the callback runs in this process)")
+    if reuse is not None and request.workers != 1:
+        raise SearchError("search: reuse needs workers=1 (the node table lives in this process)")
     start = time.perf_counter()
     budgets = split_iterations(request.iterations, request.workers)
     jobs: list[tuple[Any, ...]] = [(state, request, derive_seed(request.seed, i), budget)
                                    for i, budget in enumerate(budgets)]
-    if on_progress is not None:
-        jobs = [jobs[0] + (on_progress, max(1, progress_every))]
+    if on_progress is not None or reuse is not None:
+        jobs = [jobs[0] + (on_progress, max(1, progress_every), reuse)]
     outcomes = map_in_processes(run_tree, jobs)
     result = SearchResult.from_trees(player, state.legal_actions(),
                                      [RootSums(o.sums, o.player_sums) for o in outcomes],

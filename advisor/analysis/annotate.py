@@ -8,7 +8,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
-from advisor.analysis.tablebase import ExactEndgames
+from advisor.players.tablebase import ExactEndgames
 from advisor.players.bots import advisor_request
 from advisor.players.games import derive_seed
 from positions import phases

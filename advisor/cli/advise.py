@@ -8,7 +8,7 @@ import json
 import click
 from tabulate import tabulate
 
-from advisor.analysis.tablebase import ExactEndgames
+from advisor.players.tablebase import ExactEndgames
 from advisor.analysis.best_move import (
     ADVICE_HEADERS, DEFAULT_ITERATIONS, NOISE_NOTE, PLAYER_HEADERS, PLAYERS_TITLE, Advice, advice_rows, advice_to_data, advise,
     line_text, player_rows, recommendation_reason,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import random
-from typing import Callable, Protocol
+from typing import Any, Callable, Hashable, Protocol
 
 from advisor.players.specs import AgentSpec, AgentSpecError, parse_agent_spec
 from positions import Position
@@ -41,35 +41,69 @@ class PolicyAgent:
         return action_from_code(self.policy.choose(view, rng))
 
 
+AGENT_ROOT_NODES = 5_000
+"""New positions an agent's root probe of ``exact=endgames`` may solve: tens of milliseconds, so
+the probe stays a small part of a decision's time (the advisor allows more)."""
+
+REUSE_LIMIT = 400_000
+"""Nodes a reused tree may hold before it starts afresh (memory stays bounded in long games)."""
+
+
 class SearchAgent:
     """ISMCTS with an iteration and/or time budget per decision; keeps the last result."""
 
     def __init__(self, name: str, iterations: int | None = None, seconds: float | None = None,
                  exploration: float = 0.7, workers: int = 1, rollout: str = "heuristic",
                  cutoff: int | None = None, belief: str = "uniform", trust: float = 0.8,
-                 prior: str = "none", prior_weight: float = 1.0) -> None:
+                 prior: str = "none", prior_weight: float = 1.0, exact: str = "none",
+                 widening: float = 0.0, below: float | None = None, reuse: int = 0) -> None:
         from advisor.players.bots import (
             DEFAULT_ROLLOUT, HeuristicEvaluator, SearchedBelief, TrustedPolicy, random_bot)
+        from advisor.players.tablebase import ExactEndgames
 
         policies: dict[str, Policy[Position]] = {"heuristic": DEFAULT_ROLLOUT, "random": random_bot()}
         beliefs: dict[str, Policy[Position] | None] = {
             "uniform": None, "heuristic": TrustedPolicy(DEFAULT_ROLLOUT, trust), "search": SearchedBelief()}
         priors: dict[str, Policy[Position] | None] = {"none": None, "heuristic": DEFAULT_ROLLOUT}
+        oracles: dict[str, ExactEndgames | None] = {"none": None, "endgames": ExactEndgames(AGENT_ROOT_NODES)}
         for option, value, table in (("rollout", rollout, policies), ("belief", belief, beliefs),
-                                     ("prior", prior, priors)):
+                                     ("prior", prior, priors), ("exact", exact, oracles)):
             if value not in table:
                 raise AgentSpecError(f"ismcts: unknown {option} {value!r} (expected {' or '.join(table)})")
+        if reuse not in (0, 1) or isinstance(reuse, bool):
+            raise AgentSpecError(f"ismcts: reuse must be 0 or 1, got {reuse!r}")
+        if reuse and workers != 1:
+            raise AgentSpecError("ismcts: reuse=1 needs workers=1 (the tree lives in this process)")
         self.name = name
         self.template = SearchRequest(iterations=iterations, seconds=seconds, exploration=exploration,
                                       workers=workers, rollout=policies[rollout], rollout_cutoff=cutoff,
                                       evaluator=HeuristicEvaluator() if cutoff is not None else None,
                                       belief=beliefs[belief], prior=priors[prior],
-                                      prior_weight=prior_weight)
+                                      prior_weight=prior_weight, exact=oracles[exact],
+                                      widening=widening, exploration_below=below)
+        self.reuse = bool(reuse)
+        self.kept: dict[Hashable, Any] = {}
+        """With reuse: the node table of this agent's searches in the current game."""
+        self.kept_at: tuple[int, int] = (-1, -1)
+        """With reuse: (walk, turn) of the last search; an earlier one means a new game or an undo."""
         self.last: SearchResult | None = None
 
     def request(self, seed: int) -> SearchRequest:
         """This agent's search request with the given seed."""
         return dataclasses.replace(self.template, seed=seed)
+
+    def table_for(self, position: Position) -> dict[Hashable, Any] | None:
+        """With reuse, the node table to grow for a search at `position` (``None`` without reuse):
+        the kept one while it is the same game going forward and already holds the root's
+        information set, else a fresh one — so a result never depends on another game."""
+        if not self.reuse:
+            return None
+        now = (position.walk, position.turn)
+        root = (position.current_player(), position.information_set_key(position.current_player()))
+        if now < self.kept_at or root not in self.kept or len(self.kept) > REUSE_LIMIT:
+            self.kept = {}
+        self.kept_at = now
+        return self.kept
 
     def choose(self, position: Position, rng: random.Random) -> Action:
         """The most visited root action of a search seeded from `rng`."""
@@ -78,7 +112,7 @@ class SearchAgent:
         legal = position.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        self.last = search(position, self.request(rng.getrandbits(63)))
+        self.last = search(position, self.request(rng.getrandbits(63)), reuse=self.table_for(position))
         return action_from_code(self.last.chosen)
 
 
@@ -105,7 +139,7 @@ def _bot(spec: AgentSpec) -> Agent:
 
 def _ismcts(spec: AgentSpec) -> Agent:
     known = {"iterations", "seconds", "exploration", "workers", "rollout", "cutoff", "belief", "trust",
-             "prior", "prior_weight"}
+             "prior", "prior_weight", "exact", "widening", "below", "reuse"}
     unknown = set(spec.params) - known
     if unknown:
         raise AgentSpecError(f"ismcts: unknown parameter {sorted(unknown)[0]!r} "

@@ -18,7 +18,7 @@ from advisor.analysis.best_move import (
     ADVICE_HEADERS, NOISE_NOTE, PLAYER_HEADERS, PLAYERS_TITLE, Advice, advice_rows, advice_to_data, advise,
     line_text, player_rows, recommendation_reason,
 )
-from advisor.analysis.tablebase import ExactEndgames
+from advisor.players.tablebase import ExactEndgames
 from advisor.players.bots import advisor_request
 from advisor.web.config import WebConfig
 from advisor.web.lines import read_line

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from advisor.analysis.annotate import annotate_decision
-from advisor.analysis.tablebase import ExactEndgames, single_walker, solved_positions
+from advisor.players.tablebase import ExactEndgames, single_walker, solved_positions
 from advisor.cli import cli
 from advisor.cli.files import load_position_arg
 from advisor.players.bots import advisor_request

@@ -1,0 +1,119 @@
+"""The search agent's strength options (issue 16): tree reuse within one game, exact endgames at
+the root and leaves, and the advisor's widening; each selectable by spec, each checked."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from advisor.players.agents import SearchAgent, make_agent
+from advisor.players.games import play_game
+from advisor.players.specs import AgentSpecError
+from advisor.players.tablebase import ExactEndgames, single_walker
+from positions import Position, parse_action
+from search.errors import SearchError
+from search.ismcts import search
+from search.request import SearchRequest
+from solver_positions import load_entries, replay
+
+
+def _root_visits(table: dict, pos: Position) -> int:
+    node = table.get((pos.current_player(), pos.information_set_key(pos.current_player())), {})
+    return sum(stats[0] for stats in node.values())
+
+
+def _next_decision_of(pos: Position, player: int, rng: random.Random) -> Position:
+    """Play on (heuristic decisions, seeded chance) to `player`'s next decision."""
+    from advisor.players.bots import DEFAULT_ROLLOUT
+
+    pos = pos.copy()
+    pos.apply(DEFAULT_ROLLOUT.choose(pos, rng))
+    while pos.current_player() != player:
+        pos.apply(pos.sample_chance(rng) if pos.is_chance() else DEFAULT_ROLLOUT.choose(pos, rng))
+    return pos
+
+
+def test_search_grows_a_reused_table_in_place() -> None:
+    """reuse=table: the search adds to the caller's table, and a later search whose root the table
+    already holds starts from those visits; the same seeds give the same statistics."""
+    pos = Position.new_game(2)
+    request = SearchRequest(iterations=400, seed=3)
+    table: dict = {}
+    first = search(pos, request, reuse=table)
+    assert _root_visits(table, pos) == 400 == sum(s.visits for s in first.actions)
+    later = pos.copy()
+    later.apply(parse_action("draw"))  # player 0's hidden choice: player 1 decides next
+    held = _root_visits(table, later)
+    assert held > 0  # player 1's decision was a node of the first tree
+    second = search(later, request, reuse=table)
+    assert sum(s.visits for s in second.actions) == held + 400
+    again: dict = {}
+    search(pos, request, reuse=again)
+    assert search(later, request, reuse=again).actions == second.actions
+
+
+def test_reuse_needs_one_worker() -> None:
+    """The table lives in the caller's process: several workers are refused, by search and by spec."""
+    with pytest.raises(SearchError, match="reuse needs workers=1"):
+        search(Position.new_game(2), SearchRequest(iterations=10, workers=2), reuse={})
+    for bad, message in (("reuse=1,workers=2", "reuse=1 needs workers=1"), ("reuse=2", "reuse must be 0 or 1")):
+        with pytest.raises(AgentSpecError, match=message):
+            make_agent(f"ismcts:iterations=50,{bad}")
+
+
+def test_agent_keeps_its_tree_only_within_a_game() -> None:
+    """reuse=1: the next decision of the same game grows the kept tree; a new game (or an undo to an
+    earlier turn) starts afresh, so a game's moves never depend on the games before it."""
+    agent = make_agent("ismcts:iterations=120,reuse=1")
+    assert isinstance(agent, SearchAgent)
+    rng = random.Random(5)
+    pos = Position.new_game(2)
+    table = agent.table_for(pos)
+    assert table == {}
+    search(pos, agent.request(1), reuse=table)
+    later = _next_decision_of(pos, 0, rng)
+    while later.turn == 0:
+        later = _next_decision_of(later, 0, rng)
+    if agent.table_for(later) is table:
+        assert _root_visits(table, later) > 0  # kept only because it holds the new root
+    else:
+        assert _root_visits(table, later) == 0
+    assert agent.table_for(Position.new_game(2)) == {}  # an earlier turn: another game
+    assert make_agent("ismcts:iterations=50").table_for(pos) is None  # type: ignore[attr-defined]
+
+
+def test_a_reusing_agent_plays_each_game_as_if_it_were_its_first() -> None:
+    """Same deal, same moves: whether the agent played another game before changes nothing."""
+    seasoned = make_agent("ismcts:iterations=60,reuse=1")
+    play_game([seasoned, make_agent("heuristic")], "meadows", 7)
+    after = play_game([seasoned, make_agent("heuristic")], "meadows", 8)
+    fresh = play_game([make_agent("ismcts:iterations=60,reuse=1"), make_agent("heuristic")], "meadows", 8)
+    assert after.position.returns() == fresh.position.returns()
+    assert after.events == fresh.events
+
+
+def test_exact_agent_plays_the_solvers_best_option() -> None:
+    """exact=endgames: in the solver's scope (last walk, one walker) the agent's choice is an option
+    with the best exact win chance, whatever its few iterations say."""
+    agent = make_agent("ismcts:iterations=8,exact=endgames")
+    assert isinstance(agent, SearchAgent)
+    for entry in load_entries()[:4]:
+        pos = replay(entry)
+        assert single_walker(pos) == pos.current_player()
+        best = max(option["win"] for option in entry["exact"])
+        chosen = agent.choose(pos, random.Random(1))
+        assert any(int(parse_action(o["action"])) == int(chosen) and o["win"] == pytest.approx(best)
+                   for o in entry["exact"])
+        assert agent.last is not None and all(s.exact for s in agent.last.actions)
+
+
+def test_spec_options_reach_the_request() -> None:
+    """exact=, widening=, below= build the request; the defaults leave the search as it was."""
+    request = make_agent("ismcts:iterations=50,exact=endgames,widening=0.1,below=0.3").request(1)  # type: ignore[attr-defined]
+    assert isinstance(request.exact, ExactEndgames)
+    assert request.widening == 0.1 and request.exploration_below == 0.3
+    default = make_agent("ismcts:iterations=50").request(1)  # type: ignore[attr-defined]
+    assert default.exact is None and default.widening == 0.0 and default.exploration_below is None
+    with pytest.raises(AgentSpecError, match="unknown exact 'perfect'"):
+        make_agent("ismcts:iterations=50,exact=perfect")
