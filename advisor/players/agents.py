@@ -14,7 +14,7 @@ from typing import Any, Callable, Hashable, Protocol
 from advisor.players.specs import AgentSpec, AgentSpecError, parse_agent_spec
 from positions import Position
 from positions.actions import Action, action_from_code
-from search.protocol import Policy
+from search.protocol import Evaluator, Policy
 from search.request import SearchRequest, SearchResult
 
 
@@ -56,9 +56,11 @@ class SearchAgent:
                  exploration: float = 0.7, workers: int = 1, rollout: str = "heuristic",
                  cutoff: int | None = None, belief: str = "uniform", trust: float = 0.8,
                  prior: str = "none", prior_weight: float = 1.0, exact: str = "none",
-                 widening: float = 0.0, below: float | None = None, reuse: int = 0) -> None:
+                 widening: float = 0.0, below: float | None = None, reuse: int = 0,
+                 evaluator: str = "heuristic") -> None:
         from advisor.players.bots import (
             DEFAULT_ROLLOUT, HeuristicEvaluator, SearchedBelief, TrustedPolicy, random_bot)
+        from advisor.players.learned import LearnedEvaluator
         from advisor.players.tablebase import ExactEndgames
 
         policies: dict[str, Policy[Position]] = {"heuristic": DEFAULT_ROLLOUT, "random": random_bot()}
@@ -66,10 +68,16 @@ class SearchAgent:
             "uniform": None, "heuristic": TrustedPolicy(DEFAULT_ROLLOUT, trust), "search": SearchedBelief()}
         priors: dict[str, Policy[Position] | None] = {"none": None, "heuristic": DEFAULT_ROLLOUT}
         oracles: dict[str, ExactEndgames | None] = {"none": None, "endgames": ExactEndgames(AGENT_ROOT_NODES)}
+        evaluators: dict[str, Callable[[], Evaluator[Position]]] = {
+            "heuristic": HeuristicEvaluator, "learned": LearnedEvaluator}
         for option, value, table in (("rollout", rollout, policies), ("belief", belief, beliefs),
-                                     ("prior", prior, priors), ("exact", exact, oracles)):
+                                     ("prior", prior, priors), ("exact", exact, oracles),
+                                     ("evaluator", evaluator, evaluators)):
             if value not in table:
                 raise AgentSpecError(f"ismcts: unknown {option} {value!r} (expected {' or '.join(table)})")
+        if evaluator != "heuristic" and cutoff is None:
+            raise AgentSpecError(f"ismcts: evaluator={evaluator} needs cutoff=N (it judges rollouts cut off "
+                                 "after N decisions)")
         if reuse not in (0, 1) or isinstance(reuse, bool):
             raise AgentSpecError(f"ismcts: reuse must be 0 or 1, got {reuse!r}")
         if reuse and workers != 1:
@@ -77,7 +85,7 @@ class SearchAgent:
         self.name = name
         self.template = SearchRequest(iterations=iterations, seconds=seconds, exploration=exploration,
                                       workers=workers, rollout=policies[rollout], rollout_cutoff=cutoff,
-                                      evaluator=HeuristicEvaluator() if cutoff is not None else None,
+                                      evaluator=evaluators[evaluator]() if cutoff is not None else None,
                                       belief=beliefs[belief], prior=priors[prior],
                                       prior_weight=prior_weight, exact=oracles[exact],
                                       widening=widening, exploration_below=below)
@@ -139,7 +147,7 @@ def _bot(spec: AgentSpec) -> Agent:
 
 def _ismcts(spec: AgentSpec) -> Agent:
     known = {"iterations", "seconds", "exploration", "workers", "rollout", "cutoff", "belief", "trust",
-             "prior", "prior_weight", "exact", "widening", "below", "reuse"}
+             "prior", "prior_weight", "exact", "widening", "below", "reuse", "evaluator"}
     unknown = set(spec.params) - known
     if unknown:
         raise AgentSpecError(f"ismcts: unknown parameter {sorted(unknown)[0]!r} "

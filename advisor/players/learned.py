@@ -1,0 +1,190 @@
+"""A learned evaluator for rollouts cut off after a few decisions (``ismcts:cutoff=N,evaluator=learned``).
+
+A handful of cheap features per player (:data:`FEATURES`), a conditional-logit model of who wins
+(each player's logit is a weighted sum of their features; a softmax across the players gives win
+shares that sum to 1, so only the differences between players count) and a linear model of the
+final score. The weights ship as package data (``data/evaluator.json``) with a description of the
+self-play they were fitted to; ``scripts/train_evaluator.py`` makes the file (docs/evaluator.md).
+
+The features read only what every player sees (C7: bags, paths, hands once drawn, weather, scores);
+never a pending choice. The search calls ``evaluate`` on determinized states.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Sequence
+
+import numpy as np
+
+from advisor.players.heuristics import STEP_VALUE, WORTH, walk_index
+from positions.errors import RefugeError
+from positions.position import Position
+from positions.tiles import PAW
+
+FEATURES = (
+    "vp",              # victory points now
+    "lead",            # VP minus the best other player's VP
+    "lead_late",       # lead x progress (walk + 1) / walks: a lead counts more as the game ends
+    "paws",            # paw points in the path while walking (scored on return, lost to the Storm)
+    "paws_at_risk",    # paws x Storm pressure (1 / Storms still needed to hit)
+    "path_at_risk",    # walking: path tiles x Storm pressure (a Step each when the Storm hits)
+    "future_worth",    # walks left after this one x mean worth of every tile the player owns
+    "owned_worth",     # mean worth of every tile the player owns (bag, hand, path, set aside)
+    "steps",           # Steps x what a Step buys this walk (STEP_VALUE)
+    "projection",      # the HeuristicEvaluator's projected score
+    "projection_late",  # projection x progress
+)
+"""The names of the win model's features, in order (``features(state, player)``)."""
+SCORE_FEATURES = FEATURES + ("walks_left", "bias")
+"""The score model's features: the win model's, the walks left after this one, and a constant."""
+MODEL_VERSION = 1
+"""The layout of the model file; changes whenever the features or their meaning change."""
+MODEL_RESOURCE = "data/evaluator.json"
+"""The shipped model, inside the ``advisor.players`` package."""
+
+
+class ModelFileError(RefugeError, ValueError):
+    """A model file that cannot be read or does not fit these features."""
+
+
+def feature_rows(state: Position) -> list[list[float]]:
+    """Every player's win-model features (pure Python: for a few floats it is faster than NumPy)."""
+    players = state.players
+    walks = state.ruleset.walks
+    walks_left = max(0, walks - 1 - state.walk)
+    row = walk_index(state)
+    worth = WORTH[row]
+    step_value = STEP_VALUE[row]
+    progress = min(1.0, (state.walk + 1) / walks)
+    vp = state.vp
+    to_hit = state.threshold - state.track_storms - sum(state.owned_storms)
+    pressure = 1.0 / to_hit if to_hit > 1 else 1.0
+    rows = []
+    for p in range(players):
+        best_other = max(vp[q] for q in range(players) if q != p)
+        lead = vp[p] - best_other
+        path = state.paths[p]
+        walking = state.walking[p]
+        paws = sum(PAW[k] for k in path) if walking else 0
+        bag = state.bags[p]
+        bag_worth = sum(worth[k] for k in bag) / max(1, len(bag))
+        projection = vp[p] + 0.6 * paws + walks_left * 4.0 * bag_worth
+        owned_sum = (bag_worth * len(bag) + sum(worth[k] for k in path) + sum(worth[k] for k in state.hands[p])
+                     + sum(worth[k] for k in state.set_aside[p]))
+        owned_worth = owned_sum / max(1, len(bag) + len(path) + len(state.hands[p])
+                                      + len(state.set_aside[p]) + state.owned_storms[p])
+        rows.append([float(vp[p]), float(lead), lead * progress, float(paws), paws * pressure,
+                     len(path) * pressure if walking else 0.0, walks_left * owned_worth, owned_worth,
+                     state.steps[p] * step_value, projection, projection * progress])
+    return rows
+
+
+def features(state: Position, player: int) -> np.ndarray:
+    """`player`'s features (:data:`FEATURES`) at `state`, as a float array of fixed length."""
+    return np.array(feature_rows(state)[player], dtype=float)
+
+
+def walks_left(state: Position) -> int:
+    """Walks still to come after the current one."""
+    return max(0, state.ruleset.walks - 1 - state.walk)
+
+
+@dataclass(frozen=True)
+class Model:
+    """The weights of both models and the description of the data they were fitted to."""
+
+    win_weights: tuple[float, ...]
+    """One per :data:`FEATURES`: a player's win logit is their dot product with the features."""
+    score_weights: tuple[float, ...]
+    """One per :data:`SCORE_FEATURES`: a player's projected final score."""
+    training: dict[str, Any]
+    """How the weights were made: command, seed, games, agents, samples, held-out metrics."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The model file's content."""
+        return {"version": MODEL_VERSION, "features": list(FEATURES), "score_features": list(SCORE_FEATURES),
+                "win_weights": list(self.win_weights), "score_weights": list(self.score_weights),
+                "training": self.training}
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "model") -> "Model":
+        """A model from a model file's content.
+
+        Raises:
+            ModelFileError: another version, other features, or weights of the wrong length or type.
+        """
+        if not isinstance(data, dict):
+            raise ModelFileError(f"{where}: expected a JSON object")
+        if data.get("version") != MODEL_VERSION:
+            raise ModelFileError(f"{where}: version {data.get('version')!r}, expected {MODEL_VERSION}")
+        for key, names in (("features", FEATURES), ("score_features", SCORE_FEATURES)):
+            if tuple(data.get(key, ())) != names:
+                raise ModelFileError(f"{where}: {key} {data.get(key)!r} are not {list(names)}")
+        weights = []
+        for key, names in (("win_weights", FEATURES), ("score_weights", SCORE_FEATURES)):
+            values = data.get(key)
+            if (not isinstance(values, list) or len(values) != len(names)
+                    or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                               for v in values)):
+                raise ModelFileError(f"{where}: {key} must be {len(names)} finite numbers")
+            weights.append(tuple(float(v) for v in values))
+        training = data.get("training")
+        if not isinstance(training, dict):
+            raise ModelFileError(f"{where}: training must be an object describing the data")
+        return cls(weights[0], weights[1], training)
+
+
+def read_model(text: str, where: str = "model") -> Model:
+    """A model from the text of a model file.
+
+    Raises:
+        ModelFileError: not JSON, or not a model for these features.
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ModelFileError(f"{where}: not JSON ({error})") from None
+    return Model.from_json(data, where)
+
+
+@functools.cache
+def shipped_model() -> Model:
+    """The model shipped with the package (``advisor/players/data/evaluator.json``)."""
+    text = (resources.files("advisor.players") / MODEL_RESOURCE).read_text(encoding="utf-8")
+    return read_model(text, MODEL_RESOURCE)
+
+
+def softmax(logits: Sequence[float]) -> list[float]:
+    """Shares proportional to exp(logit), summing to 1."""
+    top = max(logits)
+    weights = [math.exp(x - top) for x in logits]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+class LearnedEvaluator:
+    """Judges a cut-off rollout with a fitted model: win shares by softmax of per-player logits,
+    projected final scores by a linear model (:class:`Model`; the shipped one by default)."""
+
+    def __init__(self, model: Model | None = None) -> None:
+        self.model = model if model is not None else shipped_model()
+        self._win = self.model.win_weights
+        self._score = self.model.score_weights
+
+    def __repr__(self) -> str:
+        return "LearnedEvaluator()"
+
+    def evaluate(self, state: Position) -> tuple[list[float], list[float]]:
+        """(win share per player, projected final score per player)."""
+        rows = feature_rows(state)
+        win, score = self._win, self._score
+        logits = [sum(w * f for w, f in zip(win, row)) for row in rows]
+        left = walks_left(state)
+        tail = score[-2] * left + score[-1]
+        scores = [sum(w * f for w, f in zip(score, row)) + tail for row in rows]
+        return softmax(logits), scores

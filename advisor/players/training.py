@@ -1,0 +1,246 @@
+"""Fitting the learned evaluator (:mod:`advisor.players.learned`) to seeded self-play.
+
+:func:`generate` plays heuristic self-play games (2-4 players, every named route, seats drawn from
+a small mix of bots, one of them with random moves) and keeps a few decisions of each, labelled with
+the game's result: every player's win share (C18: tied winners share) and final score.
+:func:`fit_win_weights` fits the conditional logit by Newton's method with an L2 penalty,
+:func:`fit_score_weights` the score model by ridge least squares; :func:`train` does both and
+measures them on held-out games against the :class:`~advisor.players.bots.HeuristicEvaluator`.
+Every random choice flows from the seed, so the same arguments give the same model file.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from advisor.players.bots import (
+    DEFAULT_ROLLOUT, HeuristicEvaluator, TrustedPolicy, cautious_bot, greedy_bot)
+from advisor.players.games import derive_seed
+from advisor.players.learned import FEATURES, Model, feature_rows, softmax, walks_left
+from positions.position import Position
+from positions.routes import ROUTES
+from positions.rulesets import RULES_VERSION
+
+SEATS: tuple[tuple[str, float], ...] = (
+    ("heuristic", 0.5), ("heuristic-noisy", 0.2), ("cautious", 0.15), ("greedy", 0.15))
+"""The bots a seat is drawn from, with their chances (``heuristic-noisy``: the heuristic's move with
+probability 0.85, else a uniformly random legal move)."""
+PLAYER_COUNTS: tuple[tuple[int, float], ...] = ((2, 0.5), (3, 0.25), (4, 0.25))
+"""Players per game, with their chances."""
+LABEL = ("each kept decision is labelled with its game's result: every player's win share "
+         "(tied winners share, C18) and final score")
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One kept decision: every player's features and the game's result."""
+
+    game: int
+    rows: list[list[float]]
+    """Per player, :data:`~advisor.players.learned.FEATURES`."""
+    walks_left: int
+    heuristic: list[float]
+    """The HeuristicEvaluator's (win shares, then projected scores) at the decision."""
+    heuristic_scores: list[float]
+    returns: list[float]
+    scores: list[float]
+
+
+def _seat_bots() -> dict[str, Any]:
+    return {"heuristic": DEFAULT_ROLLOUT, "heuristic-noisy": TrustedPolicy(DEFAULT_ROLLOUT, 0.85),
+            "cautious": cautious_bot(), "greedy": greedy_bot()}
+
+
+def _pick(rng: random.Random, table: Sequence[tuple[Any, float]]) -> Any:
+    x = rng.random() * sum(weight for _, weight in table)
+    for value, weight in table:
+        x -= weight
+        if x < 0:
+            return value
+    return table[-1][0]
+
+
+def play_game(game: int, seed: int, per_game: int) -> list[Sample]:
+    """Game number `game` of the run seeded `seed`: up to `per_game` of its decisions, labelled."""
+    rng = random.Random(derive_seed(seed, "evaluator-training", game))
+    bots = _seat_bots()
+    players = _pick(rng, PLAYER_COUNTS)
+    route = rng.choice(sorted(ROUTES))
+    seats = [bots[_pick(rng, SEATS)] for _ in range(players)]
+    pos = Position.new_game(players, route)
+    decisions: list[Position] = []
+    while not pos.is_terminal():
+        if pos.is_chance():
+            pos.apply(pos.sample_chance(rng))
+            continue
+        decisions.append(pos.copy())
+        pos.apply(seats[pos.current_player()].choose(pos, rng))
+    kept = sorted(rng.sample(range(len(decisions)), min(per_game, len(decisions))))
+    returns, scores = pos.returns(), [float(v) for v in pos.scores()]
+    heuristic = HeuristicEvaluator()
+    samples = []
+    for index in kept:
+        state = decisions[index]
+        shares, projected = heuristic.evaluate(state)
+        samples.append(Sample(game, feature_rows(state), walks_left(state), shares, projected,
+                              list(returns), scores))
+    return samples
+
+
+def generate(games: int, seed: int, per_game: int, first: int = 0) -> list[Sample]:
+    """The samples of games `first` .. `first + games - 1` of the run seeded `seed`."""
+    samples: list[Sample] = []
+    for game in range(first, first + games):
+        samples.extend(play_game(game, seed, per_game))
+    return samples
+
+
+def _groups(samples: Sequence[Sample]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per player count: features (samples, players, features) and labels (samples, players)."""
+    by_count: dict[int, list[Sample]] = {}
+    for sample in samples:
+        by_count.setdefault(len(sample.rows), []).append(sample)
+    return [(np.array([s.rows for s in group], dtype=float), np.array([s.returns for s in group], dtype=float))
+            for _, group in sorted(by_count.items())]
+
+
+def _win_objective(groups: list[tuple[np.ndarray, np.ndarray]], w: np.ndarray, l2: float, total: int,
+                   ) -> tuple[float, np.ndarray, np.ndarray]:
+    """Mean log loss + L2 penalty, its gradient and Hessian at `w`."""
+    loss = 0.5 * l2 * float(w @ w)
+    grad = l2 * w
+    hess = l2 * np.eye(len(w))
+    for x, y in groups:
+        logits = x @ w
+        logits -= logits.max(axis=1, keepdims=True)
+        log_p = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
+        p = np.exp(log_p)
+        loss -= float((y * log_p).sum()) / total
+        grad += np.einsum("ni,nif->f", p - y, x) / total  # the labels sum to 1
+        mean_x = np.einsum("ni,nif->nf", p, x)
+        hess += (np.einsum("ni,nif,nig->fg", p, x, x) - mean_x.T @ mean_x) / total
+    return loss, grad, hess
+
+
+def fit_win_weights(samples: Sequence[Sample], l2: float = 1e-3, iterations: int = 50) -> np.ndarray:
+    """The conditional logit's weights (one per feature): maximum likelihood of the win shares with
+    an L2 penalty on standardized features, by Newton's method with step halving."""
+    raw = _groups(samples)
+    rows = np.concatenate([x.reshape(-1, x.shape[-1]) for x, _ in raw])
+    centre, spread = rows.mean(axis=0), rows.std(axis=0)
+    spread[spread == 0] = 1.0
+    groups = [((x - centre) / spread, y) for x, y in raw]  # a shift common to all players cancels
+    total = len(samples)
+    w = np.zeros(len(FEATURES))
+    loss, grad, hess = _win_objective(groups, w, l2, total)
+    for _ in range(iterations):
+        step = np.linalg.solve(hess, grad)
+        size = 1.0
+        while size > 1e-6:
+            trial = w - size * step
+            trial_loss, trial_grad, trial_hess = _win_objective(groups, trial, l2, total)
+            if trial_loss <= loss:
+                break
+            size /= 2
+        else:
+            break
+        converged = loss - trial_loss < 1e-12
+        w, loss, grad, hess = trial, trial_loss, trial_grad, trial_hess
+        if converged:
+            break
+    return w / spread
+
+
+def fit_score_weights(samples: Sequence[Sample], l2: float = 1e-3) -> np.ndarray:
+    """The score model's weights (:data:`~advisor.players.learned.SCORE_FEATURES`): ridge least
+    squares of every player's final score on standardized features, the constant not penalized."""
+    x = np.array([row + [float(s.walks_left)] for s in samples for row in s.rows], dtype=float)
+    y = np.array([score for s in samples for score in s.scores], dtype=float)
+    centre, spread = x.mean(axis=0), x.std(axis=0)
+    spread[spread == 0] = 1.0
+    z = np.hstack([(x - centre) / spread, np.ones((len(x), 1))])
+    penalty = l2 * len(x) * np.eye(z.shape[1])
+    penalty[-1, -1] = 0.0
+    beta = np.linalg.solve(z.T @ z + penalty, z.T @ y)
+    weights = beta[:-1] / spread
+    return np.append(weights, beta[-1] - float(weights @ centre))
+
+
+def log_loss(shares: Sequence[Sequence[float]], labels: Sequence[Sequence[float]]) -> float:
+    """The mean cross-entropy of predicted win shares against the labels' shares (nats)."""
+    total = 0.0
+    for predicted, label in zip(shares, labels):
+        total -= sum(y * math.log(max(q, 1e-12)) for q, y in zip(predicted, label) if y)
+    return total / max(1, len(labels))
+
+
+def accuracy(shares: Sequence[Sequence[float]], labels: Sequence[Sequence[float]]) -> float:
+    """How often the predicted favourite is one of the winners."""
+    hits = 0
+    for predicted, label in zip(shares, labels):
+        favourite = max(range(len(predicted)), key=predicted.__getitem__)
+        hits += label[favourite] == max(label)
+    return hits / max(1, len(labels))
+
+
+def score_error(projected: Sequence[Sequence[float]], samples: Sequence[Sample]) -> float:
+    """The mean absolute error of projected final scores, over every player of every sample."""
+    errors = [abs(p - s) for scores, sample in zip(projected, samples) for p, s in zip(scores, sample.scores)]
+    return sum(errors) / max(1, len(errors))
+
+
+def learned_predictions(model: Model, samples: Sequence[Sample]) -> tuple[list[list[float]], list[list[float]]]:
+    """The model's (win shares, projected scores) for each sample."""
+    shares, projected = [], []
+    for s in samples:
+        shares.append(softmax([sum(w * f for w, f in zip(model.win_weights, row)) for row in s.rows]))
+        tail = model.score_weights[-2] * s.walks_left + model.score_weights[-1]
+        projected.append([sum(w * f for w, f in zip(model.score_weights, row)) + tail for row in s.rows])
+    return shares, projected
+
+
+def metrics(model: Model, samples: Sequence[Sample]) -> dict[str, dict[str, float]]:
+    """Log loss, accuracy and score error of the model and of the HeuristicEvaluator on `samples`."""
+    labels = [s.returns for s in samples]
+    shares, projected = learned_predictions(model, samples)
+    result = {}
+    for name, (wins, scores) in (("learned", (shares, projected)),
+                                 ("heuristic", ([s.heuristic for s in samples],
+                                                [s.heuristic_scores for s in samples]))):
+        result[name] = {"log_loss": round(log_loss(wins, labels), 4),
+                        "accuracy": round(accuracy(wins, labels), 4),
+                        "score_mae": round(score_error(scores, samples), 3)}
+    return result
+
+
+def _rounded(values: np.ndarray) -> tuple[float, ...]:
+    return tuple(float(f"{v:.6g}") for v in values)
+
+
+def train(games: int, seed: int, per_game: int = 8, held_out: float = 0.2, l2: float = 1e-3,
+          command: str = "") -> Model:
+    """A model fitted to the first games of the run seeded `seed`, measured on the rest (the last
+    `held_out` share of the games, at least one)."""
+    if games < 2:
+        raise ValueError(f"train: need at least 2 games, got {games}")
+    test_games = min(games - 1, max(1, round(games * held_out)))
+    train_games = games - test_games
+    fitting = generate(train_games, seed, per_game)
+    testing = generate(test_games, seed, per_game, first=train_games)
+    unmeasured = Model(_rounded(fit_win_weights(fitting, l2)), _rounded(fit_score_weights(fitting, l2)), {})
+    training = {
+        "command": command, "seed": seed, "games": games, "training_games": train_games,
+        "held_out_games": test_games, "decisions_per_game": per_game,
+        "players": {str(n): share for n, share in PLAYER_COUNTS}, "routes": sorted(ROUTES),
+        "agents": {name: share for name, share in SEATS}, "label": LABEL,
+        "samples": {"training": len(fitting), "held_out": len(testing)}, "l2": l2,
+        "fit": "win: conditional logit (softmax across players) by Newton's method; "
+               "score: ridge least squares",
+        "held_out": metrics(unmeasured, testing), "rules_version": RULES_VERSION,
+    }
+    return Model(unmeasured.win_weights, unmeasured.score_weights, training)

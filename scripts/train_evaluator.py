@@ -1,0 +1,54 @@
+"""Train the learned evaluator (issue 16, item 3) on seeded heuristic self-play; write its model file.
+
+Plays `--games` games (2-4 players, every route, a mix of bots: advisor.players.training), keeps
+`--per-game` decisions of each labelled with the game's result, fits the win and score models on
+the first 80% of the games and reports them against the HeuristicEvaluator on the rest. The same
+arguments give the same file, byte for byte. The shipped model (docs/evaluator.md):
+
+    nice -n 19 .venv/bin/python scripts/train_evaluator.py --games 5000 --seed 1 \
+        -o advisor/players/data/evaluator.json
+"""
+
+from __future__ import annotations
+
+import os
+
+for _threads in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_threads, "1")  # one core: small matrices, and the same sums every run
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from advisor.players.training import train  # noqa: E402
+from positions.files import write_atomically  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=5000, help="self-play games in all (held-out included)")
+    parser.add_argument("--seed", type=int, default=1, help="every random choice flows from it")
+    parser.add_argument("--per-game", type=int, default=8, help="decisions kept per game")
+    parser.add_argument("--held-out", type=float, default=0.2, help="share of the games kept for measuring")
+    parser.add_argument("--l2", type=float, default=1e-3, help="L2 penalty on standardized weights")
+    parser.add_argument("-o", "--out", required=True, help="the model file to write")
+    args = parser.parse_args(argv)
+    command = (f"scripts/train_evaluator.py --games {args.games} --seed {args.seed} "
+               f"--per-game {args.per_game} --held-out {args.held_out} --l2 {args.l2}")
+    start = time.perf_counter()
+    model = train(args.games, args.seed, args.per_game, args.held_out, args.l2, command)
+    write_atomically(args.out, json.dumps(model.to_json(), indent=1) + "\n")
+    held_out = model.training["held_out"]
+    print(f"{args.out}: {model.training['samples']} samples, {time.perf_counter() - start:.1f} s",
+          file=sys.stderr)
+    for name, values in held_out.items():
+        print(f"  held out, {name:9}: " + ", ".join(f"{k} {v}" for k, v in values.items()), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
