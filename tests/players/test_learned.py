@@ -1,0 +1,165 @@
+"""The learned cut-off evaluator (issue 16, item 3): its features, the shipped model file, training
+by seed, its accuracy against the HeuristicEvaluator, and the agent option that selects it."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from advisor.players.agents import make_agent
+from advisor.players.bots import HeuristicEvaluator
+from advisor.players.learned import (
+    FEATURES, LearnedEvaluator, ModelFileError, feature_rows, features, read_model, shipped_model,
+    walks_left)
+from advisor.players.specs import AgentSpecError
+from advisor.players.training import Sample, generate, learned_predictions, metrics
+from builders import random_step
+from positions import Position
+from search.ismcts import search
+from search.request import SearchRequest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _decisions(seed: int, players: int, count: int) -> list[Position]:
+    """Decisions of random games (a draw preferred, so walks last), `count` of them."""
+    rng = random.Random(seed)
+    found: list[Position] = []
+    while len(found) < count:
+        pos = Position.new_game(players, rng.choice(["meadows", "forest", "mountains"]))
+        while not pos.is_terminal() and len(found) < count:
+            if not pos.is_chance() and rng.random() < 0.2:
+                found.append(pos.copy())
+            random_step(pos, rng, prefer_draw=0.7)
+    return found
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_features_are_finite_and_of_fixed_length(players: int) -> None:
+    for pos in _decisions(players, players, 60):
+        for player in range(players):
+            values = features(pos, player)
+            assert values.shape == (len(FEATURES),)
+            assert all(math.isfinite(v) for v in values)
+
+
+def test_features_never_read_the_others_hidden_choices() -> None:
+    """In a simultaneous step the search's determinizations differ only in the others' unrevealed
+    choices: every player's features, and so the evaluation, are the same in all of them."""
+    rng = random.Random(5)
+    checked = 0
+    for pos in _decisions(11, 3, 300):
+        if not pos.is_simultaneous():
+            continue
+        me = pos.current_player()
+        worlds = [pos.determinize(me, rng) for _ in range(4)]
+        for player in range(pos.players):
+            assert len({tuple(features(w, player)) for w in worlds}) == 1
+        assert len({repr(LearnedEvaluator().evaluate(w)) for w in worlds}) == 1
+        checked += 1
+    assert checked > 20
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_shares_sum_to_one(players: int) -> None:
+    evaluator = LearnedEvaluator()
+    for pos in _decisions(20 + players, players, 40):
+        shares, scores = evaluator.evaluate(pos)
+        assert len(shares) == len(scores) == players
+        assert all(0.0 <= s <= 1.0 for s in shares)
+        assert sum(shares) == pytest.approx(1.0)
+        assert all(math.isfinite(s) for s in scores)
+
+
+def test_the_shipped_model_describes_its_training() -> None:
+    model = shipped_model()
+    assert len(model.win_weights) == len(FEATURES)
+    training = model.training
+    for field in ("command", "seed", "games", "agents", "samples", "held_out", "label", "rules_version"):
+        assert field in training, field
+    assert "scripts/train_evaluator.py" in training["command"]
+    held_out = training["held_out"]
+    for name in ("learned", "heuristic"):
+        assert set(held_out[name]) == {"log_loss", "accuracy", "score_mae"}
+    assert held_out["learned"]["log_loss"] < held_out["heuristic"]["log_loss"]
+
+
+def test_a_model_for_other_features_is_refused() -> None:
+    data = shipped_model().to_json()
+    data["features"] = data["features"][:-1]
+    with pytest.raises(ModelFileError, match="features"):
+        read_model(json.dumps(data), "x.json")
+    with pytest.raises(ModelFileError, match="not JSON"):
+        read_model("{", "x.json")
+
+
+def test_evaluate_agrees_with_the_training_predictions() -> None:
+    """What the search sees (evaluate on a position) is what training measured (the stored rows)."""
+    model = shipped_model()
+    evaluator = LearnedEvaluator(model)
+    for pos in _decisions(9, 3, 20):
+        stored = Sample(0, feature_rows(pos), walks_left(pos), [], [], [], [])
+        shares, projected = learned_predictions(model, [stored])
+        assert evaluator.evaluate(pos) == (shares[0], projected[0])
+
+
+def test_learned_beats_the_heuristic_on_fresh_games() -> None:
+    """Held-out games of a seed the model was not trained on: a clearly lower log loss and a
+    better score projection than the HeuristicEvaluator's."""
+    samples = generate(150, seed=2024, per_game=8)
+    measured = metrics(shipped_model(), samples)
+    learned, heuristic = measured["learned"], measured["heuristic"]
+    assert learned["log_loss"] < heuristic["log_loss"] - 0.05
+    assert learned["accuracy"] > heuristic["accuracy"]
+    assert learned["score_mae"] < heuristic["score_mae"]
+
+
+def _train(out: Path, seed: int) -> bytes:
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "train_evaluator.py"), "--games", "12",
+                    "--seed", str(seed), "--per-game", "4", "-o", str(out)],
+                   check=True, capture_output=True, cwd=ROOT)
+    return out.read_bytes()
+
+
+def test_training_is_reproducible_by_seed(tmp_path: Path) -> None:
+    first = _train(tmp_path / "a.json", 3)
+    assert _train(tmp_path / "b.json", 3) == first
+    other = read_model(_train(tmp_path / "c.json", 4).decode())
+    model = read_model(first.decode())
+    assert other.win_weights != model.win_weights
+    assert model.training["games"] == 12 and model.training["seed"] == 3
+    assert model.training["samples"] == {"training": 40, "held_out": 8}
+
+
+def test_the_agent_option_selects_the_evaluator() -> None:
+    learned = make_agent("ismcts:iterations=40,cutoff=4,evaluator=learned")
+    assert isinstance(learned.template.evaluator, LearnedEvaluator)  # type: ignore[attr-defined]
+    assert learned.template.rollout_cutoff == 4  # type: ignore[attr-defined]
+    default = make_agent("ismcts:iterations=40,cutoff=4")
+    assert isinstance(default.template.evaluator, HeuristicEvaluator)  # type: ignore[attr-defined]
+    assert make_agent("ismcts:iterations=40").template.evaluator is None  # type: ignore[attr-defined]
+    pos = Position.new_game(2)
+    assert learned.choose(pos, random.Random(1)) in pos.legal_actions()
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("ismcts:evaluator=learned", "evaluator=learned needs cutoff=N"),
+    ("ismcts:cutoff=4,evaluator=neural", "unknown evaluator 'neural'"),
+])
+def test_bad_evaluator_options_are_refused(spec: str, message: str) -> None:
+    with pytest.raises(AgentSpecError, match=message):
+        make_agent(spec)
+
+
+def test_a_search_with_the_learned_evaluator_is_seeded() -> None:
+    pos = Position.new_game(2)
+    request = SearchRequest(iterations=150, seed=4, rollout_cutoff=4, evaluator=LearnedEvaluator())
+    first = search(pos, request)
+    assert search(pos, request).actions == first.actions
+    assert sum(s.visits for s in first.actions) == 150
