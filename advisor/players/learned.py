@@ -17,6 +17,7 @@ import json
 import math
 from dataclasses import dataclass
 from importlib import resources
+from operator import mul
 from typing import Any, Sequence
 
 import numpy as np
@@ -38,6 +39,8 @@ FEATURES = (
     "steps",           # Steps x what a Step buys this walk (STEP_VALUE)
     "projection",      # the HeuristicEvaluator's projected score
     "projection_late",  # projection x progress
+    "walking",         # 1 while still on the walk, else 0
+    "hand_worth",      # worth of the tiles in hand (drawn this turn, about to be played)
 )
 """The names of the win model's features, in order (``features(state, player)``)."""
 SCORE_FEATURES = FEATURES + ("walks_left", "bias")
@@ -50,6 +53,22 @@ MODEL_RESOURCE = "data/evaluator.json"
 
 class ModelFileError(RefugeError, ValueError):
     """A model file that cannot be read or does not fit these features."""
+
+
+def _worth_sum(row: int, tiles: tuple[int, ...]) -> float:
+    """The summed ``WORTH[row]`` of `tiles` (memoised: a rollout asks about the same bags often)."""
+    key = (row, tiles)
+    total = _WORTH_SUMS.get(key)
+    if total is None:
+        worth = WORTH[row]
+        total = sum(worth[k] for k in tiles)
+        if len(_WORTH_SUMS) > 200_000:
+            _WORTH_SUMS.clear()
+        _WORTH_SUMS[key] = total
+    return total
+
+
+_WORTH_SUMS: dict[tuple[int, tuple[int, ...]], float] = {}
 
 
 def feature_rows(state: Position) -> list[list[float]]:
@@ -68,19 +87,18 @@ def feature_rows(state: Position) -> list[list[float]]:
     for p in range(players):
         best_other = max(vp[q] for q in range(players) if q != p)
         lead = vp[p] - best_other
-        path = state.paths[p]
+        path, bag, hand, aside = state.paths[p], state.bags[p], state.hands[p], state.set_aside[p]
         walking = state.walking[p]
         paws = sum(PAW[k] for k in path) if walking else 0
-        bag = state.bags[p]
-        bag_worth = sum(worth[k] for k in bag) / max(1, len(bag))
-        projection = vp[p] + 0.6 * paws + walks_left * 4.0 * bag_worth
-        owned_sum = (bag_worth * len(bag) + sum(worth[k] for k in path) + sum(worth[k] for k in state.hands[p])
-                     + sum(worth[k] for k in state.set_aside[p]))
-        owned_worth = owned_sum / max(1, len(bag) + len(path) + len(state.hands[p])
-                                      + len(state.set_aside[p]) + state.owned_storms[p])
+        bag_sum = _worth_sum(row, bag)
+        projection = vp[p] + 0.6 * paws + walks_left * 4.0 * bag_sum / max(1, len(bag))
+        hand_sum = sum(worth[k] for k in hand)
+        owned_worth = ((bag_sum + _worth_sum(row, path) + hand_sum + sum(worth[k] for k in aside))
+                       / max(1, len(bag) + len(path) + len(hand) + len(aside) + state.owned_storms[p]))
         rows.append([float(vp[p]), float(lead), lead * progress, float(paws), paws * pressure,
                      len(path) * pressure if walking else 0.0, walks_left * owned_worth, owned_worth,
-                     state.steps[p] * step_value, projection, projection * progress])
+                     state.steps[p] * step_value, projection, projection * progress,
+                     1.0 if walking else 0.0, hand_sum])
     return rows
 
 
@@ -183,8 +201,7 @@ class LearnedEvaluator:
         """(win share per player, projected final score per player)."""
         rows = feature_rows(state)
         win, score = self._win, self._score
-        logits = [sum(w * f for w, f in zip(win, row)) for row in rows]
-        left = walks_left(state)
-        tail = score[-2] * left + score[-1]
-        scores = [sum(w * f for w, f in zip(score, row)) + tail for row in rows]
+        logits = [sum(map(mul, win, row)) for row in rows]
+        tail = score[-2] * walks_left(state) + score[-1]
+        scores = [sum(map(mul, score, row)) + tail for row in rows]  # map stops at the row's end
         return softmax(logits), scores
