@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 import random
 import subprocess
 import sys
@@ -164,3 +165,10 @@ def test_a_search_with_the_learned_evaluator_is_seeded() -> None:
     first = search(pos, request)
     assert search(pos, request).actions == first.actions
     assert sum(s.visits for s in first.actions) == 150
+
+
+def test_the_evaluator_pickles() -> None:
+    """Root-parallel searches send the request, evaluator included, to worker processes."""
+    pos = Position.new_game(3)
+    evaluator = LearnedEvaluator()
+    assert pickle.loads(pickle.dumps(evaluator)).evaluate(pos) == evaluator.evaluate(pos)
