@@ -18,14 +18,15 @@ import math
 from dataclasses import dataclass
 from importlib import resources
 from operator import mul
-from typing import Any, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Sequence
 
 from advisor.players.heuristics import STEP_VALUE, WORTH, walk_index
 from positions.errors import RefugeError
 from positions.position import Position
 from positions.tiles import PAW
+
+if TYPE_CHECKING:
+    import numpy as np
 
 FEATURES = (
     "vp",              # victory points now
@@ -104,6 +105,8 @@ def feature_rows(state: Position) -> list[list[float]]:
 
 def features(state: Position, player: int) -> np.ndarray:
     """`player`'s features (:data:`FEATURES`) at `state`, as a float array of fixed length."""
+    import numpy as np  # here only: agents that never train need not load NumPy
+
     return np.array(feature_rows(state)[player], dtype=float)
 
 
