@@ -13,12 +13,12 @@ import random
 from dataclasses import dataclass
 
 
-from advisor.players.bots import DEFAULT_ROLLOUT, HeuristicPolicy
+from advisor.players.agents import SearchAgent
+from advisor.players.bots import HeuristicPolicy
 from positions import phases
 from positions.actions import action_from_code
 from positions.position import Position
 from search.ismcts import search
-from search.request import SearchRequest
 
 DEFAULT_ITERATIONS = 400
 BENCH_SEED = 20240611
@@ -84,10 +84,11 @@ class BenchResult:
 
 
 def run_bench(iterations: int = DEFAULT_ITERATIONS) -> BenchResult:
-    """Search every bench position with `iterations` iterations and fixed seeds."""
+    """Search every bench position as the default agent (``ismcts``) would, afresh, with
+    `iterations` iterations and fixed seeds."""
     lines = []
     for number, (label, position) in enumerate(bench_positions()):
-        request = SearchRequest(iterations=iterations, seed=BENCH_SEED + number, rollout=DEFAULT_ROLLOUT)
+        request = SearchAgent("bench", iterations=iterations, reuse=0).request(BENCH_SEED + number)
         result = search(position, request)
         visits = tuple((str(action_from_code(s.action)), s.visits) for s in result.actions)
         lines.append(BenchLine(label, str(action_from_code(result.chosen)), visits, result.iterations,

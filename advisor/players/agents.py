@@ -45,19 +45,28 @@ AGENT_ROOT_NODES = 5_000
 """New positions an agent's root probe of ``exact=endgames`` may solve: tens of milliseconds, so
 the probe stays a small part of a decision's time (the advisor allows more)."""
 
+DEFAULT_CUTOFF = 8
+"""Decisions a rollout plays before the evaluator judges it (``ismcts:cutoff=N``)."""
+
 REUSE_LIMIT = 400_000
 """Nodes a reused tree may hold before it starts afresh (memory stays bounded in long games)."""
 
 
 class SearchAgent:
-    """ISMCTS with an iteration and/or time budget per decision; keeps the last result."""
+    """ISMCTS with an iteration and/or time budget per decision; keeps the last result.
+
+    The defaults are what passed issue 16's SPRT (docs/strength.md): the heuristic as prior, exact
+    endgames, rollouts cut off after ``DEFAULT_CUTOFF`` decisions and judged by the learned
+    evaluator, and the tree kept between a game's decisions when there is one worker.
+    ``prior=none,exact=none,evaluator=rollout,reuse=0`` is the search before it.
+    """
 
     def __init__(self, name: str, iterations: int | None = None, seconds: float | None = None,
                  exploration: float = 0.7, workers: int = 1, rollout: str = "heuristic",
                  cutoff: int | None = None, belief: str = "uniform", trust: float = 0.8,
-                 prior: str = "none", prior_weight: float = 1.0, exact: str = "none",
-                 widening: float = 0.0, below: float | None = None, reuse: int = 0,
-                 evaluator: str = "heuristic") -> None:
+                 prior: str = "heuristic", prior_weight: float = 1.0, exact: str = "endgames",
+                 widening: float = 0.0, below: float | None = None, reuse: int | None = None,
+                 evaluator: str = "learned") -> None:
         from advisor.players.bots import (
             DEFAULT_ROLLOUT, HeuristicEvaluator, SearchedBelief, TrustedPolicy, random_bot)
         from advisor.players.learned import LearnedEvaluator
@@ -67,17 +76,23 @@ class SearchAgent:
         beliefs: dict[str, Policy[Position] | None] = {
             "uniform": None, "heuristic": TrustedPolicy(DEFAULT_ROLLOUT, trust), "search": SearchedBelief()}
         priors: dict[str, Policy[Position] | None] = {"none": None, "heuristic": DEFAULT_ROLLOUT}
-        oracles: dict[str, ExactEndgames | None] = {"none": None, "endgames": ExactEndgames(AGENT_ROOT_NODES)}
-        evaluators: dict[str, Callable[[], Evaluator[Position]]] = {
-            "heuristic": HeuristicEvaluator, "learned": LearnedEvaluator}
+        oracles: dict[str, ExactEndgames | None] = {
+            "none": None, "endgames": ExactEndgames(AGENT_ROOT_NODES, shared=False)}
+        evaluators: dict[str, Callable[[], Evaluator[Position]] | None] = {
+            "rollout": None, "heuristic": HeuristicEvaluator, "learned": LearnedEvaluator}
         for option, value, table in (("rollout", rollout, policies), ("belief", belief, beliefs),
                                      ("prior", prior, priors), ("exact", exact, oracles),
                                      ("evaluator", evaluator, evaluators)):
             if value not in table:
                 raise AgentSpecError(f"ismcts: unknown {option} {value!r} (expected {' or '.join(table)})")
-        if evaluator != "heuristic" and cutoff is None:
-            raise AgentSpecError(f"ismcts: evaluator={evaluator} needs cutoff=N (it judges rollouts cut off "
-                                 "after N decisions)")
+        make_evaluator = evaluators[evaluator]
+        if make_evaluator is None and cutoff is not None:
+            raise AgentSpecError(f"ismcts: cutoff={cutoff} needs an evaluator for the cut-off rollouts "
+                                 "(evaluator=learned or heuristic), not evaluator=rollout")
+        if make_evaluator is not None and cutoff is None:
+            cutoff = DEFAULT_CUTOFF
+        if reuse is None:
+            reuse = 1 if workers == 1 else 0
         if reuse not in (0, 1) or isinstance(reuse, bool):
             raise AgentSpecError(f"ismcts: reuse must be 0 or 1, got {reuse!r}")
         if reuse and workers != 1:
@@ -85,10 +100,12 @@ class SearchAgent:
         self.name = name
         self.template = SearchRequest(iterations=iterations, seconds=seconds, exploration=exploration,
                                       workers=workers, rollout=policies[rollout], rollout_cutoff=cutoff,
-                                      evaluator=evaluators[evaluator]() if cutoff is not None else None,
+                                      evaluator=None if make_evaluator is None else make_evaluator(),
                                       belief=beliefs[belief], prior=priors[prior],
                                       prior_weight=prior_weight, exact=oracles[exact],
                                       widening=widening, exploration_below=below)
+        self.oracle = oracles[exact]
+        """``exact=endgames``: this agent's own probes (``shared=False``), emptied at each new game."""
         self.reuse = bool(reuse)
         self.kept: dict[Hashable, Any] = {}
         """With reuse: the node table of this agent's searches in the current game."""
@@ -104,9 +121,12 @@ class SearchAgent:
         """With reuse, the node table to grow for a search at `position` (``None`` without reuse):
         the kept one while it is the same game going forward and already holds the root's
         information set, else a fresh one — so a result never depends on another game."""
-        if not self.reuse:
-            return None
         now = (position.walk, position.turn)
+        if now < self.kept_at and self.oracle is not None:
+            self.oracle.forget()  # a new game's probes start empty
+        if not self.reuse:
+            self.kept_at = now
+            return None
         root = (position.current_player(), position.information_set_key(position.current_player()))
         if now < self.kept_at or root not in self.kept or len(self.kept) > REUSE_LIMIT:
             self.kept = {}
@@ -153,8 +173,9 @@ def _ismcts(spec: AgentSpec) -> Agent:
         raise AgentSpecError(f"ismcts: unknown parameter {sorted(unknown)[0]!r} "
                              f"(expected {', '.join(sorted(known))})")
     params = dict(spec.params)
+    defaults = {"belief": "uniform", "prior": "heuristic"}
     for option, needs, value in (("trust", "belief", "heuristic"), ("prior_weight", "prior", "heuristic")):
-        if option in params and params.get(needs) != value:
+        if option in params and params.get(needs, defaults[needs]) != value:
             raise AgentSpecError(f"ismcts: {option} needs {needs}={value}, got {spec.text!r}")
     if "iterations" not in params and "seconds" not in params:
         params["iterations"] = 1000

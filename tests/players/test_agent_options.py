@@ -80,7 +80,9 @@ def test_agent_keeps_its_tree_only_within_a_game() -> None:
     else:
         assert _root_visits(table, later) == 0
     assert agent.table_for(Position.new_game(2)) == {}  # an earlier turn: another game
-    assert make_agent("ismcts:iterations=50").table_for(pos) is None  # type: ignore[attr-defined]
+    assert make_agent("ismcts:iterations=50,reuse=0").table_for(pos) is None  # type: ignore[attr-defined]
+    assert make_agent("ismcts:iterations=50").table_for(pos) == {}  # type: ignore[attr-defined]  # default
+    assert make_agent("ismcts:iterations=50,workers=2").table_for(pos) is None  # type: ignore[attr-defined]
 
 
 def test_a_reusing_agent_plays_each_game_as_if_it_were_its_first() -> None:
@@ -109,11 +111,16 @@ def test_exact_agent_plays_the_solvers_best_option() -> None:
 
 
 def test_spec_options_reach_the_request() -> None:
-    """exact=, widening=, below= build the request; the defaults leave the search as it was."""
+    """exact=, widening=, below= build the request; exact endgames and the heuristic prior are the
+    defaults (issue 16 step 2), and prior=none,exact=none,evaluator=rollout is the search before."""
     request = make_agent("ismcts:iterations=50,exact=endgames,widening=0.1,below=0.3").request(1)  # type: ignore[attr-defined]
     assert isinstance(request.exact, ExactEndgames)
     assert request.widening == 0.1 and request.exploration_below == 0.3
     default = make_agent("ismcts:iterations=50").request(1)  # type: ignore[attr-defined]
-    assert default.exact is None and default.widening == 0.0 and default.exploration_below is None
+    assert isinstance(default.exact, ExactEndgames) and default.prior is not None
+    assert default.widening == 0.0 and default.exploration_below is None
+    before = make_agent("ismcts:iterations=50,prior=none,exact=none,evaluator=rollout").request(1)  # type: ignore[attr-defined]
+    assert before.exact is None and before.prior is None and before.evaluator is None
+    assert before.rollout_cutoff is None and before.belief is None
     with pytest.raises(AgentSpecError, match="unknown exact 'perfect'"):
         make_agent("ismcts:iterations=50,exact=perfect")

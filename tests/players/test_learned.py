@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor.players.agents import make_agent
+from advisor.players.agents import DEFAULT_CUTOFF, make_agent
 from advisor.players.bots import HeuristicEvaluator
 from advisor.players.learned import (
     FEATURES, LearnedEvaluator, ModelFileError, feature_rows, features, read_model, shipped_model,
@@ -140,18 +140,23 @@ def test_training_is_reproducible_by_seed(tmp_path: Path) -> None:
 
 
 def test_the_agent_option_selects_the_evaluator() -> None:
+    """The default agent cuts rollouts off after DEFAULT_CUTOFF decisions and asks the learned
+    evaluator (issue 16 step 2); evaluator=heuristic and evaluator=rollout (to the end) stay."""
     learned = make_agent("ismcts:iterations=40,cutoff=4,evaluator=learned")
     assert isinstance(learned.template.evaluator, LearnedEvaluator)  # type: ignore[attr-defined]
     assert learned.template.rollout_cutoff == 4  # type: ignore[attr-defined]
-    default = make_agent("ismcts:iterations=40,cutoff=4")
-    assert isinstance(default.template.evaluator, HeuristicEvaluator)  # type: ignore[attr-defined]
-    assert make_agent("ismcts:iterations=40").template.evaluator is None  # type: ignore[attr-defined]
+    default = make_agent("ismcts:iterations=40").template  # type: ignore[attr-defined]
+    assert isinstance(default.evaluator, LearnedEvaluator) and default.rollout_cutoff == DEFAULT_CUTOFF
+    heuristic = make_agent("ismcts:iterations=40,evaluator=heuristic").template  # type: ignore[attr-defined]
+    assert isinstance(heuristic.evaluator, HeuristicEvaluator) and heuristic.rollout_cutoff == DEFAULT_CUTOFF
+    full = make_agent("ismcts:iterations=40,evaluator=rollout").template  # type: ignore[attr-defined]
+    assert full.evaluator is None and full.rollout_cutoff is None
     pos = Position.new_game(2)
     assert learned.choose(pos, random.Random(1)) in pos.legal_actions()
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("ismcts:evaluator=learned", "evaluator=learned needs cutoff=N"),
+    ("ismcts:cutoff=4,evaluator=rollout", "cutoff=4 needs an evaluator"),
     ("ismcts:cutoff=4,evaluator=neural", "unknown evaluator 'neural'"),
 ])
 def test_bad_evaluator_options_are_refused(spec: str, message: str) -> None:

@@ -45,6 +45,24 @@ def test_out_of_scope_or_over_budget_positions_have_no_exact_value() -> None:
     assert solved_positions() == before
 
 
+def test_an_unshared_oracle_learns_alone_and_forgets_at_a_new_game() -> None:
+    """shared=False (agents): a refused probe is remembered by this oracle only, forget() clears it,
+    and a pickled copy starts empty, so whether a probe is tried never depends on other games."""
+    import pickle
+
+    pos = replay(max(load_entries(), key=lambda e: e["nodes"]))
+    small = ExactEndgames(max_nodes=3, leaf_max_nodes=3, shared=False)
+    before = solved_positions()
+    assert small.exact_options(pos) is None
+    assert solved_positions() == before  # the process's shared solvers are untouched
+    roomy = ExactEndgames(max_nodes=3, leaf_max_nodes=3, shared=False)
+    assert roomy._probes.in_budget(pos, 3) is not None  # another oracle has not learnt it
+    assert small._probes.in_budget(pos, 3) is None  # this one has: not probed again
+    assert pickle.loads(pickle.dumps(small))._probes.in_budget(pos, 3) is not None
+    small.forget()
+    assert small._probes.in_budget(pos, 3) is not None
+
+
 def test_best_move_marks_exact_values() -> None:
     """endgame-solo is inside the solver's scope: every option exact, the interval a point."""
     result = CliRunner().invoke(cli, ["best-move", "endgame-solo", "--iterations", "200", "--json"])
