@@ -111,6 +111,8 @@ class SearchAgent:
         """With reuse: the node table of this agent's searches in the current game."""
         self.kept_at: tuple[int, int] = (-1, -1)
         """With reuse: (walk, turn) of the last search; an earlier one means a new game or an undo."""
+        self.kept_root: Hashable = None
+        """With reuse: the last search's root information set."""
         self.last: SearchResult | None = None
 
     def request(self, seed: int) -> SearchRequest:
@@ -119,8 +121,9 @@ class SearchAgent:
 
     def table_for(self, position: Position) -> dict[Hashable, Any] | None:
         """With reuse, the node table to grow for a search at `position` (``None`` without reuse):
-        the kept one while it is the same game going forward and already holds the root's
-        information set, else a fresh one — so a result never depends on another game."""
+        the kept one while it is the same game going forward to a new decision and already holds the
+        root's information set, else a fresh one — so a result never depends on another game, and
+        the same decision asked twice gets the same answer."""
         now = (position.walk, position.turn)
         if now < self.kept_at and self.oracle is not None:
             self.oracle.forget()  # a new game's probes start empty
@@ -128,9 +131,9 @@ class SearchAgent:
             self.kept_at = now
             return None
         root = (position.current_player(), position.information_set_key(position.current_player()))
-        if now < self.kept_at or root not in self.kept or len(self.kept) > REUSE_LIMIT:
-            self.kept = {}
-        self.kept_at = now
+        if now < self.kept_at or root == self.kept_root or root not in self.kept or len(self.kept) > REUSE_LIMIT:
+            self.kept = {}  # a decision asked again (an engine's repeated go, a hint) starts afresh too
+        self.kept_at, self.kept_root = now, root
         return self.kept
 
     def choose(self, position: Position, rng: random.Random) -> Action:

@@ -85,6 +85,19 @@ def test_agent_keeps_its_tree_only_within_a_game() -> None:
     assert make_agent("ismcts:iterations=50,workers=2").table_for(pos) is None  # type: ignore[attr-defined]
 
 
+def test_a_decision_asked_again_starts_afresh() -> None:
+    """The same decision asked twice (an engine's repeated go, a hint) gets the same answer: the
+    default agent keeps its tree only for a game going forward to a new decision."""
+    agent = make_agent("ismcts:iterations=80")
+    assert isinstance(agent, SearchAgent) and agent.reuse
+    pos = Position.new_game(2)
+    first = agent.choose(pos, random.Random(3))
+    assert agent.last is not None
+    visits = agent.last.actions
+    assert agent.choose(pos, random.Random(3)) == first
+    assert agent.last.actions == visits and sum(s.visits for s in visits) == 80
+
+
 def test_a_reusing_agent_plays_each_game_as_if_it_were_its_first() -> None:
     """Same deal, same moves: whether the agent played another game before changes nothing."""
     seasoned = make_agent("ismcts:iterations=60,reuse=1")
