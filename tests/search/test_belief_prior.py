@@ -149,16 +149,19 @@ def test_prior_bias_shifts_visits_to_its_action() -> None:
 
 
 def test_agent_options_select_belief_and_prior() -> None:
-    """ismcts:belief=…,trust=…,prior=…,prior_weight=… build the request; defaults are unchanged."""
+    """ismcts:belief=…,trust=…,prior=…,prior_weight=… build the request; the defaults are the uniform
+    belief and (since issue 16 step 2) the heuristic prior."""
     agent = make_agent("ismcts:iterations=50,belief=heuristic,trust=0.6,prior=heuristic,prior_weight=0.5")
     request = agent.request(1)  # type: ignore[attr-defined]
     assert isinstance(request.belief, TrustedPolicy) and request.belief.trust == 0.6
     assert request.prior is DEFAULT_ROLLOUT and request.prior_weight == 0.5
     default = make_agent("ismcts:iterations=50").request(1)  # type: ignore[attr-defined]
-    assert default.belief is None and default.prior is None
+    assert default.belief is None and default.prior is DEFAULT_ROLLOUT and default.prior_weight == 1.0
+    assert make_agent("ismcts:iterations=50,prior_weight=2").request(1).prior_weight == 2  # type: ignore[attr-defined]
+    assert make_agent("ismcts:iterations=50,prior=none").request(1).prior is None  # type: ignore[attr-defined]
     for bad, message in (("belief=tree", "unknown belief 'tree'"), ("prior=learned", "unknown prior"),
                          ("trust=-1,belief=heuristic", "trust"), ("trust=0.5", "trust needs belief=heuristic"),
-                         ("prior_weight=2", "prior_weight needs prior=heuristic")):
+                         ("prior=none,prior_weight=2", "prior_weight needs prior=heuristic")):
         with pytest.raises(AgentSpecError, match=message):
             make_agent(f"ismcts:iterations=50,{bad}")
 
