@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import inspect
 import random
 from typing import Any, Callable, Hashable, Protocol
 
@@ -176,7 +177,7 @@ def _ismcts(spec: AgentSpec) -> Agent:
         raise AgentSpecError(f"ismcts: unknown parameter {sorted(unknown)[0]!r} "
                              f"(expected {', '.join(sorted(known))})")
     params = dict(spec.params)
-    defaults = {"belief": "uniform", "prior": "heuristic"}
+    defaults = {name: p.default for name, p in inspect.signature(SearchAgent.__init__).parameters.items()}
     for option, needs, value in (("trust", "belief", "heuristic"), ("prior_weight", "prior", "heuristic")):
         if option in params and params.get(needs, defaults[needs]) != value:
             raise AgentSpecError(f"ismcts: {option} needs {needs}={value}, got {spec.text!r}")

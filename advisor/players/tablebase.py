@@ -85,8 +85,12 @@ class ExactEndgames:
                  shared: bool = True) -> None:
         self.max_nodes = max_nodes
         self.leaf_max_nodes = leaf_max_nodes
-        self.shared = shared
         self._own = None if shared else _Probes()
+
+    @property
+    def shared(self) -> bool:
+        """Whether the probes' memory is the process's (the advisor) rather than this oracle's."""
+        return self._own is None
 
     @property
     def _probes(self) -> _Probes:
