@@ -1,0 +1,158 @@
+"""Going home: how often the agent returns, a rule of thumb fitted to it, what the rule costs
+(paired counterfactuals), and the last walk against the exact solver."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from advisor.insights.stats import Mean, Share, rounded
+from advisor.insights.store import CorpusKey
+from positions import phases
+from positions.actions import DRAW, RETURN
+
+PAW_BUCKET = 2
+"""The return map groups the path's animal value in bins this wide (0–1, 2–3, ...)."""
+PAW_CAP = 12
+"""Animal values at or above this share the last bin."""
+RULE_STORMS = range(1, 8)
+RULE_PAWS = range(0, 21)
+
+Row = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Go home when the Storm is at most `storms` away and the path is worth at least `paws`."""
+
+    storms: int
+    paws: int
+
+    def returns(self, storms_to_hit: int, path_paws: int) -> bool:
+        """Whether the rule goes home here."""
+        return storms_to_hit <= self.storms and path_paws >= self.paws
+
+    def __str__(self) -> str:
+        return (f"go home when the Storm is {self.storms} or fewer Storms away and the path's "
+                f"animals are worth {self.paws} or more")
+
+
+def paw_bin(paws: int) -> str:
+    """The return map's label for an animal value (``4-5``, ``12+``)."""
+    if paws >= PAW_CAP:
+        return f"{PAW_CAP}+"
+    low = paws - paws % PAW_BUCKET
+    return f"{low}-{low + PAW_BUCKET - 1}"
+
+
+DECISIONS = (f"SELECT corpus, walk, storms_to_hit, path_paws, action, exact FROM decisions "
+             f"WHERE phase = {phases.DECIDE} AND legal = 2")
+"""Return-or-draw decisions where both were legal."""
+
+
+def fit_rule(counts: dict[tuple[int, int, bool], int]) -> tuple[Rule, int, int]:
+    """The rule agreeing with the most decisions (ties: the smaller thresholds), its agreements and
+    the decisions; `counts` maps (storms to hit, animal value, returned) to decisions."""
+    total = sum(counts.values())
+    best: tuple[int, Rule] | None = None
+    for storms in RULE_STORMS:
+        for paws in RULE_PAWS:
+            rule = Rule(storms, paws)
+            agree = sum(n for (s, p, back), n in counts.items() if rule.returns(s, p) == back)
+            if best is None or agree > best[0]:
+                best = (agree, rule)
+    assert best is not None
+    return best[1], best[0], total
+
+
+def _exact_choice(exact: list[list[float]], action: int) -> tuple[float, float]:
+    """(the best option's exact win share, the exact win share of `action`)."""
+    values = {int(a): w for a, w, _ in exact}
+    return max(values.values()), values[action]
+
+
+def returns_section(con: sqlite3.Connection, keys: dict[int, CorpusKey]) -> dict[str, Any]:
+    """The return map, the fitted rule with its cost, and the last walk against the exact solver,
+    per agent."""
+    maps: dict[tuple[str, int, str, int, str], Share] = defaultdict(Share)
+    counts: dict[str, dict[tuple[int, int, bool], int]] = defaultdict(lambda: defaultdict(int))
+    per_seat_game: dict[str, int] = defaultdict(int)
+    exact_rows: dict[str, list[tuple[int, int, int, list[list[float]]]]] = defaultdict(list)
+    for corpus, walk, storms, paws, action, exact in con.execute(DECISIONS):
+        key = keys[corpus]
+        back = action == RETURN
+        for walks in (str(walk + 1), "all"):
+            maps[(key.agent, key.players, walks, storms, paw_bin(paws))].add(float(back))
+        counts[key.agent][(storms, paws, back)] += 1
+        per_seat_game[key.agent] += 1
+        if exact is not None:
+            exact_rows[key.agent].append((storms, paws, action, json.loads(exact)))
+    seat_games: dict[str, int] = defaultdict(int)
+    for corpus, games in con.execute("SELECT corpus, COUNT(*) FROM games GROUP BY corpus"):
+        seat_games[keys[corpus].agent] += games * keys[corpus].players
+    rules = []
+    for agent, table in sorted(counts.items()):
+        rule, agree, total = fit_rule(table)
+        never = sum(n for (_, _, back), n in table.items() if not back)
+        rules.append({"agent": agent, "rule": str(rule), "storms": rule.storms, "paws": rule.paws,
+                      "n": total, "agreement": rounded(agree / total),
+                      "agreement_ci95": _share(agree, total).interval(),
+                      "never_return_agreement": rounded(never / total),
+                      "decisions_per_seat_game": rounded(per_seat_game[agent] / max(1, seat_games[agent]), 2),
+                      **_rule_cost(con, keys, agent, rule, per_seat_game[agent] / max(1, seat_games[agent])),
+                      "last_walk_exact": _against_exact(exact_rows[agent], rule)})
+    return {"map": [{"agent": agent, "players": players, "walk": walk, "storms_to_hit": storms,
+                     "path_paws": paws, "n": share.n, "return_rate": rounded(share.mean),
+                     "ci95": share.interval()}
+                    for (agent, players, walk, storms, paws), share in sorted(maps.items())],
+            "rules": rules}
+
+
+def _share(hits: int, n: int) -> Share:
+    share = Share()
+    share.n, share.total = n, float(hits)
+    return share
+
+
+def _rule_cost(con: sqlite3.Connection, keys: dict[int, CorpusKey], agent: str, rule: Rule,
+               per_seat_game: float) -> Row:
+    """What following `rule` instead of the agent at a return-or-draw decision costs the decider in
+    win share, from the paired continuations (0 where they agree), per decision and per game."""
+    cost, choice = Mean(), Mean()
+    query = ("SELECT corpus, storms_to_hit, path_paws, chosen, first_return, second_return "
+             "FROM counterfactuals WHERE kind = 'return'")
+    for corpus, storms, paws, chosen, back, on in con.execute(query):
+        if keys[corpus].agent != agent:
+            continue
+        value = {RETURN: back, DRAW: on}
+        ruled = RETURN if rule.returns(storms, paws) else DRAW
+        cost.add(value[ruled] - value[chosen])
+        choice.add(value[chosen] - value[DRAW if chosen == RETURN else RETURN])
+    half = cost.half_width
+    return {"rule_cost_n": cost.n, "rule_cost_per_decision": rounded(cost.mean),
+            "rule_cost_per_decision_ci95": cost.interval(),
+            "rule_cost_per_game": rounded(cost.mean * per_seat_game),
+            "rule_cost_per_game_ci95": None if half is None else [
+                rounded((cost.mean - half) * per_seat_game), rounded((cost.mean + half) * per_seat_game)],
+            "agent_choice_effect": rounded(choice.mean), "agent_choice_effect_ci95": choice.interval()}
+
+
+def _against_exact(rows: list[tuple[int, int, int, list[list[float]]]], rule: Rule) -> Row:
+    """At last-walk decisions the solver answered: how often the agent and the rule pick an exactly
+    best option, and the win share each loses to best play on average."""
+    agent_agrees, rule_agrees, agent_loss, rule_loss = Share(), Share(), Mean(), Mean()
+    for storms, paws, action, exact in rows:
+        best, agents = _exact_choice(exact, action)
+        _, ruled = _exact_choice(exact, RETURN if rule.returns(storms, paws) else DRAW)
+        agent_agrees.add(float(agents >= best - 1e-9))
+        rule_agrees.add(float(ruled >= best - 1e-9))
+        agent_loss.add(best - agents)
+        rule_loss.add(best - ruled)
+    return {"n": agent_agrees.n,
+            "agent_best": rounded(agent_agrees.mean), "agent_best_ci95": agent_agrees.interval(),
+            "agent_loss": rounded(agent_loss.mean), "agent_loss_ci95": agent_loss.interval(),
+            "rule_best": rounded(rule_agrees.mean), "rule_best_ci95": rule_agrees.interval(),
+            "rule_loss": rounded(rule_loss.mean), "rule_loss_ci95": rule_loss.interval()}
