@@ -120,7 +120,9 @@ def _share(hits: int, n: int) -> Share:
 def _rule_cost(con: sqlite3.Connection, keys: dict[int, CorpusKey], agent: str, rule: Rule,
                per_seat_game: float) -> Row:
     """What following `rule` instead of the agent at a return-or-draw decision costs the decider in
-    win share, from the paired continuations (0 where they agree), per decision and per game."""
+    win share (the agent's branch minus the rule's, 0 where they agree; negative: the rule does
+    better), from the paired continuations, per decision and per seat and game (one deviation at a
+    time, summed: a first-order estimate)."""
     cost, choice = Mean(), Mean()
     query = ("SELECT corpus, storms_to_hit, path_paws, chosen, first_return, second_return "
              "FROM counterfactuals WHERE kind = 'return'")
@@ -129,7 +131,7 @@ def _rule_cost(con: sqlite3.Connection, keys: dict[int, CorpusKey], agent: str, 
             continue
         value = {RETURN: back, DRAW: on}
         ruled = RETURN if rule.returns(storms, paws) else DRAW
-        cost.add(value[ruled] - value[chosen])
+        cost.add(value[chosen] - value[ruled])
         choice.add(value[chosen] - value[DRAW if chosen == RETURN else RETURN])
     half = cost.half_width
     return {"rule_cost_n": cost.n, "rule_cost_per_decision": rounded(cost.mean),

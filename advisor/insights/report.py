@@ -103,8 +103,8 @@ def buys_section(con: sqlite3.Connection, keys: dict[int, CorpusKey]) -> list[Ro
 
 def seats_section(con: sqlite3.Connection, keys: dict[int, CorpusKey]) -> list[Row]:
     """Per agent, player count (over all routes, and per route) and seat: the seat's share of the
-    win (a shared win counts 1/k) with its 95 % interval."""
-    cells: dict[tuple[str, int, str, int], Mean] = defaultdict(Mean)
+    win (a shared win counts 1/k) with its Wilson 95 % interval."""
+    cells: dict[tuple[str, int, str, int], Share] = defaultdict(Share)
     for corpus, returns in con.execute("SELECT corpus, returns FROM games"):
         key = keys[corpus]
         for seat, share in enumerate(json.loads(returns)):
