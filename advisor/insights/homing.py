@@ -36,8 +36,9 @@ class Rule:
         return storms_to_hit <= self.storms and path_paws >= self.paws
 
     def __str__(self) -> str:
-        return (f"go home when the Storm is {self.storms} or fewer Storms away and the path's "
-                f"animals are worth {self.paws} or more")
+        away = "one Storm away" if self.storms == 1 else f"{self.storms} or fewer Storms away"
+        worth = (" and the path's animals are worth {} or more".format(self.paws)) if self.paws else ""
+        return f"go home when the Storm is {away}{worth}"
 
 
 def paw_bin(paws: int) -> str:

@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from advisor.analysis.annotate import DEFAULT_ITERATIONS as ANNOTATE_ITERATIONS
 from advisor.web import views
 from advisor.web.config import WebConfig
+from advisor.web.insights_view import insights_routes
 from advisor.web.errors import (
     ApiError, BodyLimit, on_api_error, on_http_error, on_refuge_error, on_unexpected, problems_of,
 )
@@ -323,6 +324,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         Route("/api/tracked/{id}/events", tracked_event, methods=["POST"]),
         Route("/api/tracked/{id}/undo", tracked_undo, methods=["POST"]),
         Route("/api/tracked/{id}/download", tracked_download),
+        *insights_routes(config),
     ]
 
     @contextlib.asynccontextmanager
