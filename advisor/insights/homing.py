@@ -80,17 +80,12 @@ def returns_section(con: sqlite3.Connection, keys: dict[int, CorpusKey]) -> dict
     per agent."""
     maps: dict[tuple[str, int, str, int, str], Share] = defaultdict(Share)
     counts: dict[str, dict[tuple[int, int, bool], int]] = defaultdict(lambda: defaultdict(int))
-    per_seat_game: dict[str, int] = defaultdict(int)
-    exact_rows: dict[str, list[tuple[int, int, int, list[list[float]]]]] = defaultdict(list)
-    for corpus, walk, storms, paws, action, exact in con.execute(DECISIONS):
+    for corpus, walk, storms, paws, action, _ in con.execute(DECISIONS):
         key = keys[corpus]
         back = action == RETURN
         for walks in (str(walk + 1), "all"):
             maps[(key.agent, key.players, walks, storms, paw_bin(paws))].add(float(back))
         counts[key.agent][(storms, paws, back)] += 1
-        per_seat_game[key.agent] += 1
-        if exact is not None:
-            exact_rows[key.agent].append((storms, paws, action, json.loads(exact)))
     seat_games: dict[str, int] = defaultdict(int)
     for corpus, games in con.execute("SELECT corpus, COUNT(*) FROM games GROUP BY corpus"):
         seat_games[keys[corpus].agent] += games * keys[corpus].players
@@ -102,9 +97,9 @@ def returns_section(con: sqlite3.Connection, keys: dict[int, CorpusKey]) -> dict
                       "n": total, "agreement": rounded(agree / total),
                       "agreement_ci95": _share(agree, total).interval(),
                       "never_return_agreement": rounded(never / total),
-                      "decisions_per_seat_game": rounded(per_seat_game[agent] / max(1, seat_games[agent]), 2),
-                      **_rule_cost(con, keys, agent, rule, per_seat_game[agent] / max(1, seat_games[agent])),
-                      "last_walk_exact": _against_exact(exact_rows[agent], rule)})
+                      "decisions_per_seat_game": rounded(total / max(1, seat_games[agent]), 2),
+                      **_rule_cost(con, keys, agent, rule),
+                      "last_walk_exact": _against_exact(con, keys, agent, rule)})
     return {"map": [{"agent": agent, "players": players, "walk": walk, "storms_to_hit": storms,
                      "path_paws": paws, "n": share.n, "return_rate": rounded(share.mean),
                      "ci95": share.interval()}
@@ -118,36 +113,42 @@ def _share(hits: int, n: int) -> Share:
     return share
 
 
-def _rule_cost(con: sqlite3.Connection, keys: dict[int, CorpusKey], agent: str, rule: Rule,
-               per_seat_game: float) -> Row:
-    """What following `rule` instead of the agent at a return-or-draw decision costs the decider in
-    win share (the agent's branch minus the rule's, 0 where they agree; negative: the rule does
-    better), from the paired continuations, per decision and per seat and game (one deviation at a
-    time, summed: a first-order estimate)."""
-    cost, choice = Mean(), Mean()
-    query = ("SELECT corpus, storms_to_hit, path_paws, chosen, first_return, second_return "
-             "FROM counterfactuals WHERE kind = 'return'")
-    for corpus, storms, paws, chosen, back, on in con.execute(query):
+SAMPLED = (f"SELECT c.corpus, c.storms_to_hit, c.path_paws, c.chosen, c.first_return, c.second_return, "
+           f"(SELECT COUNT(*) FROM decisions d WHERE d.corpus = c.corpus AND d.game = c.game "
+           f"AND d.phase = {phases.DECIDE} AND d.legal = 2) "
+           f"FROM counterfactuals c WHERE c.kind = 'return'")
+"""Each sampled return-or-draw decision with both branches, and how many such decisions its game had."""
+
+
+def _rule_cost(con: sqlite3.Connection, keys: dict[int, CorpusKey], agent: str, rule: Rule) -> Row:
+    """What following `rule` instead of the agent costs the decider in win share (the agent's
+    branch minus the rule's, 0 where they agree; negative: the rule does better), from the paired
+    continuations: per decision, and per seat and game — one decision is sampled per game, so the
+    game's total is its decisions times the sampled difference, shared out over the seats (one
+    deviation at a time, summed: a first-order estimate)."""
+    cost, per_game, choice = Mean(), Mean(), Mean()
+    for corpus, storms, paws, chosen, back, on, decisions in con.execute(SAMPLED):
         if keys[corpus].agent != agent:
             continue
         value = {RETURN: back, DRAW: on}
         ruled = RETURN if rule.returns(storms, paws) else DRAW
         cost.add(value[chosen] - value[ruled])
+        per_game.add((value[chosen] - value[ruled]) * decisions / keys[corpus].players)
         choice.add(value[chosen] - value[DRAW if chosen == RETURN else RETURN])
-    half = cost.half_width
     return {"rule_cost_n": cost.n, "rule_cost_per_decision": rounded(cost.mean),
             "rule_cost_per_decision_ci95": cost.interval(),
-            "rule_cost_per_game": rounded(cost.mean * per_seat_game),
-            "rule_cost_per_game_ci95": None if half is None else [
-                rounded((cost.mean - half) * per_seat_game), rounded((cost.mean + half) * per_seat_game)],
+            "rule_cost_per_game": rounded(per_game.mean), "rule_cost_per_game_ci95": per_game.interval(),
             "agent_choice_effect": rounded(choice.mean), "agent_choice_effect_ci95": choice.interval()}
 
 
-def _against_exact(rows: list[tuple[int, int, int, list[list[float]]]], rule: Rule) -> Row:
+def _against_exact(con: sqlite3.Connection, keys: dict[int, CorpusKey], agent: str, rule: Rule) -> Row:
     """At last-walk decisions the solver answered: how often the agent and the rule pick an exactly
     best option, and the win share each loses to best play on average."""
     agent_agrees, rule_agrees, agent_loss, rule_loss = Share(), Share(), Mean(), Mean()
-    for storms, paws, action, exact in rows:
+    for corpus, _, storms, paws, action, exact_text in con.execute(DECISIONS + " AND exact IS NOT NULL"):
+        if keys[corpus].agent != agent:
+            continue
+        exact = json.loads(exact_text)
         best, agents = _exact_choice(exact, action)
         _, ruled = _exact_choice(exact, RETURN if rule.returns(storms, paws) else DRAW)
         agent_agrees.add(float(agents >= best - 1e-9))

@@ -143,40 +143,40 @@ def lengths_section(con: sqlite3.Connection, keys: dict[int, CorpusKey]) -> list
             for (agent, players, route), tally in sorted(cells.items())]
 
 
-def first_walk_buys(con: sqlite3.Connection) -> Iterable[tuple[int, int, int, tuple[str, ...]]]:
-    """(corpus, game, seat, the tiles bought in walk 1 in order) for every seat of every game."""
-    query = (f"SELECT corpus, game, seat, action FROM decisions WHERE walk = 0 AND phase = {phases.BUY} "
-             "ORDER BY corpus, game, seat, event")
+def first_walk_buys(con: sqlite3.Connection) -> Iterable[tuple[int, int, int, tuple[str, ...], float, int]]:
+    """(corpus, game, seat, the tiles bought in walk 1 in order, the seat's share of the win, its
+    final score) for every seat of every game, streamed."""
+    query = (f"SELECT d.corpus, d.game, d.seat, d.action, g.returns, g.scores FROM decisions d "
+             f"JOIN games g ON g.corpus = d.corpus AND g.idx = d.game "
+             f"WHERE d.walk = 0 AND d.phase = {phases.BUY} ORDER BY d.corpus, d.game, d.seat, d.event")
     current: tuple[int, int, int] | None = None
+    outcome: tuple[float, int] = (0.0, 0)
     bought: list[str] = []
-    for corpus, game, seat, action in con.execute(query):
+    for corpus, game, seat, action, returns, scores in con.execute(query):
         if (corpus, game, seat) != current:
             if current is not None:
-                yield (*current, tuple(bought))
+                yield (*current, tuple(bought), *outcome)
             current, bought = (corpus, game, seat), []
+            outcome = (json.loads(returns)[seat], json.loads(scores)[seat])
         if is_buy(action):
             bought.append(tile_name(action))
     if current is not None:
-        yield (*current, tuple(bought))
+        yield (*current, tuple(bought), *outcome)
 
 
 def explorer_section(con: sqlite3.Connection, keys: dict[int, CorpusKey]) -> list[Row]:
     """lichess's explorer over the first walk's buys: per route, player count and buy sequence (up to
     :data:`EXPLORER_DEPTH` buys; ``[]`` is every seat), the seats that bought so, their share of the
     win with its Wilson interval, and their mean final score."""
-    outcomes: dict[tuple[int, int], tuple[list[float], list[int]]] = {}
-    for corpus, game, returns, scores in con.execute("SELECT corpus, idx, returns, scores FROM games"):
-        outcomes[(corpus, game)] = (json.loads(returns), json.loads(scores))
     cells: dict[tuple[str, int, str, tuple[str, ...]], tuple[Share, Mean, list[int]]] = defaultdict(
         lambda: (Share(), Mean(), [0]))
-    for corpus, game, seat, bought in first_walk_buys(con):
+    for corpus, _, _, bought, share_of_win, final_score in first_walk_buys(con):
         key = keys[corpus]
-        returns, scores = outcomes[(corpus, game)]
         depth = min(len(bought), EXPLORER_DEPTH)
         for length in range(depth + 1):
             share, score, complete = cells[(key.agent, key.players, key.route, bought[:length])]
-            share.add(returns[seat])
-            score.add(scores[seat])
+            share.add(share_of_win)
+            score.add(final_score)
             complete[0] += length == len(bought)
     return [{"agent": agent, "players": players, "route": route, "sequence": list(sequence),
              "n": share.n, "ended_here": complete[0], "win_share": rounded(share.mean),

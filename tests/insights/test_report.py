@@ -130,10 +130,13 @@ def test_going_home_map_rule_cost_and_exact(report) -> None:
     assert (rule["storms"], rule["paws"], rule["agreement"], rule["n"]) == (1, 3, 1.0, 4)
     assert rule["never_return_agreement"] == 0.5
     # continuations: the first agrees with the agent (cost 0), the second returns where the agent
-    # drew (agent 0.5, rule 1.0: cost -0.5); 4 decisions over 3 games x 2 seats
+    # drew (agent 0.5, rule 1.0: cost -0.5); each game had 2 such decisions over 2 seats, so per
+    # seat and game: 0 and -0.5, mean -0.25; 4 decisions over 3 games x 2 seats
     assert (rule["rule_cost_n"], rule["rule_cost_per_decision"]) == (2, -0.25)
     assert rule["decisions_per_seat_game"] == 0.67
-    assert rule["rule_cost_per_game"] == round(-0.25 * 4 / 6, 4)
+    assert rule["rule_cost_per_game"] == -0.25
+    half = 1.959963984540054 * math.sqrt(0.125) / math.sqrt(2)  # values 0, -0.5: sd sqrt(0.125)
+    assert rule["rule_cost_per_game_ci95"] == [round(-0.25 - half, 4), round(-0.25 + half, 4)]
     assert rule["agent_choice_effect"] == -0.75  # drew (0.0, 0.5) where returning gave 1.0, 1.0
     exact = rule["last_walk_exact"]
     assert (exact["n"], exact["agent_best"], exact["agent_loss"]) == (2, 0.5, 0.15)
