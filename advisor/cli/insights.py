@@ -18,7 +18,10 @@ from advisor.insights.store import CorpusKey
 
 @click.group("insights")
 def insights_group() -> None:
-    """What strong self-play says about playing Refuge: a corpus, then a report."""
+    """What strong self-play says about playing Refuge: a corpus, then a report (docs/insights.md).
+
+    Example: refuge insights run --games 200 --route forest --db corpus.sqlite && refuge insights report --db corpus.sqlite
+    """
 
 
 def _bar(total: int, initial: int) -> Any:
