@@ -25,6 +25,12 @@ def _agents(report: Row) -> str:
     return ", ".join(sorted({c["agent"] for c in report["corpora"]}))
 
 
+def _save(figure: Any, plt: Any, path: str) -> None:
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
 def draw_buys(report: Row, plt: Any, path: str) -> None:
     """Per route, each tile's paired effect on the buyer's win share, with its 95 % interval."""
     rows = [b for b in report["buys"] if b["players"] == "all" and b["walks"] == "all" and b["ci95"]]
@@ -42,9 +48,7 @@ def draw_buys(report: Row, plt: Any, path: str) -> None:
         axis.set_title(route)
         axis.set_xlabel("win share: buy − pass")
     figure.suptitle(f"Buying vs passing, paired continuations, 95 % CI — {_agents(report)}", fontsize=10)
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _save(figure, plt, path)
 
 
 def draw_returns(report: Row, plt: Any, path: str) -> None:
@@ -68,9 +72,7 @@ def draw_returns(report: Row, plt: Any, path: str) -> None:
         axis.set_title(f"{players} players (cells of 5+ decisions)")
         figure.colorbar(image, ax=axis, label="return rate")
     figure.suptitle(f"Going home — {_agents(report)}", fontsize=10)
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _save(figure, plt, path)
 
 
 def draw_seats(report: Row, plt: Any, path: str) -> None:
@@ -86,9 +88,7 @@ def draw_seats(report: Row, plt: Any, path: str) -> None:
     axis.set_xticks(range(len(rows)), labels, fontsize=8)
     axis.set_ylabel("share of the win")
     axis.set_title(f"Seats (dashed: fair share) — {_agents(report)}", fontsize=9)
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _save(figure, plt, path)
 
 
 def draw_scores(report: Row, plt: Any, path: str) -> None:
@@ -106,9 +106,7 @@ def draw_scores(report: Row, plt: Any, path: str) -> None:
     axes[0].set_ylabel("share")
     axes[1].legend(fontsize=7)
     figure.suptitle(f"Scores and lengths — {_agents(report)}", fontsize=10)
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _save(figure, plt, path)
 
 
 CHARTS = {"buys.png": draw_buys, "returns.png": draw_returns, "seats.png": draw_seats,

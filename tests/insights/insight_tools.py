@@ -15,15 +15,6 @@ def rows(db: str, table: str, skip: Sequence[str] = ()) -> list[tuple[Any, ...]]
         return con.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order}").fetchall()
 
 
-def stored(db: str) -> int:
-    """Games in a corpus file so far (0 before its tables exist)."""
-    try:
-        with sqlite3.connect(db, timeout=30) as con:
-            return int(con.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-    except sqlite3.OperationalError:
-        return 0
-
-
 def serial(function: Callable[..., Any], tasks: Iterable[Sequence[Any]], common: tuple[Any, ...],
            on_result: Callable[[Sequence[Any], Any], bool]) -> None:
     """Run every task here, in order (the task runner a corpus needs, without an executor)."""

@@ -8,8 +8,8 @@ import signal
 import subprocess
 import time
 
-from insight_tools import rows, stored
-from processes import REFUGE
+from insight_tools import rows
+from processes import REFUGE, stored_games as stored
 
 GAMES = 24
 RUN = ["insights", "run", "--games", str(GAMES), "--agent", "heuristic", "--seed", "3",
