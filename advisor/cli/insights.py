@@ -11,6 +11,7 @@ import click
 
 from advisor.arena.executors import Runner, default_workers, parse_executor, run_tasks
 from advisor.cli.errors import reports_bad_input
+from advisor.cli.progress import Heartbeat
 from advisor.insights.corpus import DEFAULT_EXACT_NODES
 from advisor.insights.run import CorpusProgress, run_corpus
 from advisor.insights.store import CorpusKey
@@ -25,9 +26,9 @@ def insights_group() -> None:
 
 
 def _bar(total: int, initial: int) -> Any:
-    """A tqdm bar on stderr when it is a terminal, else None (quiet in logs and tests)."""
+    """A tqdm bar on stderr when it is a terminal, else a line every 10 s (a logged run is never silent)."""
     if not sys.stderr.isatty():
-        return None
+        return Heartbeat(length=total - initial, label="insights run")
     from tqdm import tqdm
 
     return tqdm(total=total, initial=initial, unit="game", file=sys.stderr, leave=False)
@@ -65,8 +66,7 @@ def run_command(games: int, players: int, route: str, agent: str, seed: int, wor
         nonlocal bar
         if bar is None:
             bar = _bar(progress.games, progress.already)
-        if bar is not None:
-            bar.update(1)
+        bar.update(1)
 
     try:
         progress = run_corpus(db, key, games, functools.partial(run_tasks, runner), shown)
@@ -76,7 +76,7 @@ def run_command(games: int, players: int, route: str, agent: str, seed: int, wor
                    err=True)
         raise SystemExit(130) from None
     finally:
-        if bar is not None:
+        if hasattr(bar, "close"):
             bar.close()
     runner.shutdown()
     held = progress.already + progress.played
