@@ -80,8 +80,9 @@ def _effect_row(cells: tuple[Mean, Mean, Share]) -> Row:
 
 
 def buys_section(con: sqlite3.Connection, keys: dict[int, CorpusKey]) -> list[Row]:
-    """Per tile, route, player count (and all counts) and walks (early, late, all): the paired effect
-    of buying the tile instead of passing on the buyer's win share and final score."""
+    """Per tile (and ``any``: every tile tested), route, player count (and all counts) and walks
+    (early, late, all): the paired effect of buying the tile instead of passing on the buyer's win
+    share and final score."""
     cells: dict[tuple[str, str, str, int | str, str], tuple[Mean, Mean, Share]] = defaultdict(
         lambda: (Mean(), Mean(), Share()))
     query = ("SELECT corpus, walk, chosen, first, first_return, second_return, first_score, "
@@ -90,10 +91,11 @@ def buys_section(con: sqlite3.Connection, keys: dict[int, CorpusKey]) -> list[Ro
         key = keys[corpus]
         for players in (key.players, "all"):
             for walks in (walk_label(walk), "all"):
-                win, score, bought = cells[(key.agent, key.route, tile_name(first), players, walks)]
-                win.add(r1 - r2)
-                score.add(s1 - s2)
-                bought.add(float(chosen == first))
+                for tile in (tile_name(first), "any"):
+                    win, score, bought = cells[(key.agent, key.route, tile, players, walks)]
+                    win.add(r1 - r2)
+                    score.add(s1 - s2)
+                    bought.add(float(chosen == first))
     rows = []
     for (agent, route, tile, players, walks), tally in sorted(cells.items(), key=lambda kv: str(kv[0])):
         rows.append({"agent": agent, "route": route, "tile": tile, "players": players, "walks": walks,

@@ -91,6 +91,7 @@ def test_a_buy_effect_is_the_mean_paired_difference_with_a_normal_interval(repor
     assert row["agent_bought_it"] == 0.6667 and row["agent"] == KEY.agent
     early = _one(report["buys"], tile="compass", players=2, walks="early")
     assert (early["n"], early["win_effect"]) == (2, 0.5)
+    assert _one(report["buys"], tile="any", players="all", walks="all")["ci95"] == row["ci95"]  # only compass
     late = _one(report["buys"], tile="compass", players=2, walks="late")
     assert (late["n"], late["ci95"]) == (1, None)  # one value: no interval claimed
 
