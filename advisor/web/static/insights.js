@@ -14,13 +14,13 @@ function table(el, headers, rows) {
 function buysChart(el, buys) {
   const rows = buys.filter((b) => b.players === "all" && b.walks === "all" && b.ci95);
   const routes = [...new Set(rows.map((b) => b.route))].sort();
-  const width = 300, line = 18, left = 130;
+  const width = 340, line = 18, left = 160;
   const charts = routes.map((route) => {
     const here = rows.filter((b) => b.route === route).sort((a, b) => b.win_effect - a.win_effect);
     const lo = Math.min(-0.2, ...here.map((b) => b.ci95[0])), hi = Math.max(0.2, ...here.map((b) => b.ci95[1]));
     const x = (v) => left + ((v - lo) / (hi - lo)) * (width - left - 10);
     const height = here.length * line + 30;
-    return h("svg", { class: "buys-chart", width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `buy effects on ${route}` },
+    const svg = h("svg", { class: "buys-chart", width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `buy effects on ${route}` },
       h("text", { x: left, y: 12, "font-size": 12, "font-weight": "bold" }, route),
       h("line", { x1: x(0), x2: x(0), y1: 16, y2: height - 12, stroke: "#999" }),
       here.map((b, i) => {
@@ -32,6 +32,8 @@ function buysChart(el, buys) {
       }),
       h("text", { x: x(lo), y: height - 2, "font-size": 10 }, signed(lo, 2)),
       h("text", { x: x(hi), y: height - 2, "font-size": 10, "text-anchor": "end" }, signed(hi, 2)));
+    svg.style.verticalAlign = "top";
+    return svg;
   });
   clear(el, charts);
 }
