@@ -8,6 +8,7 @@ indices already stored. See docs/arena.md.
 from __future__ import annotations
 
 import math
+import os
 import re
 import shlex
 import sys
@@ -28,10 +29,12 @@ from advisor.arena.report import PairStats, Played, SprtWatch, pair_stats, summa
 from advisor.arena.sprt import SprtSettings, check_reachable
 from advisor.arena.revisions import describe_checkout, prepare
 from advisor.arena.store import ArenaStore
-from advisor.players.games import derive_seed
+from advisor.players.games import deal_seed, record_file
 from advisor.players.engine import EngineClient, EngineError, package_version
 from positions.errors import RefugeError
+from positions.files import write_atomically
 from positions.position import Position
+from positions.record import dump_record, read_record_text
 
 NAME = re.compile(r"[A-Za-z0-9_.@+-]+")
 DEFAULT_MOVE_TIMEOUT = 60.0
@@ -97,11 +100,10 @@ class Schedule:
         """Every game, in index order, made as it is asked for (a run may hold a billion games)."""
         index = 0
         for deal in range(self.deals):
-            deal_seed = derive_seed(self.seed, "deal", deal)
+            seed = deal_seed(self.seed, deal)
             for table, seatings in enumerate(self.tables):
                 for rotation, seats in enumerate(seatings):
-                    yield GameJob(index, table, deal, rotation, self.players, self.route, deal_seed,
-                                  seats)
+                    yield GameJob(index, table, deal, rotation, self.players, self.route, seed, seats)
                     index += 1
 
 
@@ -220,6 +222,8 @@ class ArenaSettings:
     move_timeout: float | None = None
     worker_timeout: float | None = None
     """Dask: give up once no worker has been connected for this many seconds (``None``: wait)."""
+    records: str | None = None
+    """A folder for each game's ``refuge-game/1`` record (``game-00001.json``, ...), or ``None``."""
 
     def identity(self) -> dict[str, object]:
         """What fixes the game list (and so identifies the run in the store)."""
@@ -318,6 +322,11 @@ def run_arena(settings: ArenaSettings) -> Progress:
                                                                  schedule.rotations_per_table())
             progress = Progress(names, schedule, watch)
             done = store.finished(run)
+            if settings.records is not None:
+                os.makedirs(settings.records, exist_ok=True)
+                for index in sorted(done):  # a resumed run: the records of earlier sessions too
+                    if not os.path.exists(record_file(settings.records, index)):
+                        write_record(settings.records, index, store.record(run, index) or "")
             for game in store.games(run):  # in index order: the SPRT replays the stored deals
                 seats = tuple(_seat_index(names, name, settings.db) for name, _, _ in game.seats)
                 info = game.fault or {}
@@ -334,6 +343,16 @@ def run_arena(settings: ArenaSettings) -> Progress:
             store.release(run)
     finally:
         store.close()
+
+
+def write_record(directory: str, index: int, record: str) -> None:
+    """Write a game's record (compact JSON as the arena keeps it) to its file, atomically.
+
+    Raises:
+        FileWriteError: the file cannot be written.
+    """
+    path = record_file(directory, index)
+    write_atomically(path, dump_record(read_record_text(record, path)))
 
 
 def _seat_index(names: list[str], name: str, db: str) -> int:
@@ -387,6 +406,8 @@ def _play(settings: ArenaSettings, address: str | None, store: ArenaStore, run: 
 
     def finished(task: Sequence[GameJob], outcomes: list[GameOutcome]) -> bool:
         for job, outcome in zip(task, outcomes):
+            if settings.records is not None:  # before the store: a stored game has its record
+                write_record(settings.records, job.index, outcome.record)
             store.add(run, job, entrants, outcome)
             progress.add(job, outcome)
         if progress.bar is not None:

@@ -55,9 +55,13 @@ def parse_sprt(text: str) -> tuple[float, float]:
 @click.option("--worker-timeout", type=click.FloatRange(0, min_open=True), default=None,
               metavar="SECONDS", help="with Dask: stop once no worker has been connected for this "
               "long (default: wait, saying so every 30 s)")
+@click.option("--records", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="also write each game as a refuge-game/1 record, DIR/game-00001.json, ... "
+              "(by game index; a resumed run writes the stored games' missing records too)")
 def arena_command(agents: tuple[str, ...], games: int, players: int, route: str, seed: int, db: str,
                   workers: int | None, sprt_text: str | None, elo_model: str, executor: str,
-                  resume: bool, move_timeout: float | None, worker_timeout: float | None) -> None:
+                  resume: bool, move_timeout: float | None, worker_timeout: float | None,
+                  records: str | None) -> None:
     """Play agents against each other on paired deals and report Elo (optionally an SPRT).
 
     Example: refuge arena --agent new=ismcts:iterations=400 --agent old=rev:HEAD~1:ismcts:iterations=400
@@ -70,7 +74,7 @@ def arena_command(agents: tuple[str, ...], games: int, players: int, route: str,
     try:
         settings = ArenaSettings([parse_named_agent(a) for a in agents], games, players, route, seed,
                                  db, workers or default_workers(), sprt, executor, resume,
-                                 move_timeout, worker_timeout)
+                                 move_timeout, worker_timeout, records)
         schedule_note(settings)
         progress = run_arena(settings)
     except KeyboardInterrupt:

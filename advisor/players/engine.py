@@ -31,6 +31,7 @@ from positions.position import Position
 from positions.record import parse_record, replay
 from positions.render import printable
 from positions.saved import parse_position, position_to_data
+from positions.view import seat_view
 from positions.validation import parse_json
 
 PROTOCOL = "refuge-engine/1"
@@ -116,7 +117,8 @@ class EngineServer:
         agent = self._limited(request.get("limits"))
         if isinstance(agent, SearchAgent):
             agent.last = None
-        action = agent.choose(position, random.Random(seed))
+        rng = random.Random(seed)
+        action = agent.choose(seat_view(position, position.current_player(), rng), rng)
         answer: dict[str, object] = {"action": str(action)}
         if isinstance(agent, SearchAgent) and agent.last is not None:
             result = agent.last

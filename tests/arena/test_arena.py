@@ -14,7 +14,8 @@ from advisor.players.agents import PolicyAgent, register_agent_kind
 import itertools
 
 from advisor.arena.match import ArenaSettings, Schedule, batches, make_tables, rotations, run_arena
-from advisor.arena.play import DealStreams, Entrant, GameJob, derive_seed, play_game
+from advisor.arena.play import Entrant, GameJob, play_game
+from advisor.players.games import DealStreams, derive_seed
 from advisor.arena.report import Played, pair_stats
 from advisor.cli import cli
 from advisor.arena.stats import pentanomial
