@@ -261,12 +261,12 @@ class Position(State):
     # --- facts derived for players and renderers ----------------------------------------------
 
     def storms_on_track(self) -> int:
-        """Every Storm on the weather track: from the deck, the reserve and the bags (C5)."""
-        return self.track_storms + sum(self.owned_storms)
+        """Every Storm on the weather track (:func:`positions.rules.storms_on_track`, C5)."""
+        return rules.storms_on_track(self)
 
     def storms_to_hit(self) -> int:
-        """How many more Storms make the Storm hit."""
-        return self.threshold - self.storms_on_track()
+        """How many more Storms make the Storm hit (:func:`positions.rules.storms_to_hit`)."""
+        return rules.storms_to_hit(self)
 
     def __repr__(self) -> str:
         return (f"<Position {self.players}p walk {self.walk + 1} turn {self.turn + 1} "

@@ -9,6 +9,7 @@ from positions import phases
 from positions.position import Position
 from positions.rules import paw_total
 from positions.tiles import TILES, Kind
+from positions.view import walk_number
 
 
 def printable(text: str) -> str:
@@ -44,7 +45,7 @@ def render(pos: Position) -> str:
     """The position as lines of text: the walk, the weather, the market and each player."""
     lines = [
         f"Refuge, {pos.players} players, route {pos.route.name}, ruleset {pos.ruleset.name}",
-        f"Walk {min(pos.walk + 1, pos.ruleset.walks)}/{pos.ruleset.walks}, turn {pos.turn + 1}: "
+        f"Walk {walk_number(pos)}/{pos.ruleset.walks}, turn {pos.turn + 1}: "
         f"{whose_turn(pos)}",
         f"Weather: track {pos.track_suns} sun, {pos.storms_on_track()}/{pos.threshold} storm "
         f"(owned {list(pos.owned_storms)}); deck {pos.deck_suns} sun + {pos.deck_storms} storm; "

@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from typing import Iterable, Sequence, TypeVar
 
-from positions import phases
+from positions import phases, rules
 from positions.errors import MalformedFileError, RefugeError
 from positions.files import read_text_file  # noqa: F401 - where readers have long found it
 from positions.position import Position
@@ -286,7 +286,7 @@ def _check_tile_totals(pos: Position, problems: Problems) -> None:
         name = TILES[kind].name
         in_route = kind in pos.route.kinds
         per_player = ruleset.start_bag.count(kind)
-        supply = per_player * pos.players + (ruleset.stack_size if in_route else 0)
+        supply = rules.supply(pos, kind)
         if not in_route and pos.market[kind]:
             problems.add(("market", name), f"found {pos.market[kind]}, expected 0 ({name} is not a "
                          f"stack of route {pos.route.name}, C3)")

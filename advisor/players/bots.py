@@ -14,11 +14,11 @@ import random
 from typing import Any, Hashable
 
 from advisor.players.heuristics import (  # noqa: F401  (re-exported: the bots' public names)
-    DEFAULT_ROLLOUT, STEP_VALUE, WORTH, HeuristicPolicy, bag_value, effect_gain, storm_hit_chance,
+    DEFAULT_ROLLOUT, STEP_VALUE, WORTH, HeuristicPolicy, bag_value, projected_score, storm_hit_chance,
     walk_index,
 )
+from positions.rules import paw_total
 from positions.position import Position
-from positions.tiles import PAW
 from search.ismcts import search
 from search.policies import UniformRandom
 from search.request import SearchRequest, SearchResult
@@ -113,9 +113,9 @@ class HeuristicEvaluator:
         walks_left = max(0, state.ruleset.walks - 1 - state.walk)
         projected = []
         for p in range(state.players):
-            bag_worth = sum(WORTH[walk_index(state)][k] for k in state.bags[p]) / max(1, len(state.bags[p]))
-            paws = sum(PAW[k] for k in state.paths[p]) if state.walking[p] else 0
-            projected.append(state.vp[p] + 0.6 * paws + walks_left * 4.0 * bag_worth)
+            bag_sum = sum(WORTH[walk_index(state)][k] for k in state.bags[p])
+            paws = paw_total(state.paths[p]) if state.walking[p] else 0
+            projected.append(projected_score(state.vp[p], paws, walks_left, bag_sum, len(state.bags[p])))
         top = max(projected)
         weights = [math.exp((s - top) / self.scale) for s in projected]
         total = sum(weights)
