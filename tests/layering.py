@@ -64,8 +64,9 @@ def _within(module: str, package: str) -> bool:
     return module == package or module.startswith(package + ".")
 
 
-def imports_in(root: Path, path: Path) -> Iterator[Import]:
-    """Every import of one of our packages in one file (relative imports resolved)."""
+def imports_in(root: Path, path: Path, ours_only: bool = True) -> Iterator[Import]:
+    """Every import of one of our packages in one file (relative imports resolved); with
+    ``ours_only=False`` every other import too."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     here = module_name(root, path).split(".")
     if path.name != "__init__.py":
@@ -82,7 +83,7 @@ def imports_in(root: Path, path: Path) -> Iterator[Import]:
         else:
             continue
         for name in dict.fromkeys(names):
-            if name.split(".")[0] in ROOTS:
+            if name.split(".")[0] in ROOTS or not ours_only:
                 yield Import(path.relative_to(root), node.lineno, name)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from layering import ROOTS, import_cycles, rederivations, violations
+from layering import ROOTS, import_cycles, imports_in, rederivations, source_files, violations
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -87,3 +87,15 @@ def test_a_circle_is_reported_step_by_step(copy_of_tree: Path) -> None:
     (cycle,) = import_cycles(copy_of_tree)
     assert sorted(cycle) == ["positions/first.py:1 imports positions.second",
                              "positions/second.py:3 imports positions.first"]
+
+
+TERMINAL_LIBRARIES = ("click", "tqdm")
+"""What draws on the terminal: only the commands (advisor/cli/) and the web app use them."""
+
+
+def test_only_the_commands_and_the_web_app_use_the_terminal() -> None:
+    found = [str(item) for path in source_files(PROJECT)
+             if not path.relative_to(PROJECT).as_posix().startswith(("advisor/cli/", "advisor/web/"))
+             for item in imports_in(PROJECT, path, ours_only=False)
+             if item.module.split(".")[0] in TERMINAL_LIBRARIES]
+    assert found == []

@@ -7,10 +7,13 @@ import math
 import click
 
 from advisor.arena.executors import default_workers
-from advisor.arena.match import ArenaSettings, make_tables, parse_named_agent, rotations, run_arena
+from advisor.arena.match import (
+    ArenaReports, ArenaSettings, make_tables, parse_named_agent, rotations, run_arena,
+)
 from advisor.arena.report import fault_lines, format_table, sprt_lines
 from advisor.arena.sprt import ELO_MODELS, SprtSettings
 from advisor.cli.errors import fail_on_one_line as fail
+from advisor.cli.progress import ArenaDisplay
 from positions.errors import RefugeError
 
 
@@ -76,7 +79,11 @@ def arena_command(agents: tuple[str, ...], games: int, players: int, route: str,
                                  db, workers or default_workers(), sprt, executor, resume,
                                  move_timeout, worker_timeout, records)
         schedule_note(settings)
-        progress = run_arena(settings)
+        display = ArenaDisplay()
+        try:
+            progress = run_arena(settings, ArenaReports(display.line, display.played, display.waiting))
+        finally:
+            display.close()
     except KeyboardInterrupt:
         click.echo(f"interrupted: finished games are in {db}; rerun with --resume to go on", err=True)
         raise click.exceptions.Exit(130)
