@@ -9,7 +9,7 @@ waits for a decision or a chance outcome.
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 from positions import phases
 from positions.phases import CHANCE_PHASES, SIMULTANEOUS
@@ -28,10 +28,16 @@ NO_ACTOR = phases.CHANCE_PLAYER
 """``actor`` while nobody acts: at the weather tile and a tie-break (chance with no player)."""
 
 
-class Policy(Protocol):
-    """Anything that picks the current player's decision: bots and rollout policies."""
+S_contra = TypeVar("S_contra", contravariant=True)
 
-    def choose(self, state: State, rng: random.Random) -> int:
+
+class Policy(Protocol[S_contra]):
+    """Anything that picks the current player's decision: bots and rollout policies.
+
+    The same shape as ``search.protocol.Policy``, kept here because ``positions/`` may not import
+    ``search/`` (docs/architecture.md); any policy fits both."""
+
+    def choose(self, state: S_contra, rng: random.Random) -> int:
         """One legal action for the player to move at `state`."""
         ...
 
@@ -655,7 +661,7 @@ def _decide(pos: State, phase: int, action: int) -> None:
         raise IllegalActionError(f"{action}: the game is over")
 
 
-def playout(pos: State, rng: random.Random, policy: Policy | None = None) -> None:
+def playout(pos: State, rng: random.Random, policy: Policy[Any] | None = None) -> None:
     """Play on in place to the end of the game: `policy`'s decisions (uniformly random without
     one) and chance outcomes from ``sample_chance``.
 

@@ -103,7 +103,7 @@ class SearchAgent:
                                       workers=workers, rollout=policies[rollout], rollout_cutoff=cutoff,
                                       evaluator=None if make_evaluator is None else make_evaluator(),
                                       belief=beliefs[belief], prior=priors[prior],
-                                      prior_weight=prior_weight, exact=oracles[exact],
+                                      prior_weight=prior_weight, oracle=oracles[exact],
                                       widening=widening, exploration_below=below)
         self.oracle = oracles[exact]
         """``exact=endgames``: this agent's own probes (``shared=False``), emptied at each new game."""

@@ -9,7 +9,6 @@ the same agents in the same seats give the same game, event for event, in every 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import random
 import time
@@ -24,12 +23,10 @@ from positions.position import Position
 from positions.record import GameRecorder
 from positions.routes import Route
 from positions.view import seat_view
+from search.seeds import derive_seed
 
-
-def derive_seed(*parts: object) -> int:
-    """A 63-bit seed from any parts, the same in every process and on every machine."""
-    digest = hashlib.sha256(repr(parts).encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+__all__ = ["Decision", "DealStreams", "Event", "GameLoop", "Listener", "deal_seed", "derive_seed",
+           "play_game", "record_file", "rotation", "split_agent_list"]
 
 
 def deal_seed(seed: int, deal: int) -> int:
