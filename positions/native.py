@@ -5,7 +5,7 @@ compiles them with mypyc next to their sources and records the groups and each s
 ``BUILD_RECORD``; this module reads only that record, so it names no module above ``positions/``. A compiled module whose source
 has changed since its build is never loaded (its Python source is), so an edit cannot hide behind a
 stale build; ``REFUGE_PURE_PYTHON=1`` turns every compiled module off. Both run the same code, so
-they give the same results for the same seed (``tests/test_native.py``).
+they give the same results for the same seed (``tests/positions/test_native.py``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
 
 from positions import phases
 from positions.position import Position
@@ -106,16 +105,6 @@ def effect_text(kind: Kind) -> str:
     if tile.priority:
         text += " (played first)"
     return text or "-"
-
-
-def _label(labels: Sequence[str], player: int) -> str:
-    return labels[player] if player < len(labels) and labels[player] else f"player {player}"
-
-
-def describe_changes(before: Position, after: Position, labels: Sequence[str] = ()) -> list[str]:
-    """What happened between two positions of one game, a line per player who did something."""
-    return [f"{_label(labels, p)}: " + ", ".join(words)
-            for p, words in enumerate(player_changes(before, after)) if words]
 
 
 def player_changes(before: Position, after: Position) -> list[list[str]]:

@@ -12,7 +12,7 @@ import difflib
 import json
 import re
 from collections import Counter
-from typing import Iterable, Sequence, TypeVar
+from typing import Iterable, Sequence
 
 from positions import phases, rules
 from positions.errors import MalformedFileError, RefugeError
@@ -22,8 +22,6 @@ from positions.tiles import KIND_BY_NAME, KIND_COUNT, STORM, TILES, Kind
 
 JsonPath = tuple["str | int", ...]
 """Where a value sits in a document: keys and list indices from the top."""
-
-T = TypeVar("T")
 
 MAX_COUNT = 10_000
 """The largest count or number a file may hold; anything bigger is a typo or an attack."""
@@ -160,14 +158,6 @@ def is_unicode(text: str) -> bool:
     return True
 
 
-def read_bool(value: object, path: JsonPath, problems: Problems) -> bool | None:
-    """`value` as ``true`` / ``false``; ``None`` (recorded) otherwise."""
-    if not isinstance(value, bool):
-        problems.add(path, f"found {describe(value)}, expected true or false")
-        return None
-    return value
-
-
 def read_choice(value: object, path: JsonPath, problems: Problems,
                 choices: Sequence[str]) -> str | None:
     """`value` as one of `choices` (names normalised like tile names); ``None`` if not."""
@@ -233,13 +223,6 @@ def read_kind_counts(value: object, path: JsonPath, problems: Problems) -> tuple
             kinds.extend([kind] * number)
     return tuple(sorted(kinds))
 
-
-def read_optional(obj: dict[str, object], key: str, default: T) -> object | T:
-    """The raw value of `key`, or `default` when the key is absent."""
-    return obj[key] if key in obj else default
-
-
-# --- semantic checks: a position that the rules could have reached ----------------------------------
 
 def check_position(pos: Position, problems: Problems) -> None:
     """Record every way `pos` breaks the rules' invariants (tile totals, Storms, weather, phase).

@@ -15,10 +15,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 os.environ["REFUGE_PURE_PYTHON"] = "1"  # never load the build being replaced
 
-from positions import native  # noqa: E402
+from positions import native
 
 NATIVE_GROUPS = (("positions.state", "positions.rules", "positions.position"), ("advisor.players.heuristics",))
 """The modules on the rollout hot path, by compilation group: the modules of a group call each other

@@ -26,26 +26,24 @@ import itertools
 import json
 import random
 import statistics
-import sys
 import time
 from pathlib import Path
 from typing import Any, Sequence
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from advisor.analysis.best_move import DEFAULT_ITERATIONS  # noqa: E402
-from advisor.analysis.value_accuracy import Case, ExactOption, measure, summarize  # noqa: E402
-from advisor.analysis.endgames import BUY_STYLES, NoisyPlayer  # noqa: E402
-from advisor.players.bots import HeuristicPolicy  # noqa: E402
-from advisor.players.games import GameLoop  # noqa: E402
-from advisor.players.heuristics import DEFAULT_ROLLOUT  # noqa: E402
-from positions import Position, RULES_VERSION, parse_action  # noqa: E402
-from positions import phases  # noqa: E402
-from search.errors import SolverLimitError  # noqa: E402
-from search.request import SearchRequest  # noqa: E402
-from search.solver import solve  # noqa: E402
+from advisor.analysis.best_move import DEFAULT_ITERATIONS
+from advisor.analysis.value_accuracy import Case, ExactOption, measure, summarize
+from advisor.analysis.endgames import BUY_STYLES, NoisyPlayer
+from advisor.players.bots import HeuristicPolicy
+from advisor.players.games import GameLoop
+from advisor.players.heuristics import DEFAULT_ROLLOUT
+from positions import ROUTES as ALL_ROUTES, Position, RULES_VERSION, parse_action
+from positions import phases
+from search.errors import SolverLimitError
+from search.request import SearchRequest
+from search.solver import solve
 
-ROUTES = ("meadows", "forest", "mountains")
+ROUTES = tuple(ALL_ROUTES)
 TUNING_SET = Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "continuation_tuning.json"
 SEED_BASE = 100_000
 
