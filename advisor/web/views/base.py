@@ -70,14 +70,16 @@ def parse_body(raw: bytes) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ApiError(400, "body: expected a JSON object")
     if SURROGATE_ESCAPE.search(raw):  # valid UTF-8 holds no surrogate; only a \u escape can
-        path = _unencodable(data, ())
-        if path is not None:
-            raise ApiError(422, f"{json_path(path)}: a string with a lone surrogate (not Unicode text)")
+        found = _unencodable(data, ())
+        if found is not None:
+            path, what = found
+            raise ApiError(422, f"{json_path(path)}: a {what} with a lone surrogate (not Unicode text)")
     return data
 
 
-def _unencodable(value: object, path: tuple[str | int, ...]) -> tuple[str | int, ...] | None:
-    """The JSON path of the first string (key or value) that is not encodable as UTF-8."""
+def _unencodable(value: object, path: tuple[str | int, ...]) -> tuple[tuple[str | int, ...], str] | None:
+    """The JSON path of the first string that is not encodable as UTF-8, and whether it is a
+    ``string`` or a ``key`` (of the object at that path)."""
     stack: list[tuple[object, tuple[str | int, ...]]] = [(value, path)]
     while stack:
         item, where = stack.pop()
@@ -85,13 +87,13 @@ def _unencodable(value: object, path: tuple[str | int, ...]) -> tuple[str | int,
             try:
                 item.encode("utf-8")
             except UnicodeEncodeError:
-                return where
+                return where, "string"
         elif isinstance(item, dict):
             for key, child in item.items():
                 try:
                     key.encode("utf-8")
                 except UnicodeEncodeError:
-                    return where + (key.encode("utf-8", "replace").decode(),)
+                    return where, "key"
                 stack.append((child, where + (key,)))
         elif isinstance(item, list):
             stack.extend((child, where + (i,)) for i, child in enumerate(item))
