@@ -98,11 +98,7 @@ class TrackSession:
 
     def waiting(self) -> list[int]:
         """Seats still to choose in the current simultaneous step (empty outside one)."""
-        pos = self.position
-        if not pos.is_simultaneous():
-            return []
-        return [p for p in range(pos.actor, pos.players)
-                if len(rules.step_legal(pos, p)) >= 2 and p not in self.held]
+        return [p for p in choosing(self.position) if p not in self.held]
 
     def expected(self) -> list[int]:
         """Whose event comes next: the waiting seats, the player to decide, or ``CHANCE_PLAYER``."""
@@ -309,6 +305,14 @@ class TrackSession:
                         words += options
         low = text.lower()
         return sorted({w for w in words if w.startswith(low)})
+
+
+def choosing(pos: Position) -> list[int]:
+    """The seats with a choice to make in the current simultaneous step, from the one the engine
+    resolves next on (empty outside one); they may choose in any order."""
+    if not pos.is_simultaneous():
+        return []
+    return [p for p in range(pos.actor, pos.players) if len(rules.step_legal(pos, p)) >= 2]
 
 
 def _step(pos: Position) -> tuple[int, int, int]:
