@@ -48,8 +48,9 @@ def problems_of(error: RefugeError, limit: int = MAX_PROBLEMS) -> list[dict[str,
 
 
 def problem_count(error: RefugeError) -> int:
-    """How many problems an error reports (one a line)."""
-    return max(1, str(error).count("\n") + 1)
+    """How many problems an error reports (the reader counts those it did not word)."""
+    counted = getattr(error, "problem_count", None)
+    return counted if isinstance(counted, int) else max(1, str(error).count("\n") + 1)
 
 
 def error_response(status: int, message: str, **details: Any) -> JSONResponse:

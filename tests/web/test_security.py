@@ -114,33 +114,6 @@ def test_a_token_is_checked_on_every_request(games: str) -> None:
     assert tracked_files(games) == []
 
 
-def test_serve_beyond_loopback_prints_a_token_url(games: str) -> None:
-    from click.testing import CliRunner
-
-    from advisor.cli import serve as serve_module
-
-    seen: dict = {}
-
-    class FakeServer:  # stands in for uvicorn: the test checks what serve builds, not the network
-        def __init__(self, config: object) -> None:
-            seen["app"] = config.app  # type: ignore[attr-defined]
-
-        def run(self, sockets: list) -> None:
-            for sock in sockets:
-                sock.close()
-
-    import uvicorn
-    original = uvicorn.Server
-    uvicorn.Server = FakeServer  # type: ignore[misc,assignment]
-    try:
-        result = CliRunner().invoke(serve_module.serve, ["--host", "0.0.0.0", "--port", "0", "--games", games])
-    finally:
-        uvicorn.Server = original  # type: ignore[misc]
-    assert result.exit_code == 0, result.output
-    token = seen["app"].state.config.token
-    assert len(token) >= 32 and f"?token={token}" in result.output
-
-
 # --- 3. files -------------------------------------------------------------------------------------
 
 def test_a_link_planted_at_a_new_name_is_never_followed(tmp_path) -> None:
@@ -334,3 +307,41 @@ def test_a_busy_port_is_one_line_and_exit_1_before_any_banner(games: str) -> Non
     assert result.returncode == 1
     assert result.stdout == ""
     assert result.stderr.count("\n") == 1 and "cannot listen on 127.0.0.1" in result.stderr
+
+
+def big_unknown_keys_body(size: int) -> bytes:
+    """A ``/api/validate`` body of about `size` bytes: a position of unknown keys (the audit's 4 MB)."""
+    keys = {f"k{i:07d}": 0 for i in range(size // 15)}
+    return json.dumps({"position": {"format": "refuge-position/1", **keys}}).encode()
+
+
+def test_large_validations_run_off_the_event_loop(tmp_path) -> None:
+    """Three 2 MB validations at once: /api/status is answered while they are still being read."""
+    import threading
+
+    import httpx
+
+    from webtools import LiveServer, make_games
+
+    body = big_unknown_keys_body(2_000_000)
+    config = small_config(make_games(str(tmp_path / "games")), max_body_bytes=len(body) + 1)
+    with LiveServer(config) as live:
+        finished: list[int] = []
+        answers: list[httpx.Response] = []
+
+        def validate() -> None:
+            answers.append(httpx.post(f"{live.url}/api/validate", content=body, timeout=120,
+                                      headers={"content-type": "application/json"}))
+            finished.append(1)
+
+        threads = [threading.Thread(target=validate) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        time.sleep(0.5)  # the bodies are in
+        status = httpx.get(f"{live.url}/api/status", timeout=60)
+        in_flight = 3 - len(finished)
+        for thread in threads:
+            thread.join(120)
+    assert status.status_code == 200 and in_flight >= 1
+    assert all(a.status_code == 200 and len(a.content) < 20_000 for a in answers)
+    assert all(a.json()["problem_count"] > 120_000 for a in answers)

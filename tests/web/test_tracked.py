@@ -84,3 +84,38 @@ def test_new_game_errors(client: TestClient, body: dict) -> None:
 @pytest.mark.parametrize("game_id, status", [("..%2Fx", 404), ("UPPER", 404), ("no-such-game", 404)])
 def test_unknown_or_bad_ids(client: TestClient, game_id: str, status: int) -> None:
     assert client.get(f"/api/tracked/{game_id}").status_code == status
+
+
+def test_simultaneous_choices_in_any_order_and_every_chance_outcome(client: TestClient, games: str) -> None:
+    """As `refuge track`: a later seat may choose first (hidden, held), the record is in seat order
+    (C6); at a chance event every outcome is offered with its chance, the weather tile included."""
+    game = start(client, names=["Ann", "Ben"])
+    url = f"/api/tracked/{game['id']}"
+    assert [(e["seat"], e["options"]) for e in game["expected"]] == [(0, ["return", "draw"]), (1, ["return", "draw"])]
+    game = client.post(f"{url}/events", json={"action": "draw", "seat": 1}).json()  # Ben first
+    assert game["record"]["events"] == [] and game["held"] == [1]
+    assert game["view"]["players"][1]["choice"] == "hidden" and [e["seat"] for e in game["expected"]] == [0]
+    assert game["said"] == ["1 (Ben) has chosen (hidden until 0 (Ann) chooses)"]
+    again = client.post(f"{url}/events", json={"action": "return", "seat": 1})
+    assert again.status_code == 409 and "nothing to enter" in again.json()["error"]
+    game = client.post(f"{url}/events", json={"action": "draw", "seat": 0}).json()
+    assert game["record"]["events"] == ["draw", "draw"] and game["said"][0].startswith("revealed: ")
+    phases_seen = set()
+    for step in range(200):
+        view = game["view"]
+        if view["decision"]["kind"] == "chance":
+            chances = view["chance"]
+            assert abs(sum(c["probability"] for c in chances) - 1) < 1e-4
+            phases_seen.add(view["decision"]["phase"])
+            if view["decision"]["phase"] == "weather":
+                assert {c["action"] for c in chances} <= {"weather sun", "weather storm"}
+                game = client.post(f"{url}/events", json={"action": chances[-1]["action"]}).json()
+                break
+            game = client.post(f"{url}/events", json={"sample": step}).json()
+        else:
+            choice = game["expected"][-1]
+            game = client.post(f"{url}/events", json={"action": choice["options"][-1], "seat": choice["seat"]}).json()
+    assert "weather" in phases_seen and "deal" in phases_seen
+    assert game["record"]["events"][-1].startswith("weather ")
+    assert game["view"]["turn"] == 2 and game["view"]["decision"]["phase"] == "decide"
+    assert [str(e) for e in load_record(os.path.join(games, game["file"])).events] == game["record"]["events"]
