@@ -264,3 +264,21 @@ def test_a_page_on_another_origin_cannot_change_anything(page, live: LiveServer,
         evil.shutdown()
     assert sorted(n for n in os.listdir(folder) if n.startswith("tracked-")) == before
     assert (dict(live.app.state.jobs.counts), len(live.app.state.jobs.jobs)) == jobs_before
+
+
+def test_the_printed_token_url_opens_the_pages_and_nothing_opens_without_it(browser, tmp_path) -> None:
+    from webtools import make_games, small_config
+
+    config = small_config(make_games(str(tmp_path / "games")), token="t0ken-for-the-test")
+    with LiveServer(config) as server:
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        tab = context.new_page()
+        tab.set_default_timeout(TIMEOUT_MS)
+        refused = tab.goto(f"{server.url}/track")
+        assert refused is not None and refused.status == 403
+        tab.goto(f"{server.url}/?token=t0ken-for-the-test")  # the URL `refuge serve` prints
+        tab.goto(f"{server.url}/track")  # the cookie carries the token from then on
+        tab.click("#create")
+        tab.wait_for_selector('.seat-choices[data-seat="1"] button.action[data-action="draw"]')
+        assert len([n for n in os.listdir(config.games_dir) if n.startswith("tracked-")]) == 1
+        context.close()
