@@ -1,0 +1,133 @@
+"""What a new user met in the terminal (issue 25): output paths checked before the work, the event
+range checked against the record, did-you-mean for agents and routes, a closed pipe ends quietly,
+and the turn summaries' words (buys of the kind just played, going home at the walk's end, "you")."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import subprocess
+from collections import Counter
+
+from click.testing import CliRunner
+
+from advisor.cli import cli
+from advisor.players.narration import Narrator
+from positions import Position
+from positions.actions import action_from_code
+from positions.record import GameRecorder, replay
+from positions.render import verb
+from positions.tiles import TILES
+from processes import REFUGE
+
+BLUNDER_GAME = os.path.join(os.path.dirname(__file__), "..", "data", "blunder-game.json")
+
+
+def _run(*args: str, input: str | None = None):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def test_annotate_checks_the_chart_path_before_the_analysis() -> None:
+    result = _run("annotate", BLUNDER_GAME, "--plot", "/nonexistent/x.png")
+    assert result.exit_code == 1
+    assert result.output.strip() == "error: /nonexistent/x.png: cannot write the file (no such folder " \
+                                    "/nonexistent)"
+    assert "annotating" not in result.output  # no progress bar: nothing was searched
+
+
+def test_annotate_past_the_records_end_says_its_length() -> None:
+    result = _run("annotate", BLUNDER_GAME, "--from-event", "500")
+    assert result.exit_code == 1
+    assert result.output.strip() == "error: --from-event 500: the record has 141 events (indexes 0-140)"
+    assert _run("annotate", BLUNDER_GAME, "--from-event", "9", "--to-event", "3").exit_code == 1
+
+
+def test_unknown_agents_and_routes_get_a_did_you_mean_before_the_game_starts() -> None:
+    for args, hint in ((["--seats", "humn,heuristic"], "did you mean 'human'?"),
+                       (["--seats", "human,heuristc"], "did you mean 'heuristic'?"),
+                       (["--route", "meadow"], "did you mean 'meadows'?"),
+                       (["--route", "forrest"], "did you mean 'forest'?")):
+        result = _run("play", *args, input="quit\n")
+        assert result.exit_code == 1, args
+        assert hint in result.output
+        assert "Seats:" not in result.output  # nothing printed before the error
+
+
+def test_arena_agent_typos_get_a_did_you_mean_too() -> None:
+    result = _run("selfplay", "--agents", "heuristc,greedy", "--games", "1", "--out", os.devnull)
+    assert result.exit_code != 0
+    assert "did you mean 'heuristic'?" in result.output
+
+
+def test_a_closed_pipe_ends_the_command_quietly(tmp_path) -> None:
+    events = _run("show", BLUNDER_GAME, "--events").output
+    reader, writer = os.pipe()
+    os.close(reader)  # `| head` that has already gone
+    process = subprocess.run([*REFUGE, "track", str(tmp_path / "copy.json"), "--players", "2"],
+                             input=events.encode(), stdout=writer, stderr=subprocess.PIPE, timeout=120,
+                             env={**os.environ, "PYTHONPATH": os.getcwd()})
+    os.close(writer)
+    assert process.stderr.decode() == ""
+    assert process.returncode != 0
+
+
+def _random_game(seed: int, players: int = 3) -> GameRecorder:
+    rng = random.Random(seed)
+    recorder = GameRecorder.new(players, "meadows", [], seed)
+    while not recorder.position.is_terminal():
+        pos = recorder.position
+        recorder.apply(pos.sample_chance(rng) if pos.is_chance() else rng.choice(pos.legal_actions()))
+    return recorder
+
+
+def _summaries(recorder: GameRecorder, labels: list[str]) -> list[tuple[Position, Position, list[str]]]:
+    """(turn start, turn end, summary lines) for every turn of the game."""
+    record = recorder.record()
+    game = replay(record)
+    narrator = Narrator(labels, record.start())
+    turns = []
+    for index, step in enumerate(game.steps):
+        start = narrator.turn_start
+        after = game.position_at(index + 1)
+        lines = narrator.event(step.position, step.player, step.action, after, False)
+        summary = [line for line in lines if line.startswith("   ")]
+        if any(line.startswith("-- walk") for line in lines):
+            turns.append((start, after, summary))
+    return turns
+
+
+def test_every_tile_that_left_the_market_is_told_as_a_buy() -> None:
+    """Buying the kind just played (the bag then holds as many as before) is still a buy."""
+    told_after_playing = 0
+    for seed in range(6):
+        for start, end, summary in _summaries(_random_game(seed), ["P0", "P1", "P2"]):
+            sold = Counter({TILES[k].name: start.market[k] - end.market[k]
+                            for k in range(len(end.market)) if start.market[k] > end.market[k]})
+            told = Counter(m.group(1) for line in summary for m in re.finditer(r"buys (\w+) for", line))
+            assert told == sold, summary
+            told_after_playing += sum(bool(re.search(r"plays (\w+).*buys \1 for", line)) for line in summary)
+    assert told_after_playing > 0  # the case the summary used to leave out happened
+
+
+def test_the_last_walker_going_home_is_told_though_it_ends_the_walk() -> None:
+    """Every player who chooses to return (C6) is told going home once, the last walker too,
+    whose return ends the walk."""
+    for seed in range(4):
+        recorder = _random_game(seed, 2)
+        told = sum(line.count("returns home") for _, _, summary in _summaries(recorder, ["P0", "P1"])
+                   for line in summary)
+        homecomings = [step for step in replay(recorder.record()).steps
+                       if step.player >= 0 and str(action_from_code(step.action)) == "return"]
+        assert told == len(homecomings)
+
+
+def test_the_person_at_the_terminal_is_you_not_a_third_person() -> None:
+    assert verb("you", "draws") == "draw"
+    assert verb("you", "returns home") == "return home"
+    assert verb("you (seat 2)", "has") == "have"
+    assert verb("Ann", "draws") == "draws"
+    lines = [line for _, _, summary in _summaries(_random_game(2), ["you", "Ben", "Cy"]) for line in summary]
+    mine = [line for line in lines if line.startswith("   you:")]
+    assert mine and not any(re.search(r"\b(plays|draws|buys|returns|discards|has)\b", line) for line in mine)
+    assert not any(re.search(r"[+-]1 Steps\b", line) for line in lines)
