@@ -131,3 +131,31 @@ def test_the_person_at_the_terminal_is_you_not_a_third_person() -> None:
     mine = [line for line in lines if line.startswith("   you:")]
     assert mine and not any(re.search(r"\b(plays|draws|buys|returns|discards|has)\b", line) for line in mine)
     assert not any(re.search(r"[+-]1 Steps\b", line) for line in lines)
+
+
+TRACK_START = ("draw\ndraw\ndrawn sign butterfly\ndrawn sign squirrel\nplay butterfly\nplay squirrel\n"
+               "buy compass\npass\nsun\nreturn\n1: draw\n")
+
+
+def _track(tmp_path, lines: str, start: str = TRACK_START):  # type: ignore[no-untyped-def]
+    """A tracked 2-player game, Ann and Ben, read from standard input (errors go to stderr)."""
+    return CliRunner().invoke(cli, ["track", str(tmp_path / "table.json"), "--players", "2", "--names",
+                                    "Ann,Ben", "--iterations", "30"], input=start + lines)
+
+
+def test_track_advises_a_player_named_and_reveals_choices_by_name(tmp_path) -> None:
+    result = _track(tmp_path, "discard none\n")
+    assert result.exit_code == 0, result.output
+    assert "revealed: Ann: return; Ben: draw" in result.output
+    asked = _track(tmp_path / "..", "", start="draw\nadvise Ben\nadvise bem\n")  # Ben to decide
+    assert "expected a number" not in asked.output
+    assert "Player 1 decides" in asked.output and "Recommendation:" in asked.output
+    assert "did you mean 'Ben'?" in asked.output
+
+
+def test_a_draw_typed_during_another_players_return_discard_says_what_comes_first(tmp_path) -> None:
+    result = _track(tmp_path, "Ben: drawn sign storm\n")
+    assert result.exit_code == 1
+    assert ("1 (Ben)'s draw comes after the returning players' discards: the next event is 0 (Ann)'s "
+            "return-discard (discard none | discard path butterfly)") in result.output
+    assert "has nothing to decide" not in result.output
