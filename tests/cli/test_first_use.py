@@ -159,3 +159,42 @@ def test_a_draw_typed_during_another_players_return_discard_says_what_comes_firs
     assert ("1 (Ben)'s draw comes after the returning players' discards: the next event is 0 (Ann)'s "
             "return-discard (discard none | discard path butterfly)") in result.output
     assert "has nothing to decide" not in result.output
+
+
+def test_the_verdict_shows_the_difference_interval_it_rests_on() -> None:
+    """The table's two intervals may overlap while the verdict says "clear": the verdict's own
+    interval (of the difference) is printed, and it holds 0 exactly when the verdict says noise."""
+    result = _run("best-move", "storm-one-away", "--iterations", "600")
+    assert result.exit_code == 0, result.output
+    reason = next(line for line in result.output.splitlines() if line.startswith("Recommendation:"))
+    found = re.search(r"([+-]\d+\.\d) points over #2, 95% interval ([+-]\d+\.\d) to ([+-]\d+\.\d)", reason)
+    assert found, reason
+    low, high = float(found.group(2)), float(found.group(3))
+    assert ("within noise" in reason) == (low <= 0 <= high)
+    header = next(line for line in result.output.splitlines() if line.lstrip().startswith("#"))
+    assert header.split()[-1] == "note"  # the notes column has a header
+
+
+def test_interval_of_a_difference_matches_within_noise() -> None:
+    from advisor.analysis.intervals import difference_interval
+    from search.request import ActionStats, within_noise
+
+    for win, low, high in ((0.778, 0.769, 0.791), (0.577, 0.474, 0.874), (0.60, 0.55, 0.65)):
+        first = ActionStats(0, 1000, 0.70, 0.68, 0.72, 50.0)
+        second = ActionStats(1, 100, win, low, high, 48.0)
+        _, lo, hi = difference_interval(first, second)
+        assert within_noise(first, second) == (lo <= 0 <= hi)
+
+
+def test_the_line_marks_the_next_walks_move_and_the_words_are_explained() -> None:
+    from advisor.analysis.line import line_in_words
+    from positions.actions import DRAW, RETURN
+
+    discard = next(code for code in range(400) if str(action_from_code(code)) == "discard none")
+    assert line_in_words([RETURN, discard, DRAW]) == "return → discard none → next walk: draw"
+    assert line_in_words([RETURN, DRAW]) == "return → next walk: draw"
+    assert line_in_words([DRAW]) == "draw"
+    output = _run("best-move", "storm-one-away", "--iterations", "300").output
+    assert "1 more Storm and it hits" in output
+    assert "rule C18" in output and "tie for first shares the win" in output
+    assert "rule C16: the Storm penalises" in output and "Penalty if you draw" in output
