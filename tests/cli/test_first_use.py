@@ -198,3 +198,13 @@ def test_the_line_marks_the_next_walks_move_and_the_words_are_explained() -> Non
     assert "1 more Storm and it hits" in output
     assert "rule C18" in output and "tie for first shares the win" in output
     assert "rule C16: the Storm penalises" in output and "Penalty if you draw" in output
+
+
+def test_an_annotation_label_matches_the_loss_as_printed() -> None:
+    """Issue 25: "-15.0 (mistake)" was printed for a 0.1499 loss; the label is the printed number's."""
+    from advisor.analysis.annotate import SCORE_THRESHOLDS, label_for
+
+    assert f"{100 * 0.1499:.1f}" == "15.0" and label_for(0.1499, 0.01) == "blunder"
+    assert f"{100 * 0.1494:.1f}" == "14.9" and label_for(0.1494, 0.01) == "mistake"
+    assert label_for(9.96, 1.0, SCORE_THRESHOLDS, unit=1.0) == "blunder"  # printed 10.0 VP
+    assert label_for(9.94, 1.0, SCORE_THRESHOLDS, unit=1.0) == "mistake"
