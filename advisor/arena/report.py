@@ -175,10 +175,19 @@ def sprt_heading(settings: SprtSettings) -> str:
             f"alpha={settings.alpha:g}, beta={settings.beta:g})")
 
 
+def llr_text(result: SprtResult) -> str:
+    """``LLR 1.23 [-2.94, 2.94]``, with as many decimals as it takes for an LLR short of a bound
+    not to print as that bound (``LLR 2.943 [-2.944, 2.944]``, not ``2.94 [-2.94, 2.94] continue``)."""
+    digits = 2
+    while digits < 6 and any(result.llr != bound and f"{result.llr:.{digits}f}" == f"{bound:.{digits}f}"
+                             for bound in (result.lower, result.upper)):
+        digits += 1
+    return (f"LLR {result.llr:.{digits}f} [{result.lower:.{digits}f}, {result.upper:.{digits}f}]")
+
+
 def format_sprt(result: SprtResult, unit: str = "deal") -> str:
     """One line: the test, its log-likelihood ratio, bounds, decision and the units behind them."""
-    return (f"{sprt_heading(result.settings)}: LLR {result.llr:.2f} "
-            f"[{result.lower:.2f}, {result.upper:.2f}] {VERDICTS[result.decision]} "
+    return (f"{sprt_heading(result.settings)}: {llr_text(result)} {VERDICTS[result.decision]} "
             f"after {result.units} {unit}{'' if result.units == 1 else 's'}")
 
 
@@ -206,7 +215,7 @@ def summary_line(names: Sequence[str], rows: Sequence[PairStats], done: int, tot
         text += (f"  {names[row.first]} vs {names[row.second]}: score {s.score:.3f} "
                  f"Elo {format_elo(s.elo)} [{format_elo(low)}, {format_elo(high)}] LOS {100 * s.los:.1f}%")
     if sprt_result is not None:
-        text += f"  LLR {sprt_result.llr:.2f} [{sprt_result.lower:.2f}, {sprt_result.upper:.2f}]"
+        text += f"  {llr_text(sprt_result)}"
     return text
 
 

@@ -208,3 +208,15 @@ def test_an_annotation_label_matches_the_loss_as_printed() -> None:
     assert f"{100 * 0.1494:.1f}" == "14.9" and label_for(0.1494, 0.01) == "mistake"
     assert label_for(9.96, 1.0, SCORE_THRESHOLDS, unit=1.0) == "blunder"  # printed 10.0 VP
     assert label_for(9.94, 1.0, SCORE_THRESHOLDS, unit=1.0) == "mistake"
+
+
+def test_an_llr_short_of_a_bound_never_prints_as_the_bound() -> None:
+    from advisor.arena.report import format_sprt
+    from advisor.arena.sprt import SprtResult, SprtSettings
+
+    settings = SprtSettings(0, 10, 0.05, 0.05, "normalized")
+    short = SprtResult(settings, 2.9437, -2.9444, 2.9444, 40)
+    line = format_sprt(short)
+    assert short.decision == "continue" and "LLR 2.944 [-2.944, 2.944] continue" not in line
+    assert "LLR 2.9437 [-2.9444, 2.9444] continue" in line
+    assert "LLR 1.26 [-2.94, 2.94]" in format_sprt(SprtResult(settings, 1.2612, -2.9444, 2.9444, 40))
