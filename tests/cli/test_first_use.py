@@ -220,3 +220,19 @@ def test_an_llr_short_of_a_bound_never_prints_as_the_bound() -> None:
     assert short.decision == "continue" and "LLR 2.944 [-2.944, 2.944] continue" not in line
     assert "LLR 2.9437 [-2.9444, 2.9444] continue" in line
     assert "LLR 1.26 [-2.94, 2.94]" in format_sprt(SprtResult(settings, 1.2612, -2.9444, 2.9444, 40))
+
+
+def test_validate_blames_the_players_not_a_box_the_file_does_not_have(tmp_path) -> None:
+    import json
+
+    from positions.examples import example_text
+
+    data = json.loads(example_text("opening-2p"))
+    assert "box" not in data
+    data["players"][0]["bag"]["sign"] += 3  # 7 signs where the supply is 4 (C1)
+    path = tmp_path / "too-many.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = _run("validate", str(path))
+    assert result.exit_code == 1
+    assert "box" not in result.output.split(":")[1]
+    assert f"{path}: players[0]: 7 held by players" in result.output
