@@ -3,10 +3,30 @@
 from __future__ import annotations
 
 import os
+import socket
 
 import click
 
+from advisor.cli.errors import fail
 from advisor.web.config import WebConfig
+
+
+def _check_listening(host: str, port: int) -> None:
+    """Fail with one line, before anything is printed, when the address cannot be listened on."""
+    if port == 0:
+        return
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as error:
+        fail(f"--host {host}: {error.strerror or error}")
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as error:
+            fail(f"cannot listen on {host}:{port}: {error.strerror or error} (another server? "
+                 "--port chooses another)")
 
 
 @click.command("serve")
@@ -34,10 +54,10 @@ def serve(port: int, host: str, games_dir: str, max_seconds: float, max_iteratio
 
         from advisor.web.app import create_app
     except ImportError as error:
-        raise click.ClickException(f"refuge serve needs the [web] extra ({error.name} is missing): "
-                                   f"pip install -e '.[web]'") from None
+        fail(f"refuge serve needs the [web] extra ({error.name} is missing): pip install -e '.[web]'")
     if not os.path.isdir(games_dir):
-        raise click.ClickException(f"--games {games_dir}: no such folder")
+        fail(f"--games {games_dir}: no such folder")
+    _check_listening(host, port)
     config = WebConfig(games_dir=os.path.abspath(games_dir), max_seconds=max_seconds,
                        max_iterations=max_iterations, slots=slots)
     shown = f"[{host}]" if ":" in host else host
