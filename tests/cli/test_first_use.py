@@ -236,3 +236,21 @@ def test_validate_blames_the_players_not_a_box_the_file_does_not_have(tmp_path) 
     assert result.exit_code == 1
     assert "box" not in result.output.split(":")[1]
     assert f"{path}: players[0]: 7 held by players" in result.output
+
+
+def test_every_folder_of_the_code_is_a_configured_package_so_setuptools_has_nothing_to_warn() -> None:
+    """`make demo` printed ~100 lines of "Package 'advisor.players.data' is absent from the
+    `packages` configuration": every folder is now found, and every package-data key is one."""
+    import tomllib
+
+    from setuptools import find_namespace_packages
+
+    root = os.path.join(os.path.dirname(__file__), "..", "..")
+    with open(os.path.join(root, "pyproject.toml"), "rb") as handle:
+        config = tomllib.load(handle)["tool"]["setuptools"]
+    found = set(find_namespace_packages(root, include=config["packages"]["find"]["include"]))
+    folders = {os.path.relpath(folder, root).replace(os.sep, ".")
+               for top in ("positions", "search", "advisor")
+               for folder, _, _ in os.walk(os.path.join(root, top)) if "__pycache__" not in folder}
+    assert folders <= found
+    assert set(config["package-data"]) <= found
