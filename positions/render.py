@@ -30,6 +30,16 @@ def tile_counts(tiles: tuple[Kind, ...] | list[Kind]) -> str:
     return ", ".join(f"{counts[k]} {TILES[k].name}" for k in sorted(counts)) or "-"
 
 
+def bag_text(pos: Position, player: int) -> str:
+    """``11: 2 storm, 2 sign, ...``, or ``unknown (11 tiles)`` for a bag the player to decide does
+    not know (a saved position's ``"bag": "unknown"``: the tiles held are one guess, dealt afresh
+    by every search)."""
+    size = len(pos.bags[player])
+    if player in pos.hidden_bags:
+        return f"unknown ({plural(size, 'tile')})"
+    return f"{size}: {tile_counts(pos.bags[player])}"
+
+
 def whose_turn(pos: Position) -> str:
     """Who acts next and at which step."""
     player = pos.current_player()
@@ -58,7 +68,7 @@ def render(pos: Position) -> str:
             f"P{player}: {pos.vp[player]} VP, {plural(pos.steps[player], 'Step')}, {status}; "
             f"path [{tile_list(pos.paths[player])}] (paw {paw_total(pos.paths[player])}); "
             f"hand [{tile_list(pos.hands[player])}]; set aside [{tile_list(pos.set_aside[player])}]; "
-            f"bag {len(pos.bags[player])}: {tile_counts(pos.bags[player])}"
+            f"bag {bag_text(pos, player)}"
         )
     if pos.phase in (phases.OPTION, phases.DISCARD):
         lines.append(f"Resolving: {TILES[pos.tile].name} (player {pos.actor}), "

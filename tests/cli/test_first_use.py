@@ -254,3 +254,15 @@ def test_every_folder_of_the_code_is_a_configured_package_so_setuptools_has_noth
                for folder, _, _ in os.walk(os.path.join(root, top)) if "__pycache__" not in folder}
     assert folders <= found
     assert set(config["package-data"]) <= found
+
+
+UNKNOWN_BAGS = os.path.join(os.path.dirname(__file__), "..", "data", "unknown-bags-3p.json")
+"""thinning-cave-3p with the bags of the two players not to act saved as ``"unknown"``."""
+
+
+def test_an_unknown_bag_is_shown_unknown_not_as_the_guess_the_search_deals_afresh() -> None:
+    shown = _run("show", UNKNOWN_BAGS).output
+    assert "unknown (9 tiles)" in shown and "unknown (7 tiles)" in shown
+    assert "7: 1 storm, 1 signpost" in shown  # the acting player's own bag is known
+    advised = _run("best-move", UNKNOWN_BAGS, "--iterations", "30").output
+    assert "P0: 18 VP" in advised and "bag unknown (9 tiles)" in advised
