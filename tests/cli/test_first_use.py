@@ -266,3 +266,17 @@ def test_an_unknown_bag_is_shown_unknown_not_as_the_guess_the_search_deals_afres
     assert "7: 1 storm, 1 signpost" in shown  # the acting player's own bag is known
     advised = _run("best-move", UNKNOWN_BAGS, "--iterations", "30").output
     assert "P0: 18 VP" in advised and "bag unknown (9 tiles)" in advised
+
+
+def test_one_deal_gets_no_elo_interval_and_both_elo_commands_say_why_they_differ(tmp_path) -> None:
+    db = str(tmp_path / "arena.sqlite")
+    played = _run("arena", "--agent", "a=heuristic", "--agent", "b=greedy", "--games", "2", "--db", db,
+                  "--workers", "1")
+    assert played.exit_code == 0, played.output
+    row = next(line for line in played.output.splitlines() if line.startswith("a vs b"))
+    assert "too few deals (1 < 5)" in row and "[" not in row
+    assert "`refuge ladder` fits every game with a weak prior" in played.output
+    rated = _run("ladder", "--db", db)
+    assert "a little nearer 0 than `refuge arena`'s Elo" in rated.output
+    assert _run("ladder", "--db", db, "--plot", "/nonexistent/l.png").output.startswith(
+        "error: /nonexistent/l.png: cannot write the file")
