@@ -119,6 +119,21 @@ def writable_target(path: str) -> tuple[str, os.stat_result | None]:
     return target, info
 
 
+def check_writable(path: str) -> None:
+    """Fail now, before any work, if a later :func:`write_atomically` to `path` would fail.
+
+    Raises:
+        FileWriteError: the target is not a regular file or is read-only, or its folder is
+            missing or cannot be written.
+    """
+    target, _ = writable_target(path)
+    folder = os.path.dirname(target) or "."
+    if not os.path.isdir(folder):
+        raise FileWriteError(f"{path}: cannot write the file (no such folder {folder})")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise FileWriteError(f"{path}: cannot write the file (the folder {folder} is not writable)")
+
+
 def _new_file_mode() -> int:
     mask = os.umask(0)
     os.umask(mask)

@@ -306,10 +306,25 @@ def _check_tile_totals(pos: Position, problems: Problems) -> None:
             why = (f"a stack of {ruleset.stack_size} in the route, C3" if in_route and not per_player
                    else f"{per_player} in each of {pos.players} start bags, C1" if not in_route
                    else f"a stack of {ruleset.stack_size} and {per_player} per start bag")
-            place: JsonPath = ("market", name) if in_route else ("box", name)
+            place = _where_counted_wrong(pos, kind, held, boxed, total > supply)
             problems.add(place, f"{sum(h[kind] for h in held)} held by players + {boxed[kind]} in the "
                          f"box + {pos.market[kind]} in the market = {total} {name}, expected {supply} "
                          f"({why})")
+
+
+def _where_counted_wrong(pos: Position, kind: Kind, held: list[Counter[Kind]], boxed: Counter[Kind],
+                         too_many: bool) -> JsonPath:
+    """The JSON path to blame for a wrong tile total: too many go to the holder of the most (the
+    market or the box only if it holds some: a file without a box has one derived, never too full);
+    too few to the market of a route stack, else the box, where the missing tiles would be."""
+    name = TILES[kind].name
+    if too_many:
+        if kind in pos.route.kinds and pos.market[kind]:
+            return ("market", name)
+        if boxed[kind]:
+            return ("box", name)
+        return ("players", max(range(pos.players), key=lambda p: (held[p][kind], -p)))
+    return ("market", name) if kind in pos.route.kinds else ("box", name)
 
 
 def _check_storms(pos: Position, problems: Problems) -> None:

@@ -85,12 +85,15 @@ def move_accuracy(loss: float) -> float:
     return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * 100 * loss) - 3.1669))
 
 
-def label_for(loss: float, noise: float, thresholds: Sequence[tuple[float, str]] = THRESHOLDS) -> str:
-    """The label of a loss, or ``""`` when it is small or within the Monte Carlo noise."""
+def label_for(loss: float, noise: float, thresholds: Sequence[tuple[float, str]] = THRESHOLDS,
+              unit: float = 100.0) -> str:
+    """The label of a loss, or ``""`` when it is small or within the Monte Carlo noise; the loss
+    meets the thresholds as printed, to 0.1 of its unit (win points: a 0.1499 loss shows as 15.0,
+    so it is a blunder; VP: unit 1)."""
     if loss <= noise:
         return ""
     for threshold, label in thresholds:
-        if loss >= threshold:
+        if float(f"{loss * unit:.1f}") >= float(f"{threshold * unit:.1f}"):
             return label
     return ""
 
@@ -128,7 +131,7 @@ def annotate_decision(position: Position, played: int, event: int, request: Sear
         measure, loss, score_loss, noise = _loss(best, mine)
     label = ""
     if seen:
-        label = (label_for(score_loss, noise, SCORE_THRESHOLDS) if measure == "score"
+        label = (label_for(score_loss, noise, SCORE_THRESHOLDS, unit=1.0) if measure == "score"
                  else label_for(loss, noise))
     after = mine if seen else best
     return Annotation(

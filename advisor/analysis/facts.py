@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from advisor.players.heuristics import DEFAULT_ROLLOUT
 from positions import Position
+from positions.render import plural
 from positions.tiles import STORM
 from positions.actions import DRAW, RETURN
 from positions.phases import BUY, DECIDE, TIEBREAK, WEATHER
@@ -48,7 +49,7 @@ class ReturnFacts:
         how = "exact" if self.hit_chance_this_turn_exact else f"estimated from {self.samples} playouts"
         return [
             f"Storms on the track: {self.storms_on_track}/{self.threshold} "
-            f"({self.storms_to_hit} more and the Storm hits)",
+            f"({storm_words(self.storms_to_hit)})",
             f"Chance the Storm hits before your next return-or-draw decision (end of this turn) if "
             f"you draw: {100 * self.hit_chance_this_turn:.1f}% ({how}; weather tile alone: "
             f"{100 * self.hit_chance_weather_only:.1f}%, exact)",
@@ -56,11 +57,19 @@ class ReturnFacts:
             f"{100 * self.hit_chance_walk:.1f}% (estimated from {self.samples} playouts of the "
             f"search's continuation)",
             f"Animal points at stake (scored if you return now): {self.animal_points}",
-            f"At risk if you draw and the Storm hits this turn: {self.tiles_at_risk} tiles, "
-            f"{self.steps_at_risk} Steps"
+            f"Penalty if you draw and the Storm hits this turn: {plural(self.steps_at_risk, 'Step')}"
             + (f" and {self.vp_at_risk} VP" if self.vp_at_risk else "")
-            + " (the path and the tile you would play, C16)",
+            + f" (1 Step for each of the {plural(self.tiles_at_risk, 'tile')} of your path with the "
+            "tile you would play, 1 VP for each Step you cannot pay; rule C16: the Storm penalises "
+            "the paths of the players still walking)",
         ]
+
+
+def storm_words(missing: int) -> str:
+    """``1 more Storm and it hits``, ``2 more Storms and it hits``, ``the Storm has hit``."""
+    if missing <= 0:
+        return "the Storm has hit"
+    return f"{missing} more {'Storm' if missing == 1 else 'Storms'} and it hits"
 
 
 def _hit_chance_after_plays(state: Position) -> float:

@@ -17,7 +17,7 @@ from advisor.players.bots import DEFAULT_ROLLOUT
 from positions import phases, rules
 from positions.actions import Action
 from positions.errors import IllegalActionError, InvalidActionError
-from positions.events import event_line, event_options, read_event, spellings, split_event_line
+from positions.events import event_line, event_options, normalize, read_event, spellings, split_event_line
 from positions.position import Position
 from positions.record import GameRecord, GameRecorder, replay, where
 from positions.render import printable, tile_counts, tile_list
@@ -32,7 +32,7 @@ Type each event as it happens, one a line, in action notation (docs/notation.md)
 Prefix a seat or name for whom it is ("1: buy bear", "Ann: draw"); short forms work where only one
 event fits ("draw sign storm", "sign storm", "sun", "bear" at a buy, "steps", "none").
 Simultaneous steps (decide, choose, buy) take the players' choices in any order.
-Commands: advise [SEAT] (best move), show (the position), bags (every bag), undo [N],
+Commands: advise [SEAT or NAME] (best move), show (the position), bags (every bag), undo [N],
 save, help (or ?), quit. Lines starting with # are comments."""
 
 
@@ -95,6 +95,18 @@ class TrackSession:
             return "chance"
         name = printable(self.names[player]) if player < len(self.names) else ""
         return f"{player} ({name})" if name else str(player)
+
+    def typed_label(self, player: int) -> str:
+        """How the event lines name a seat: its name where one reads back as that seat (``Ann``),
+        else the number, so that every printed event can be typed again."""
+        name = self.names[player] if player < len(self.names) else ""
+        if not name or ":" in name or "#" in name or printable(name) != name or name != name.strip():
+            return str(player)
+        try:
+            seat = split_event_line(f"{name}:", self.names, self.position.players).player
+        except InvalidActionError:
+            return str(player)
+        return name if seat == player else str(player)
 
     def waiting(self) -> list[int]:
         """Seats still to choose in the current simultaneous step (empty outside one)."""
@@ -162,9 +174,33 @@ class TrackSession:
             raise InvalidActionError(f"{self.label(player)} has already chosen in this step "
                                      f"(undo to change it)")
         if player not in expected:
-            raise InvalidActionError(f"{self.label(player)} has nothing to decide now: waiting for "
-                                     f"{', '.join(self.label(p) for p in expected)}")
+            raise InvalidActionError(self._not_now(player, said.text))
         return Entry(player, read_event(said.text, pos, player))
+
+    def _not_now(self, player: int, text: str) -> str:
+        """Why `player` has nothing to enter now, and whose event comes first."""
+        pos = self.position
+        seats = self.expected()
+        options = " | ".join(str(a) for a in event_options(pos, seats[0]))
+        first = (f"the next event is {', '.join(self.label(p) for p in seats)}'s "
+                 f"{phases.NAMES[pos.phase]} ({options})")
+        if not pos.walking[player]:
+            return f"{self.label(player)} is home this walk: {first}"
+        if pos.phase == phases.RETURN_DISCARD and normalize(text).startswith("draw"):
+            return (f"{self.label(player)}'s draw comes after the returning players' discards: "
+                    f"{first}")
+        return f"{self.label(player)} has nothing to decide now: {first}"
+
+    def seat(self, word: str) -> int:
+        """The seat a word names: ``1``, ``P1`` or a player's name (any case).
+
+        Raises:
+            InvalidActionError: the word names no seat (with a "did you mean").
+        """
+        said = split_event_line(f"{word}:", self.names, self.position.players)
+        if said.player is None or said.player < 0:
+            raise InvalidActionError(f"{word!r} is not a player")
+        return said.player
 
     def enter_line(self, line: str) -> Outcome:
         """Read and enter one typed event (see :meth:`read_line` for what it raises)."""
@@ -196,7 +232,7 @@ class TrackSession:
         return Outcome(lines)
 
     def _apply(self, action: Action) -> str:
-        text = event_line(self.position, action)
+        text = event_line(self.position, action, self.typed_label)
         self.recorder.apply(action)
         return text
 

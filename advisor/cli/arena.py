@@ -10,7 +10,7 @@ from advisor.arena.executors import default_workers
 from advisor.arena.match import (
     ArenaReports, ArenaSettings, make_tables, parse_named_agent, rotations, run_arena,
 )
-from advisor.arena.report import fault_lines, format_table, sprt_lines
+from advisor.arena.report import ELO_NOTE, fault_lines, format_table, sprt_lines
 from advisor.arena.sprt import ELO_MODELS, SprtSettings
 from advisor.cli.errors import fail_on_one_line as fail
 from advisor.cli.progress import ArenaDisplay
@@ -92,6 +92,7 @@ def arena_command(agents: tuple[str, ...], games: int, players: int, route: str,
         return
     rows = progress.rows()
     click.echo(format_table(progress.names, rows))
+    click.echo(ELO_NOTE)
     for line in fault_lines(progress.names, progress.played):
         click.echo(line)
     click.echo(f"{len(progress.played)} of {progress.schedule.total} games in {db}")

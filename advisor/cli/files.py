@@ -16,7 +16,7 @@ from positions.events import movetext
 from positions.examples import example_names, load_example
 from positions.files import read_text_file, write_atomically
 from positions.position import Position
-from positions.render import printable
+from positions.render import bag_text, printable
 from positions.record import FORMAT as GAME_FORMAT
 from positions.record import GameRecord, Replay, find_decision, parse_record, replay, where
 from positions.saved import SavedPosition, dump_position, parse_position, position_to_data
@@ -105,7 +105,7 @@ def render_tables(pos: Position, names: tuple[str, ...] = ()) -> str:
         label = f"{p} {printable(names[p])}" if p < len(names) and names[p] else str(p)
         rows.append([label, "walking" if pos.walking[p] else "home", pos.vp[p], pos.steps[p],
                      pos.owned_storms[p], _tiles(pos.paths[p]), _tiles(pos.hands[p]),
-                     _tiles(pos.set_aside[p]), f"{len(pos.bags[p])}: {_counts(pos.bags[p])}"])
+                     _tiles(pos.set_aside[p]), bag_text(pos, p)])
     lines.append(tabulate(rows, headers=["player", "status", "VP", "steps", "storms", "path", "hand",
                                          "set aside", "bag"]))
     if pos.box:

@@ -6,10 +6,10 @@ import logging
 import os
 import secrets
 import socket
-import sys
 
 import click
 
+from advisor.cli.errors import fail
 from advisor.web.config import LOOPBACK_HOSTS, WebConfig
 
 
@@ -21,8 +21,8 @@ def _listen(host: str, port: int) -> socket.socket:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
     except OSError as error:
-        click.echo(f"refuge serve: cannot listen on {host}:{port}: {error.strerror or error}", err=True)
-        sys.exit(1)
+        fail(f"cannot listen on {host}:{port}: {error.strerror or error} (another server? "
+             "--port chooses another)")
     return sock
 
 
@@ -71,10 +71,9 @@ def serve(port: int, host: str, allow_host: tuple[str, ...], token: str, games_d
 
         from advisor.web.app import create_app
     except ImportError as error:
-        raise click.ClickException(f"refuge serve needs the [web] extra ({error.name} is missing): "
-                                   f"pip install -e '.[web]'") from None
+        fail(f"refuge serve needs the [web] extra ({error.name} is missing): pip install -e '.[web]'")
     if not os.path.isdir(games_dir):
-        raise click.ClickException(f"--games {games_dir}: no such folder")
+        fail(f"--games {games_dir}: no such folder")
     beyond = host not in LOOPBACK_HOSTS
     if beyond and not token:
         token = secrets.token_hex(24)

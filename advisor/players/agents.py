@@ -14,6 +14,7 @@ from typing import Any, Callable, Hashable, Protocol
 
 from advisor.players.specs import AgentSpec, AgentSpecError, parse_agent_spec
 from positions import Position
+from positions.validation import did_you_mean
 from positions.actions import Action, action_from_code
 from search.protocol import Evaluator, Policy
 from search.request import SearchRequest, SearchResult
@@ -213,6 +214,13 @@ def make_agent(spec: AgentSpec | str) -> Agent:
         importlib.import_module(PLUGINS[spec.kind])  # the plug-in registers its kinds on import
     factory = _KINDS.get(spec.kind)
     if factory is None:
-        raise AgentSpecError(f"unknown agent {spec.kind!r} (expected one of {', '.join(agent_kinds())}, "
-                             "cmd:COMMAND or rev:GITREF:SPEC)")
+        raise unknown_agent(spec.kind)
     return factory(spec)
+
+
+def unknown_agent(kind: str, also: tuple[str, ...] = ()) -> AgentSpecError:
+    """The error for an agent kind no spec can name, with a "did you mean" among the kinds and `also`
+    (``human`` where a person can take a seat)."""
+    choices = [*also, *agent_kinds()]
+    return AgentSpecError(f"unknown agent {kind!r}{did_you_mean(kind, choices)} (expected one of "
+                          f"{', '.join(choices)}, cmd:COMMAND or rev:GITREF:SPEC)")

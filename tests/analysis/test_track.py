@@ -48,7 +48,7 @@ def test_a_choice_is_held_until_the_earlier_seats_have_chosen() -> None:
     session.enter_line("0: draw")
     assert [str(a) for a in session.record().events] == ["draw"]
     out = session.enter_line("draw")  # the next waiting seat: Ben
-    assert out.lines == ("revealed: 0: draw; 1: draw; 2: return",)
+    assert out.lines == ("revealed: Ann: draw; Ben: draw; Cy: return",)  # names, as typed
     assert session.position.phase == phases.DEAL
 
 

@@ -48,4 +48,18 @@ def test_serve_beyond_loopback_needs_a_token_printed_in_its_url(tmp_path, monkey
 
 def test_serve_refuses_a_missing_games_folder(tmp_path) -> None:
     result = CliRunner().invoke(cli, ["serve", "--games", str(tmp_path / "nope")])
-    assert result.exit_code == 1 and "no such folder" in result.output
+    assert result.exit_code == 1 and result.output.startswith("error: --games ")  # as every command
+    assert "no such folder" in result.output
+
+
+def test_serve_on_a_busy_port_says_so_in_one_line(tmp_path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--games", str(tmp_path), "--port", str(port)])
+    assert result.exit_code == 1
+    assert result.output.strip() == (f"error: cannot listen on 127.0.0.1:{port}: Address already in use "
+                                     "(another server? --port chooses another)")
