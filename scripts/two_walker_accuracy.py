@@ -9,10 +9,11 @@ mode, the share of decisions whose recommended option is exactly optimal and the
 
 Modes: ``endgames`` is best-move as shipped (the exact anchor answers these positions, so its
 values are the exact ones when the probe fits its budget); ``none`` is the search alone
-(``exact=none``): what the search itself estimates. The search is whatever search/ismcts.py is on
+(``exact=none``): what the search itself estimates; ``leaves`` the search with exact values at its
+leaves but its own root values (``LeavesOnly``). The search is whatever search/ismcts.py is on
 this branch: re-run after it changes (issue 22 items 1-2).
 
-Usage: python scripts/two_walker_accuracy.py [--iterations 2000] [--seed 1] [--modes none,endgames]
+Usage: python scripts/two_walker_accuracy.py [--iterations 2000] [--seed 1] [--modes none,endgames,leaves]
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import json
 import statistics
 from fractions import Fraction
 from pathlib import Path
+from typing import Callable
 
 from advisor.analysis.best_move import advise
 from advisor.players.bots import advisor_request
@@ -29,6 +31,18 @@ from advisor.players.tablebase import ExactEndgames
 from positions import Position, parse_action
 from positions.actions import action_from_code
 from positions.saved import parse_position
+
+class LeavesOnly(ExactEndgames):
+    """Exact values at the search's leaves, none for the root's options."""
+
+    def exact_options(self, state: Position) -> None:
+        """No exact root values: the search's own estimates are measured."""
+        return None
+
+
+ORACLES: dict[str, Callable[[], ExactEndgames | None]] = {
+    "none": lambda: None, "endgames": ExactEndgames, "leaves": LeavesOnly}
+"""Each mode's exact-value oracle (made afresh per search)."""
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "two_walker_positions.json"
 
@@ -47,8 +61,7 @@ def measure(entry: dict, mode: str, iterations: int, seed: int) -> list[dict]:
     records = []
     for pos, seat in decisions(entry):
         exact_wins = {int(parse_action(o["action"])): Fraction(o["win_exact"]) for o in seat["options"]}
-        request = advisor_request(iterations=iterations, seed=seed,
-                                  exact=ExactEndgames() if mode == "endgames" else None)
+        request = advisor_request(iterations=iterations, seed=seed, exact=ORACLES[mode]())
         advice = advise(pos, request, with_facts=False)
         best = advice.recommendation.action
         errors = {str(s.action): s.win - float(exact_wins[s.action]) for s in advice.result.actions}
@@ -88,6 +101,10 @@ def main() -> None:
                     out.write(json.dumps(record) + "\n")
                     out.flush()
             print(f"{mode} ({args.iterations} iterations, seed {args.seed}): {summary(records)}", flush=True)
+            for seat in (0, 1):
+                print(f"  seat {seat}: {summary([r for r in records if r['seat'] == seat])}; signed "
+                      f"mean {statistics.fmean(e for r in records if r['seat'] == seat for e in r['errors'].values()):+.4f}",
+                      flush=True)
 
 
 if __name__ == "__main__":
