@@ -8,6 +8,7 @@ from advisor.players.tablebase import step_start, two_walkers
 from positions import Position
 from positions.actions import action_from_code
 from search.equilibrium import EquilibriumSolver, SeatStrategy, StepResult
+from search.errors import SolverLimitError
 from search.solver import ExactSolver, ExactValue, SolvedOption, SolverResult
 
 JSON_FORMAT = "refuge-solve/1"
@@ -29,7 +30,12 @@ def solve_position(position: Position, max_nodes: int) -> SolverResult | StepRes
         start = step_start(position)
         solver = EquilibriumSolver(max_nodes)
         return solver.solve(position) if start is None else solver.solve_step(start)
-    return ExactSolver(max_nodes).solve(position)
+    try:
+        return ExactSolver(max_nodes).solve(position)
+    except SolverLimitError as error:
+        if "also decides" not in str(error):
+            raise
+        raise SolverLimitError(f"{error}, or a two-player last walk with both walking") from None
 
 
 def percent(share: Fraction) -> str:
