@@ -164,5 +164,13 @@ def test_solve_answers_a_two_walker_step_with_its_equilibrium(tmp_path) -> None:
     doc = json.loads(CliRunner().invoke(cli, ["solve", str(path), "--json"]).output)
     assert doc["equilibrium"]["seats"] == entry["exact"]["seats"]
     assert doc["best"] == entry["exact"]["seats"][0]["best"]
+    from positions.saved import position_to_data
+    from two_walker_positions import position_of
+    second = position_of(entry)
+    second.apply(second.legal_actions()[0])  # hidden: the saved file does not keep it
+    path.write_text(json.dumps(position_to_data(second)))
+    doc = json.loads(CliRunner().invoke(cli, ["solve", str(path), "--json"]).output)
+    assert doc["player"] == 1 and doc["equilibrium"]["seats"] == entry["exact"]["seats"]
+    assert doc["best"] == entry["exact"]["seats"][1]["best"]
     refused = CliRunner().invoke(cli, ["solve", str(path), "--max-nodes", "5"])
     assert refused.exit_code == 1 and "max_nodes=5" in refused.output and "Traceback" not in refused.output

@@ -8,11 +8,14 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from advisor.players.tablebase import step_start
 from positions import Position, phases, rules
 from search.equilibrium import EquilibriumSolver, solve_step
 from search.errors import SolverLimitError
+from search.matrix_game import solve_matrix_game
 from search.solver import ExactSolver
 from solver_positions import load_entries, replay
 from toy_games import BidGame
@@ -134,6 +137,53 @@ def test_the_bid_game_has_a_saddle_point_with_a_tie_worth_half() -> None:
 def test_more_than_two_players_deciding_unseen_is_refused() -> None:
     with pytest.raises(SolverLimitError, match="two-player"):
         solve_step(CoinPennies(players=3))
+
+
+class TableGame(CoinPennies):
+    """Players 0 and 1 pick a row and a column unseen; then a chance event: player 0 wins with
+    weight ``wins[row][col]`` out of ``out_of`` (so its win share after both picks is that fraction)."""
+
+    def __init__(self, wins: list[list[int]], out_of: int) -> None:
+        super().__init__()
+        self.wins, self.out_of = wins, out_of
+
+    def copy(self) -> "TableGame":
+        other = TableGame(self.wins, self.out_of)
+        other.picks, other.coin = self.picks[:], self.coin
+        return other
+
+    def current_player(self) -> int:
+        if self.picks[0] < 0:
+            return 0
+        if self.picks[1] < 0:
+            return 1
+        return CHANCE if self.coin < 0 else TERMINAL
+
+    def legal_actions(self) -> list[int]:
+        return list(range(len(self.wins) if self.picks[0] < 0 else len(self.wins[0])))
+
+    def chance_weights(self) -> list[tuple[int, int]]:
+        won = self.wins[self.picks[0]][self.picks[1]]
+        return [(outcome, weight) for outcome, weight in ((0, won), (1, self.out_of - won)) if weight]
+
+    def exact_returns(self) -> list[Fraction]:
+        return [F(1 - self.coin), F(self.coin)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 4).flatmap(lambda columns: st.lists(
+    st.lists(st.integers(0, 4), min_size=columns, max_size=columns), min_size=1, max_size=4)))
+def test_a_step_then_chance_is_the_matrix_game_of_its_expectations(wins: list[list[int]]) -> None:
+    """Any table up to 4×4: the solver's step value is the matrix game's of the win shares after
+    the chance event; both seats' option values are against the other's mix, shares summing to 1."""
+    result = solve_step(TableGame(wins, 4))
+    matrix = [[F(w, 4) for w in row] for row in wins]
+    game = solve_matrix_game(matrix)
+    assert result.value.wins == (game.value, 1 - game.value)
+    first, second = result.seats
+    assert first.mix == game.rows and second.mix == game.columns
+    assert [o.win for o in first.options] == list(game.row_values(matrix))
+    assert [o.win for o in second.options] == [1 - v for v in game.column_values(matrix)]
 
 
 # --- Refuge -----------------------------------------------------------------------------------
