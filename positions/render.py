@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
 
 from positions import phases
 from positions.position import Position
 from positions.rules import paw_total
 from positions.tiles import TILES, Kind
+from positions.view import walk_number
 
 
 def printable(text: str) -> str:
@@ -44,7 +44,7 @@ def render(pos: Position) -> str:
     """The position as lines of text: the walk, the weather, the market and each player."""
     lines = [
         f"Refuge, {pos.players} players, route {pos.route.name}, ruleset {pos.ruleset.name}",
-        f"Walk {min(pos.walk + 1, pos.ruleset.walks)}/{pos.ruleset.walks}, turn {pos.turn + 1}: "
+        f"Walk {walk_number(pos)}/{pos.ruleset.walks}, turn {pos.turn + 1}: "
         f"{whose_turn(pos)}",
         f"Weather: track {pos.track_suns} sun, {pos.storms_on_track()}/{pos.threshold} storm "
         f"(owned {list(pos.owned_storms)}); deck {pos.deck_suns} sun + {pos.deck_storms} storm; "
@@ -105,16 +105,6 @@ def effect_text(kind: Kind) -> str:
     if tile.priority:
         text += " (played first)"
     return text or "-"
-
-
-def _label(labels: Sequence[str], player: int) -> str:
-    return labels[player] if player < len(labels) and labels[player] else f"player {player}"
-
-
-def describe_changes(before: Position, after: Position, labels: Sequence[str] = ()) -> list[str]:
-    """What happened between two positions of one game, a line per player who did something."""
-    return [f"{_label(labels, p)}: " + ", ".join(words)
-            for p, words in enumerate(player_changes(before, after)) if words]
 
 
 def player_changes(before: Position, after: Position) -> list[list[str]]:

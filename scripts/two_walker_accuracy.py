@@ -61,7 +61,7 @@ def measure(entry: dict, mode: str, iterations: int, seed: int) -> list[dict]:
     records = []
     for pos, seat in decisions(entry):
         exact_wins = {int(parse_action(o["action"])): Fraction(o["win_exact"]) for o in seat["options"]}
-        request = advisor_request(iterations=iterations, seed=seed, exact=ORACLES[mode]())
+        request = advisor_request(iterations=iterations, seed=seed, oracle=ORACLES[mode]())
         advice = advise(pos, request, with_facts=False)
         best = advice.recommendation.action
         errors = {str(s.action): s.win - float(exact_wins[s.action]) for s in advice.result.actions}

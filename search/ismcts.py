@@ -123,7 +123,7 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     rng = random.Random(seed)
     player = root.current_player()
     exploration = request.exploration
-    policy, cutoff, evaluator, exact = request.rollout, request.rollout_cutoff, request.evaluator, request.exact
+    policy, cutoff, evaluator, exact = request.rollout, request.rollout_cutoff, request.evaluator, request.oracle
     widening = request.widening if policy is not None else 0.0
     below = request.exploration if request.exploration_below is None else request.exploration_below
     uniform_root = request.root_selection == "uniform"
@@ -290,8 +290,8 @@ def search(state: Game, request: SearchRequest, on_progress: Progress | None = N
                                      [RootSums(o.sums, o.player_sums) for o in outcomes],
                                      time.perf_counter() - start,
                                      by_win=request.root_selection == "uniform")
-    if request.exact is not None:
-        solved = request.exact.exact_options(state)
+    if request.oracle is not None:
+        solved = request.oracle.exact_options(state)
         if solved is not None:
             result = with_exact_values(result, solved)
     if request.keep_tree:

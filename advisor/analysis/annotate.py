@@ -172,7 +172,7 @@ def annotate_game(game: Replay, players: Sequence[int] | None, iterations: int |
         step = game.steps[i]
         request = advisor_request(iterations=iterations, seconds=seconds,
                                   seed=derive_seed(seed, "annotate", step.event), root_selection="uniform",
-                                  exact=ExactEndgames())
+                                  oracle=ExactEndgames())
         jobs.append((step.position, int(step.action), step.event, request))
     results: list[Annotation] = []
     for annotation in _run(jobs, workers):

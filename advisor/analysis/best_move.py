@@ -85,7 +85,7 @@ def advise(position: Position, request: SearchRequest, with_facts: bool = True,
     searching = dataclasses.replace(request, keep_tree=True)
     hook = None
     if on_progress is not None:
-        solved = request.exact.exact_options(position) if request.exact is not None else None
+        solved = request.oracle.exact_options(position) if request.oracle is not None else None
 
         def hook(so_far: SearchResult, live: LiveTree) -> bool | None:
             def build() -> Advice:

@@ -7,9 +7,10 @@ import random
 from typing import Iterator
 
 from advisor.analysis.exact import option_to_data, players_to_data
+from advisor.players.games import GameLoop
 from advisor.players.heuristics import HeuristicPolicy
 from positions import Position
-from positions.actions import action_from_code
+from positions.actions import Action, action_from_code
 from positions.tiles import STORM
 from search.solver import SolverResult
 
@@ -21,32 +22,40 @@ def seat_players(players: int, rng: random.Random) -> list[HeuristicPolicy]:
     return [HeuristicPolicy(rng.uniform(0.6, 2.0), BUY_STYLES[seat % 2]) for seat in range(players)]
 
 
+class NoisyPlayer:
+    """A heuristic player who takes a uniformly random legal action with probability `noise`."""
+
+    def __init__(self, policy: HeuristicPolicy, noise: float) -> None:
+        self.name = "heuristic-noisy"
+        self.policy = policy
+        self.noise = noise
+
+    def choose(self, position: Position, rng: random.Random) -> Action:
+        """The heuristic's action, or with probability `noise` a random legal one."""
+        action = self.policy.choose(position, rng)
+        if rng.random() < self.noise:
+            legal = position.legal_actions()
+            action = legal[int(rng.random() * len(legal))]
+        return action_from_code(action)
+
+
 def single_walker_stops(players: int, route: str, seed: int, noise: float = 0.1,
                         walkers: int = 1) -> Iterator[tuple[list[str], Position]]:
     """Every decision of the last walk with a single player (or `walkers` players) still walking,
     in game `seed` of heuristic players who take a random legal action with probability `noise`
-    (for variety).
+    (for variety), played through the game loop (deal seed `seed`).
 
     Yields the actions so far (notation, from ``Position.new_game(players, route)``) and the
     position; the game goes on with the same decisions whatever the caller does with them.
     """
-    rng = random.Random(seed)
-    seats = seat_players(players, rng)
-    pos = Position.new_game(players, route)
-    actions: list[str] = []
-    while not pos.is_terminal():
-        action: int
-        if pos.is_chance():
-            action = pos.sample_chance(rng)
-        else:
-            if pos.walk == pos.ruleset.walks - 1 and sum(pos.walking) == walkers:
-                yield actions[:], pos.copy()
-            legal = pos.legal_actions()
-            action = seats[pos.current_player()].choose(pos, rng)
-            if rng.random() < noise:
-                action = legal[int(rng.random() * len(legal))]
-        actions.append(str(action_from_code(action)))
-        pos.apply(action)
+    seats = [NoisyPlayer(policy, noise) for policy in seat_players(players, random.Random(seed))]
+    game = GameLoop(seats, route, seed)
+    while not game.position.is_terminal():
+        pos = game.position
+        if (not pos.is_chance() and pos.walk == pos.ruleset.walks - 1 and sum(pos.walking) == walkers
+                and len(pos.legal_actions()) > 1):
+            yield [str(a) for a in game.recorder.events], pos.copy()
+        game.step()
 
 
 def two_walker_stops(route: str, seed: int, noise: float = 0.1) -> Iterator[tuple[list[str], Position]]:

@@ -44,7 +44,7 @@ def search_request(iterations: int | None, seconds: float | None, seed: int, wor
     if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
     return advisor_request(iterations=iterations, seconds=seconds, seed=seed, workers=workers,
-                           exploration=exploration, exact=ExactEndgames())
+                           exploration=exploration, oracle=ExactEndgames())
 
 
 def budget_options(command):

@@ -30,16 +30,16 @@ class Agent(Protocol):
 
 
 class PolicyAgent:
-    """A bot or rollout policy used as a player; it sees a determinized copy, never hidden choices."""
+    """A bot or rollout policy used as a player, on the seat's view it is handed
+    (:func:`positions.view.seat_view`: never another player's hidden choice)."""
 
     def __init__(self, name: str, policy) -> None:
         self.name = name
         self.policy = policy
 
     def choose(self, position: Position, rng: random.Random) -> Action:
-        """The policy's action on the player's own view of the position."""
-        view = position.determinize(position.current_player(), rng)
-        return action_from_code(self.policy.choose(view, rng))
+        """The policy's action on the seat's view `position`."""
+        return action_from_code(self.policy.choose(position, rng))
 
 
 AGENT_ROOT_NODES = 5_000
@@ -103,7 +103,7 @@ class SearchAgent:
                                       workers=workers, rollout=policies[rollout], rollout_cutoff=cutoff,
                                       evaluator=None if make_evaluator is None else make_evaluator(),
                                       belief=beliefs[belief], prior=priors[prior],
-                                      prior_weight=prior_weight, exact=oracles[exact],
+                                      prior_weight=prior_weight, oracle=oracles[exact],
                                       widening=widening, exploration_below=below)
         self.oracle = oracles[exact]
         """``exact=endgames``: this agent's own probes (``shared=False``), emptied at each new game."""

@@ -81,7 +81,7 @@ def test_an_annotated_endgame_decision_is_exact_and_labelled_without_noise() -> 
     entry = next(e for e in load_entries() if len({o["win"] for o in e["exact"]}) > 1)
     pos = replay(entry)
     worst = min(entry["exact"], key=lambda o: (o["win"], o["score"]))
-    request = advisor_request(iterations=100, seed=1, root_selection="uniform", exact=ExactEndgames())
+    request = advisor_request(iterations=100, seed=1, root_selection="uniform", oracle=ExactEndgames())
     note = annotate_decision(pos, int(parse_action(worst["action"])), 0, request)
     assert note.exact and note.noise == 0.0
     assert note.played_win == pytest.approx(worst["win"])
