@@ -11,6 +11,7 @@ from advisor.players.games import GameLoop
 from advisor.players.heuristics import HeuristicPolicy
 from positions import Position
 from positions.actions import Action, action_from_code
+from positions.tiles import STORM
 from search.solver import SolverResult
 
 BUY_STYLES = ("per_step", "max_value")
@@ -38,11 +39,11 @@ class NoisyPlayer:
         return action_from_code(action)
 
 
-def single_walker_stops(players: int, route: str, seed: int,
-                        noise: float = 0.1) -> Iterator[tuple[list[str], Position]]:
-    """Every decision of the last walk with a single player still walking, in game `seed` of
-    heuristic players who take a random legal action with probability `noise` (for variety),
-    played through the game loop (deal seed `seed`).
+def single_walker_stops(players: int, route: str, seed: int, noise: float = 0.1,
+                        walkers: int = 1) -> Iterator[tuple[list[str], Position]]:
+    """Every decision of the last walk with a single player (or `walkers` players) still walking,
+    in game `seed` of heuristic players who take a random legal action with probability `noise`
+    (for variety), played through the game loop (deal seed `seed`).
 
     Yields the actions so far (notation, from ``Position.new_game(players, route)``) and the
     position; the game goes on with the same decisions whatever the caller does with them.
@@ -51,10 +52,17 @@ def single_walker_stops(players: int, route: str, seed: int,
     game = GameLoop(seats, route, seed)
     while not game.position.is_terminal():
         pos = game.position
-        if (not pos.is_chance() and pos.walk == pos.ruleset.walks - 1 and sum(pos.walking) == 1
+        if (not pos.is_chance() and pos.walk == pos.ruleset.walks - 1 and sum(pos.walking) == walkers
                 and len(pos.legal_actions()) > 1):
             yield [str(a) for a in game.recorder.events], pos.copy()
         game.step()
+
+
+def two_walker_stops(route: str, seed: int, noise: float = 0.1) -> Iterator[tuple[list[str], Position]]:
+    """Every decision of the last walk of 2-player game `seed` while both players walk (the
+    two-walker solver's scope; a simultaneous step's second decider comes after the first's
+    choice, which it cannot see)."""
+    return single_walker_stops(2, route, seed, noise, walkers=2)
 
 
 def exact_options(result: SolverResult) -> list[dict[str, object]]:
@@ -75,3 +83,20 @@ def is_real_choice(result: SolverResult) -> bool:
 def is_contested(result: SolverResult) -> bool:
     """Whether the options differ in the decider's win share."""
     return len({o.win for o in result.options}) > 1
+
+
+def trimmed(pos: Position, rng: random.Random, keep: int, most_steps: int) -> Position:
+    """A copy of the two-walker `pos` small enough to solve: each walker keeps `keep` of its bag's
+    non-Storm tiles (drawn by `rng`; the rest go to the box, so every tile total still holds) and
+    at most `most_steps` Steps. Storms stay where they are (C5 counts them)."""
+    small = pos.copy()
+    for player in range(small.players):
+        if not small.walking[player]:
+            continue
+        tiles = [k for k in small.bags[player] if k != STORM]
+        rng.shuffle(tiles)
+        storms = (STORM,) * small.bags[player].count(STORM)
+        small.bags[player] = tuple(sorted(storms + tuple(tiles[:keep])))
+        small.box = tuple(sorted(small.box + tuple(tiles[keep:])))
+        small.steps[player] = min(small.steps[player], most_steps)
+    return small
