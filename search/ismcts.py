@@ -29,9 +29,30 @@ from search.parallel import derive_seed, map_in_processes, split_iterations
 from search.protocol import CHANCE_PLAYER, TERMINAL_PLAYER, Evaluator, Game, Policy
 from search.request import Following, RootSums, SearchRequest, SearchResult, SearchTree, with_exact_values
 
-Node = dict[int, list[float]]
-"""Per action: [visits, availability, value_sum, score_sum]."""
-"""(node, action, next node) -> times walked."""
+
+
+class EdgeStats:
+    """One action's statistics at a node."""
+
+    __slots__ = ("visits", "availability", "value_sum", "score_sum")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        """Iterations that played the action here."""
+        self.availability = 0
+        """Iterations in which the action was legal here (UCT's parent count)."""
+        self.value_sum = 0.0
+        """The chooser's return summed over the visits."""
+        self.score_sum = 0.0
+        """The chooser's final score summed over the visits."""
+
+    def __repr__(self) -> str:
+        return (f"EdgeStats(visits={self.visits}, availability={self.availability}, "
+                f"value_sum={self.value_sum}, score_sum={self.score_sum})")
+
+
+Node = dict[int, EdgeStats]
+"""A node: every action tried or available there, with its statistics."""
 
 
 @dataclass(frozen=True)
@@ -120,120 +141,218 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     start = time.perf_counter()
     deadline = start + request.seconds if request.seconds is not None else math.inf
     limit = iterations if iterations is not None else -1
-    rng = random.Random(seed)
-    player = root.current_player()
-    exploration = request.exploration
-    policy, cutoff, evaluator, exact = request.rollout, request.rollout_cutoff, request.evaluator, request.exact
-    widening = request.widening if policy is not None else 0.0
-    below = request.exploration if request.exploration_below is None else request.exploration_below
-    uniform_root = request.root_selection == "uniform"
-    belief, prior, prior_weight = request.belief, request.prior, request.prior_weight
-    favourites: dict[Hashable, int] = {}  # per node, the prior's action (only with a prior)
-    tree: dict[Hashable, Node] = {} if nodes is None else nodes
-    players = root.players
-    player_sums: dict[int, list[float]] = {}
-    edges: Following | None = {} if request.keep_tree else None
-    live = LiveTree(tree, edges)
-    log, sqrt, inf, clock = math.log, math.sqrt, math.inf, time.perf_counter
+    tree = Tree(root, request, seed, nodes)
+    live = LiveTree(tree.nodes, tree.edges)
+    clock = time.perf_counter
     done = 0
-    while done != limit and (deadline == inf or clock() < deadline):
+    while done != limit and (deadline == math.inf or clock() < deadline):
+        tree.iterate()
+        done += 1
+        if on_progress is not None and done % progress_every == 0:
+            so_far = SearchResult.from_trees(tree.player, root.legal_actions(), [tree.root_sums()],
+                                             clock() - start, by_win=tree.uniform_root)
+            if on_progress(so_far, live) is False:
+                break
+    sums = tree.root_sums()
+    kept = _kept(tree.nodes, tree.edges) if tree.edges is not None else None
+    return TreeOutcome(sums.sums, sums.player_sums, done, time.perf_counter() - start, len(tree.nodes), kept)
+
+
+Step = tuple[EdgeStats, int]
+"""One decision of an iteration's walk down the tree: the chosen action's statistics and who chose."""
+
+
+class Tree:
+    """One tree's growth, an iteration at a time: determinize, select down the tree (adding one node),
+    simulate from where the walk leaves the tree, back the outcome up."""
+
+    def __init__(self, root: Game, request: SearchRequest, seed: int,
+                 nodes: dict[Hashable, Node] | None = None) -> None:
+        self.root = root
+        self.request = request
+        self.rng = random.Random(seed)
+        self.player = root.current_player()
+        """The searching player."""
+        self.answer: Hashable = (self.player, root.information_set_key(self.player))
+        """The node whose statistics are the search's answer: the searching player's."""
+        self.nodes: dict[Hashable, Node] = {} if nodes is None else nodes
+        self.edges: Following | None = {} if request.keep_tree else None
+        self.player_sums: dict[int, list[float]] = {}
+        """Per action at the answer node: every player's return sum, score sum, then the searching
+        player's squared-score sum."""
+        self.favourites: dict[Hashable, int] = {}
+        """Per node, the prior's action (only with a prior)."""
+        self.uniform_root = request.root_selection == "uniform"
+        self.widening = request.widening if request.rollout is not None else 0.0
+        self.below = request.exploration if request.exploration_below is None else request.exploration_below
+        self.answer_action = -1
+        """The action the answer node chose in the current iteration (-1: not reached)."""
+
+    def iterate(self) -> None:
+        """One iteration: determinization, selection and expansion, simulation, backup."""
+        state = self.determinized()
+        path = self.descend(state)
+        returns, scores = self.simulate(state)
+        self.backup(path, returns, scores)
+
+    def determinized(self) -> Game:
+        """A world consistent with the searching player's information set (with the belief, if any)."""
+        belief = self.request.belief
         if belief is None:
-            state = root.determinize(player, rng)
-        else:
-            state = root.determinize(player, rng, belief)  # type: ignore[call-arg]
-        path: list[tuple[list[float], int]] = []
+            return self.root.determinize(self.player, self.rng)
+        return self.root.determinize(self.player, self.rng, belief)  # type: ignore[call-arg]
+
+    def descend(self, state: Game) -> list[Step]:
+        """Selection and expansion: from the root, each node chooses (chance is sampled) and the first
+        information set not yet in the tree is added, until the game ends or the walk reaches a second
+        new one; `state` is left where the simulation starts. The decisions taken, in order."""
+        rng, nodes, edges, answer = self.rng, self.nodes, self.edges, self.answer
+        path: list[Step] = []
         expanded = False
+        above = True  # the answer node not passed yet
         came_from: tuple[Hashable, int] | None = None
-        root_action = -1
+        self.answer_action = -1
         while True:
             actor = state.current_player()
             if actor < 0:
                 if actor == TERMINAL_PLAYER:
-                    returns, scores = state.returns(), state.scores()
-                    break
+                    return path
                 state.apply(state.sample_chance(rng))
                 continue
             key = (actor, state.information_set_key(actor))
-            node = tree.get(key)
+            node = nodes.get(key)
             if node is None:
                 if expanded:
-                    solved = exact.exact_value(state) if exact is not None else None
-                    if solved is not None:
-                        returns, scores = solved
-                    else:
-                        returns, scores = rollout(state, rng, policy, cutoff, evaluator)
-                    break
-                node = tree[key] = {}
+                    return path
+                node = self.expand(key, state)
                 expanded = True
-                if prior is not None:
-                    favourites[key] = prior.choose(state, rng)
             if edges is not None and came_from is not None:
                 walked = edges.get(came_from)
                 if walked is None:
                     walked = edges[came_from] = {}
                 walked[key] = walked.get(key, 0) + 1
-            chosen: list[float] = []
-            action = -1
-            best = -inf
-            untried = 0
-            favourite = favourites.get(key) if prior is not None else None
-            pinned = False
-            legal = state.legal_actions()
-            if widening and path and len(legal) > 1:
-                legal = widened_actions(legal, node, widening, policy.choose(state, rng))  # type: ignore[union-attr]
-            c = below if path else exploration
-            for candidate in legal:
-                stats = node.get(candidate)
-                if stats is None:
-                    stats = node[candidate] = [0, 0, 0.0, 0.0]
-                stats[1] += 1
-                visits = stats[0]
-                if uniform_root and not path:
-                    if -visits > best:  # round robin: the least visited, first in order
-                        chosen, action, best = stats, candidate, -visits
-                elif not visits:
-                    if candidate == favourite:  # the prior's untried action goes first
-                        chosen, action, best, pinned = stats, candidate, inf, True
-                    elif not pinned:
-                        untried += 1  # reservoir sampling: a uniform pick among untried actions
-                        if untried == 1 or rng.random() * untried < 1.0:
-                            chosen, action, best = stats, candidate, inf
-                elif best != inf:
-                    value = stats[2] / visits + c * sqrt(log(stats[1]) / visits)
-                    if candidate == favourite:
-                        value += prior_weight / (visits + 1)
-                    if value > best:
-                        chosen, action, best = stats, candidate, value
-            if not path:
-                root_action = action
-            path.append((chosen, actor))
+            at_answer = above and key == answer
+            stats, action = self.select(node, key, state, at_answer, above)
+            if at_answer:
+                above = False
+                self.answer_action = action
+            path.append((stats, actor))
             if edges is not None:
                 came_from = (key, action)
             state.apply(action)
+
+    def expand(self, key: Hashable, state: Game) -> Node:
+        """Add the node of an information set first reached (and ask the prior for its favourite)."""
+        node: Node = {}
+        self.nodes[key] = node
+        if self.request.prior is not None:
+            self.favourites[key] = self.request.prior.choose(state, self.rng)
+        return node
+
+    def select(self, node: Node, key: Hashable, state: Game, at_answer: bool, above: bool,
+               ) -> tuple[EdgeStats, int]:
+        """The action a node plays in this iteration and its statistics (every legal action's
+        availability counted): UCT with the prior's bias, untried actions first (the prior's
+        favourite, else a uniform pick); at the answer node under uniform root selection, round robin."""
+        request = self.request
+        legal = state.legal_actions()
+        if self.widening and not above and len(legal) > 1:
+            legal = widened_actions(legal, node, self.widening, request.rollout.choose(state, self.rng))  # type: ignore[union-attr]
+        if at_answer and self.uniform_root:
+            return _least_visited(node, legal)
+        favourite = self.favourites.get(key) if request.prior is not None else None
+        return _uct(node, legal, request.exploration if above else self.below, favourite,
+                    request.prior_weight, self.rng)
+
+    def simulate(self, state: Game) -> tuple[Sequence[float], Sequence[float]]:
+        """Every player's return and final score from where the walk left the tree: the end of the
+        game, an exact value where the oracle has one, else a rollout."""
+        if state.current_player() == TERMINAL_PLAYER:
+            return state.returns(), state.scores()
+        request = self.request
+        if request.exact is not None:
+            solved = request.exact.exact_value(state)
+            if solved is not None:
+                return solved
+        return rollout(state, self.rng, request.rollout, request.rollout_cutoff, request.evaluator)
+
+    def backup(self, path: list[Step], returns: Sequence[float], scores: Sequence[float]) -> None:
+        """Every decision of the walk gets its chooser's return and score; the answer node's action
+        also every player's (so one search gives every player's chances)."""
         for stats, actor in path:
-            stats[0] += 1
-            stats[2] += returns[actor]
-            stats[3] += scores[actor]
-        at_root = player_sums.get(root_action)
-        if at_root is None:
-            at_root = player_sums[root_action] = [0.0] * (2 * players + 1)
+            stats.visits += 1
+            stats.value_sum += returns[actor]
+            stats.score_sum += scores[actor]
+        action = self.answer_action
+        if action < 0:
+            return
+        players = len(returns)
+        at_answer = self.player_sums.get(action)
+        if at_answer is None:
+            at_answer = self.player_sums[action] = [0.0] * (2 * players + 1)
         for p in range(players):
-            at_root[p] += returns[p]
-            at_root[players + p] += scores[p]
-        at_root[-1] += scores[player] * scores[player]
-        done += 1
-        if on_progress is not None and done % progress_every == 0:
-            root_sums = {a: [s[0], s[2], s[3]]
-                         for a, s in tree[(player, root.information_set_key(player))].items()}
-            so_far = SearchResult.from_trees(player, root.legal_actions(),
-                                             [RootSums(root_sums, player_sums)], clock() - start,
-                                             by_win=uniform_root)
-            if on_progress(so_far, live) is False:
-                break
-    root_node = tree.get((player, root.information_set_key(player)), {})
-    sums = {a: [s[0], s[2], s[3]] for a, s in root_node.items()}
-    kept = _kept(tree, edges) if edges is not None else None
-    return TreeOutcome(sums, player_sums, done, time.perf_counter() - start, len(tree), kept)
+            at_answer[p] += returns[p]
+            at_answer[players + p] += scores[p]
+        at_answer[-1] += scores[self.player] * scores[self.player]
+
+    def root_sums(self) -> RootSums:
+        """The answer node's statistics so far."""
+        node = self.nodes.get(self.answer, {})
+        return RootSums({a: [s.visits, s.value_sum, s.score_sum] for a, s in node.items()},
+                        self.player_sums)
+
+
+def _edge(node: Node, action: int) -> EdgeStats:
+    stats = node.get(action)
+    if stats is None:
+        stats = node[action] = EdgeStats()
+    return stats
+
+
+def _least_visited(node: Node, legal: Sequence[int]) -> tuple[EdgeStats, int]:
+    """Round robin: the least visited legal action, first in the game's order."""
+    chosen: EdgeStats | None = None
+    action = -1
+    for candidate in legal:
+        stats = _edge(node, candidate)
+        stats.availability += 1
+        if chosen is None or stats.visits < chosen.visits:
+            chosen, action = stats, candidate
+    assert chosen is not None
+    return chosen, action
+
+
+def _uct(node: Node, legal: Sequence[int], c: float, favourite: int | None, prior_weight: float,
+         rng: random.Random) -> tuple[EdgeStats, int]:
+    """UCT over the availability counts: the prior's untried favourite first, then a uniform pick
+    among untried actions (reservoir sampling), then the best mean plus exploration (plus bias)."""
+    log, sqrt, inf = math.log, math.sqrt, math.inf
+    chosen: EdgeStats | None = None
+    action = -1
+    best = -inf
+    untried = 0
+    pinned = False
+    for candidate in legal:
+        stats = node.get(candidate)
+        if stats is None:
+            stats = node[candidate] = EdgeStats()
+        stats.availability += 1
+        visits = stats.visits
+        if not visits:
+            if candidate == favourite:  # the prior's untried action goes first
+                chosen, action, best, pinned = stats, candidate, inf, True
+            elif not pinned:
+                untried += 1  # reservoir sampling: a uniform pick among untried actions
+                if untried == 1 or rng.random() * untried < 1.0:
+                    chosen, action, best = stats, candidate, inf
+        elif best != inf:
+            value = stats.value_sum / visits + c * sqrt(log(stats.availability) / visits)
+            if candidate == favourite:
+                value += prior_weight / (visits + 1)
+            if value > best:
+                chosen, action, best = stats, candidate, value
+    assert chosen is not None
+    return chosen, action
 
 
 def _kept(nodes: dict[Hashable, Node], edges: Following) -> SearchTree:
@@ -241,7 +360,7 @@ def _kept(nodes: dict[Hashable, Node], edges: Following) -> SearchTree:
     collecting = gc.isenabled()
     gc.disable()  # the copy makes no cycles; collections mid-copy would scan the whole big tree
     try:
-        return SearchTree({k: {a: (s[0], s[2]) for a, s in n.items()} for k, n in nodes.items()},
+        return SearchTree({k: {a: (s.visits, s.value_sum) for a, s in n.items()} for k, n in nodes.items()},
                           {start: dict(children) for start, children in edges.items()})
     finally:
         if collecting:
@@ -251,7 +370,7 @@ def _kept(nodes: dict[Hashable, Node], edges: Following) -> SearchTree:
 def widened_actions(legal: Sequence[int], node: Node, widening: float, guide: int) -> list[int]:
     """Progressive widening: the rollout policy's action, then as many others (in the game's order)
     as ``widening * sqrt(visits)`` allows, so a thinly visited node plays like the policy."""
-    visits = sum(stats[0] for stats in node.values())
+    visits = sum(stats.visits for stats in node.values())
     others = [a for a in legal if a != guide]
     return [guide] + others[:int(widening * math.sqrt(visits))]
 
