@@ -3,14 +3,17 @@
 Each iteration determinizes the root from the searching player's information set, then descends.
 The tree is a dict keyed by ``(player, information_set_key)``: one tree per observing player, so a
 player's choice in a simultaneous step is made without seeing the others' (their pending choices
-are not part of that player's key). Nodes hold statistics only, per action
-``[visits, availability, value_sum, score_sum]``: UCT uses the availability count (the number of
-iterations in which the action was legal) as the parent count. One node is added per iteration,
-chance is sampled inside simulations, and every player's return and final score is backed up to
-the nodes where that player chose. At the root every player's return and score is also kept per
-root action, so one search gives every player's chances. Optional: a belief (a model of how the
-others choose) for the determinization, and a prior policy whose action at each node gets a
-progressive bias.
+are not part of that player's key). A simultaneous decision whose step others have already chosen
+in, unseen, is searched from the step's start: every seat's choice is selected by that seat's own
+node (decoupled simultaneous-move MCTS) and the answer is read at the searching player's node, so
+the others' hidden choices are modelled, not redrawn at random. Nodes hold statistics only
+(:class:`EdgeStats` per action): UCT uses the availability count (the number of iterations in
+which the action was legal) as the parent count. One node is added per iteration, chance is
+sampled inside simulations, and every player's return and final score is backed up to the nodes
+where that player chose. At the answer node every player's return and score is also kept per
+action, so one search gives every player's chances. Optional: a belief (a model of how the others
+choose) for the determinization, and a prior policy whose action at each node gets a progressive
+bias.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from search.request import Following, RootSums, SearchRequest, SearchResult, Sea
 class EdgeStats:
     """One action's statistics at a node."""
 
-    __slots__ = ("visits", "availability", "value_sum", "score_sum")
+    __slots__ = ("visits", "availability", "value_sum", "score_sum", "regret", "policy_sum")
 
     def __init__(self) -> None:
         self.visits = 0
@@ -45,10 +48,17 @@ class EdgeStats:
         """The chooser's return summed over the visits."""
         self.score_sum = 0.0
         """The chooser's final score summed over the visits."""
+        self.regret = 0.0
+        """At a simultaneous node: regret matching's cumulative regret, or Exp3's cumulative
+        estimated reward (0 under UCT)."""
+        self.policy_sum = 0.0
+        """At a simultaneous node under regret matching or Exp3: the action's probability summed
+        over the node's visits (the mean strategy, unnormalised; 0 under UCT)."""
 
     def __repr__(self) -> str:
         return (f"EdgeStats(visits={self.visits}, availability={self.availability}, "
-                f"value_sum={self.value_sum}, score_sum={self.score_sum})")
+                f"value_sum={self.value_sum}, score_sum={self.score_sum}, regret={self.regret}, "
+                f"policy_sum={self.policy_sum})")
 
 
 Node = dict[int, EdgeStats]
@@ -134,7 +144,8 @@ def rollout(state: Game, rng: random.Random, policy: Policy[Any] | None = None,
 def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | None,
              on_progress: Progress | None = None, progress_every: int = 64,
              nodes: dict[Hashable, Node] | None = None) -> TreeOutcome:
-    """Grow one tree from `root` for `iterations` (and/or ``request.seconds``); its root statistics.
+    """Grow one tree for the decision `root` for `iterations` (and/or ``request.seconds``); the
+    statistics of the deciding player's node (see :func:`tree_root` for where the tree starts).
 
     With `nodes` (a node table from earlier searches of the same game) the tree grows on it in place.
     """
@@ -142,6 +153,7 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     deadline = start + request.seconds if request.seconds is not None else math.inf
     limit = iterations if iterations is not None else -1
     tree = Tree(root, request, seed, nodes)
+    legal = root.legal_actions()
     live = LiveTree(tree.nodes, tree.edges)
     clock = time.perf_counter
     done = 0
@@ -149,7 +161,7 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
         tree.iterate()
         done += 1
         if on_progress is not None and done % progress_every == 0:
-            so_far = SearchResult.from_trees(tree.player, root.legal_actions(), [tree.root_sums()],
+            so_far = SearchResult.from_trees(tree.player, legal, [tree.root_sums()],
                                              clock() - start, by_win=tree.uniform_root)
             if on_progress(so_far, live) is False:
                 break
@@ -158,23 +170,27 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     return TreeOutcome(sums.sums, sums.player_sums, done, time.perf_counter() - start, len(tree.nodes), kept)
 
 
-Step = tuple[EdgeStats, int]
-"""One decision of an iteration's walk down the tree: the chosen action's statistics and who chose."""
+Mix = tuple[list[EdgeStats], float]
+"""A regret-matching or Exp3 pick: every legal action's statistics, and the chosen one's probability."""
+Step = tuple[EdgeStats, int, "Mix | None"]
+"""One decision of an iteration's walk down the tree: the chosen action's statistics, who chose,
+and the mix it was drawn from (``None``: UCT or round robin)."""
 
 
 class Tree:
     """One tree's growth, an iteration at a time: determinize, select down the tree (adding one node),
     simulate from where the walk leaves the tree, back the outcome up."""
 
-    def __init__(self, root: Game, request: SearchRequest, seed: int,
+    def __init__(self, decision: Game, request: SearchRequest, seed: int,
                  nodes: dict[Hashable, Node] | None = None) -> None:
-        self.root = root
         self.request = request
         self.rng = random.Random(seed)
-        self.player = root.current_player()
+        self.player = decision.current_player()
         """The searching player."""
-        self.answer: Hashable = (self.player, root.information_set_key(self.player))
-        """The node whose statistics are the search's answer: the searching player's."""
+        self.root = tree_root(decision, request)
+        """Where every iteration starts: the decision, or its simultaneous step's start."""
+        self.answer: Hashable = (self.player, decision.information_set_key(self.player))
+        """The node whose statistics are the search's answer: the searching player's at the decision."""
         self.nodes: dict[Hashable, Node] = {} if nodes is None else nodes
         self.edges: Following | None = {} if request.keep_tree else None
         self.player_sums: dict[int, list[float]] = {}
@@ -187,6 +203,8 @@ class Tree:
         self.below = request.exploration if request.exploration_below is None else request.exploration_below
         self.answer_action = -1
         """The action the answer node chose in the current iteration (-1: not reached)."""
+        self.matching = request.simultaneous if request.simultaneous != "uct" else ""
+        """``"rm"`` or ``"exp3"`` at the nodes of simultaneous steps; ``""``: UCT everywhere."""
 
     def iterate(self) -> None:
         """One iteration: determinization, selection and expansion, simulation, backup."""
@@ -204,8 +222,9 @@ class Tree:
 
     def descend(self, state: Game) -> list[Step]:
         """Selection and expansion: from the root, each node chooses (chance is sampled) and the first
-        information set not yet in the tree is added, until the game ends or the walk reaches a second
-        new one; `state` is left where the simulation starts. The decisions taken, in order."""
+        information set not yet in the tree is added (and any above the answer node, so every
+        iteration reaches it), until the game ends or the walk reaches a second new one; `state` is
+        left where the simulation starts. The decisions taken, in order."""
         rng, nodes, edges, answer = self.rng, self.nodes, self.edges, self.answer
         path: list[Step] = []
         expanded = False
@@ -220,23 +239,23 @@ class Tree:
                 state.apply(state.sample_chance(rng))
                 continue
             key = (actor, state.information_set_key(actor))
+            at_answer = above and key == answer
             node = nodes.get(key)
             if node is None:
                 if expanded:
                     return path
                 node = self.expand(key, state)
-                expanded = True
+                expanded = at_answer or not above  # nodes above the answer's are added on the way
             if edges is not None and came_from is not None:
                 walked = edges.get(came_from)
                 if walked is None:
                     walked = edges[came_from] = {}
                 walked[key] = walked.get(key, 0) + 1
-            at_answer = above and key == answer
-            stats, action = self.select(node, key, state, at_answer, above)
+            stats, action, mix = self.select(node, key, state, at_answer, above)
             if at_answer:
                 above = False
                 self.answer_action = action
-            path.append((stats, actor))
+            path.append((stats, actor, mix))
             if edges is not None:
                 came_from = (key, action)
             state.apply(action)
@@ -250,19 +269,23 @@ class Tree:
         return node
 
     def select(self, node: Node, key: Hashable, state: Game, at_answer: bool, above: bool,
-               ) -> tuple[EdgeStats, int]:
-        """The action a node plays in this iteration and its statistics (every legal action's
-        availability counted): UCT with the prior's bias, untried actions first (the prior's
-        favourite, else a uniform pick); at the answer node under uniform root selection, round robin."""
+               ) -> tuple[EdgeStats, int, Mix | None]:
+        """The action a node plays in this iteration, its statistics and the mix it was drawn from
+        (every legal action's availability counted): at the answer node under uniform root
+        selection, round robin; at a simultaneous node under ``rm``/``exp3``, a draw from that
+        node's strategy; else UCT with the prior's bias, untried actions first (the prior's
+        favourite, else a uniform pick)."""
         request = self.request
         legal = state.legal_actions()
         if self.widening and not above and len(legal) > 1:
             legal = widened_actions(legal, node, self.widening, request.rollout.choose(state, self.rng))  # type: ignore[union-attr]
         if at_answer and self.uniform_root:
-            return _least_visited(node, legal)
+            return _least_visited(node, legal) + (None,)
+        if self.matching and len(legal) > 1 and state.is_simultaneous():
+            return _matched(node, legal, self.matching, request.mixing, self.rng)
         favourite = self.favourites.get(key) if request.prior is not None else None
         return _uct(node, legal, request.exploration if above else self.below, favourite,
-                    request.prior_weight, self.rng)
+                    request.prior_weight, self.rng) + (None,)
 
     def simulate(self, state: Game) -> tuple[Sequence[float], Sequence[float]]:
         """Every player's return and final score from where the walk left the tree: the end of the
@@ -279,10 +302,18 @@ class Tree:
     def backup(self, path: list[Step], returns: Sequence[float], scores: Sequence[float]) -> None:
         """Every decision of the walk gets its chooser's return and score; the answer node's action
         also every player's (so one search gives every player's chances)."""
-        for stats, actor in path:
+        exp3 = self.matching == "exp3"
+        for stats, actor, mix in path:
+            value = returns[actor]
             stats.visits += 1
-            stats.value_sum += returns[actor]
+            stats.value_sum += value
             stats.score_sum += scores[actor]
+            if mix is not None:
+                edges, probability = mix
+                if not exp3:  # regret matching: r_b += x_b - u, x the importance-weighted reward
+                    for other in edges:
+                        other.regret -= value
+                stats.regret += value / probability
         action = self.answer_action
         if action < 0:
             return
@@ -298,8 +329,21 @@ class Tree:
     def root_sums(self) -> RootSums:
         """The answer node's statistics so far."""
         node = self.nodes.get(self.answer, {})
-        return RootSums({a: [s.visits, s.value_sum, s.score_sum] for a, s in node.items()},
+        return RootSums({a: [s.visits, s.value_sum, s.score_sum, s.policy_sum] for a, s in node.items()},
                         self.player_sums)
+
+
+def tree_root(decision: Game, request: SearchRequest) -> Game:
+    """Where the search of `decision` starts: with ``request.step_root``, at a simultaneous decision
+    whose step others have chosen in unseen, the step's start as the decider knows it (the game's
+    ``step_start``); else the decision itself."""
+    if request.step_root and decision.is_simultaneous():
+        step_start = getattr(decision, "step_start", None)
+        if step_start is not None:
+            start: Game | None = step_start(decision.current_player())
+            if start is not None:
+                return start
+    return decision
 
 
 def _edge(node: Node, action: int) -> EdgeStats:
@@ -307,6 +351,37 @@ def _edge(node: Node, action: int) -> EdgeStats:
     if stats is None:
         stats = node[action] = EdgeStats()
     return stats
+
+
+def _matched(node: Node, legal: Sequence[int], rule: str, mixing: float, rng: random.Random,
+             ) -> tuple[EdgeStats, int, Mix]:
+    """Decoupled simultaneous-move selection: the node's strategy (regret matching: in proportion
+    to the positive regrets, uniform when none; Exp3: a softmax of the estimated rewards with rate
+    ``mixing / k``), added to the mean strategy, mixed with ``mixing`` uniform exploration and
+    sampled; the chosen action's statistics, the action, and the mix for the backup."""
+    edges = [_edge(node, action) for action in legal]
+    k = len(edges)
+    if rule == "exp3":
+        rate = mixing / k
+        top = max(e.regret for e in edges)
+        weights = [math.exp(rate * (e.regret - top)) for e in edges]
+    else:
+        weights = [e.regret if e.regret > 0 else 0.0 for e in edges]
+    total = sum(weights)
+    strategy = [w / total for w in weights] if total > 0 else [1.0 / k] * k
+    draw = rng.random()
+    index = -1
+    for i, (stats, probability) in enumerate(zip(edges, strategy)):
+        stats.availability += 1
+        stats.policy_sum += probability
+        if index < 0:
+            draw -= (1.0 - mixing) * probability + mixing / k
+            if draw < 0:
+                index = i
+    if index < 0:  # rounding left a sliver past the last action
+        index = k - 1
+    chosen = edges[index]
+    return chosen, legal[index], (edges, (1.0 - mixing) * strategy[index] + mixing / k)
 
 
 def _least_visited(node: Node, legal: Sequence[int]) -> tuple[EdgeStats, int]:
