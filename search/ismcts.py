@@ -106,6 +106,9 @@ class TreeOutcome:
     nodes: int
     tree: SearchTree | None = None
     """The whole tree, when the request asked to keep it."""
+    answers: tuple[RootSums, ...] = ()
+    """Every answer node's statistics: the searching player's, then those of the later decisions
+    of the same step searched with it (see :func:`search_step`)."""
 
 
 def rollout(state: Game, rng: random.Random, policy: Policy[Any] | None = None,
@@ -143,16 +146,18 @@ def rollout(state: Game, rng: random.Random, policy: Policy[Any] | None = None,
 
 def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | None,
              on_progress: Progress | None = None, progress_every: int = 64,
-             nodes: dict[Hashable, Node] | None = None) -> TreeOutcome:
+             nodes: dict[Hashable, Node] | None = None, also: Sequence[Game] = ()) -> TreeOutcome:
     """Grow one tree for the decision `root` for `iterations` (and/or ``request.seconds``); the
     statistics of the deciding player's node (see :func:`tree_root` for where the tree starts).
 
     With `nodes` (a node table from earlier searches of the same game) the tree grows on it in place.
+    With `also` (later decisions of the same simultaneous step) the tree grows from the step's start
+    and keeps their nodes' statistics too.
     """
     start = time.perf_counter()
     deadline = start + request.seconds if request.seconds is not None else math.inf
     limit = iterations if iterations is not None else -1
-    tree = Tree(root, request, seed, nodes)
+    tree = Tree(root, request, seed, nodes, also)
     legal = root.legal_actions()
     live = LiveTree(tree.nodes, tree.edges)
     clock = time.perf_counter
@@ -165,9 +170,10 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
                                              clock() - start, by_win=tree.uniform_root)
             if on_progress(so_far, live) is False:
                 break
-    sums = tree.root_sums()
+    answers = tuple(tree.root_sums(i) for i in range(len(tree.answers)))
     kept = _kept(tree.nodes, tree.edges) if tree.edges is not None else None
-    return TreeOutcome(sums.sums, sums.player_sums, done, time.perf_counter() - start, len(tree.nodes), kept)
+    return TreeOutcome(answers[0].sums, answers[0].player_sums, done, time.perf_counter() - start,
+                       len(tree.nodes), kept, answers)
 
 
 Mix = tuple[list[EdgeStats], float]
@@ -182,27 +188,32 @@ class Tree:
     simulate from where the walk leaves the tree, back the outcome up."""
 
     def __init__(self, decision: Game, request: SearchRequest, seed: int,
-                 nodes: dict[Hashable, Node] | None = None) -> None:
+                 nodes: dict[Hashable, Node] | None = None, also: Sequence[Game] = ()) -> None:
         self.request = request
         self.rng = random.Random(seed)
         self.player = decision.current_player()
         """The searching player."""
-        self.root = tree_root(decision, request)
+        self.root = tree_root(also[-1] if also else decision, request)
         """Where every iteration starts: the decision, or its simultaneous step's start."""
-        self.answer: Hashable = (self.player, decision.information_set_key(self.player))
-        """The node whose statistics are the search's answer: the searching player's at the decision."""
+        deciders = [decision, *also]
+        self.answer_players = [d.current_player() for d in deciders]
+        self.answers: dict[Hashable, int] = {
+            (p, d.information_set_key(p)): i for i, (p, d) in enumerate(zip(self.answer_players, deciders))}
+        """The nodes whose statistics are the search's answers, by index: the searching player's at
+        the decision (0), then those of the later decisions `also` of the same simultaneous step."""
+        self.answer: Hashable = next(iter(self.answers))
         self.nodes: dict[Hashable, Node] = {} if nodes is None else nodes
         self.edges: Following | None = {} if request.keep_tree else None
-        self.player_sums: dict[int, list[float]] = {}
-        """Per action at the answer node: every player's return sum, score sum, then the searching
+        self.answer_sums: list[dict[int, list[float]]] = [{} for _ in deciders]
+        """Per answer node and action: every player's return sum, score sum, then the deciding
         player's squared-score sum."""
         self.favourites: dict[Hashable, int] = {}
         """Per node, the prior's action (only with a prior)."""
         self.uniform_root = request.root_selection == "uniform"
         self.widening = request.widening if request.rollout is not None else 0.0
         self.below = request.exploration if request.exploration_below is None else request.exploration_below
-        self.answer_action = -1
-        """The action the answer node chose in the current iteration (-1: not reached)."""
+        self.answer_actions = [-1] * len(deciders)
+        """The action each answer node chose in the current iteration (-1: not reached)."""
         self.matching = request.simultaneous if request.simultaneous != "uct" else ""
         """``"rm"`` or ``"exp3"`` at the nodes of simultaneous steps; ``""``: UCT everywhere."""
 
@@ -225,12 +236,14 @@ class Tree:
         information set not yet in the tree is added (and any above the answer node, so every
         iteration reaches it), until the game ends or the walk reaches a second new one; `state` is
         left where the simulation starts. The decisions taken, in order."""
-        rng, nodes, edges, answer = self.rng, self.nodes, self.edges, self.answer
+        rng, nodes, edges, answers = self.rng, self.nodes, self.edges, self.answers
         path: list[Step] = []
         expanded = False
-        above = True  # the answer node not passed yet
+        remaining = len(answers)  # answer nodes not passed yet: the nodes on the way are "above"
         came_from: tuple[Hashable, int] | None = None
-        self.answer_action = -1
+        chosen = self.answer_actions
+        for i in range(remaining):
+            chosen[i] = -1
         while True:
             actor = state.current_player()
             if actor < 0:
@@ -239,22 +252,26 @@ class Tree:
                 state.apply(state.sample_chance(rng))
                 continue
             key = (actor, state.information_set_key(actor))
-            at_answer = above and key == answer
+            index = answers.get(key, -1) if remaining else -1
+            at_answer = index >= 0 and chosen[index] < 0
+            if remaining and not at_answer and not state.is_simultaneous():
+                remaining = 0  # the walk left the step without meeting every answer node
             node = nodes.get(key)
             if node is None:
                 if expanded:
                     return path
                 node = self.expand(key, state)
-                expanded = at_answer or not above  # nodes above the answer's are added on the way
+                # the nodes above the (last) answer node are added on the way
+                expanded = remaining == 0 or (at_answer and remaining == 1)
             if edges is not None and came_from is not None:
                 walked = edges.get(came_from)
                 if walked is None:
                     walked = edges[came_from] = {}
                 walked[key] = walked.get(key, 0) + 1
-            stats, action, mix = self.select(node, key, state, at_answer, above)
+            stats, action, mix = self.select(node, key, state, at_answer, remaining > 0)
             if at_answer:
-                above = False
-                self.answer_action = action
+                remaining -= 1
+                chosen[index] = action
             path.append((stats, actor, mix))
             if edges is not None:
                 came_from = (key, action)
@@ -277,6 +294,7 @@ class Tree:
         favourite, else a uniform pick)."""
         request = self.request
         legal = state.legal_actions()
+        above = above or at_answer  # answer nodes and those above them select like a root
         if self.widening and not above and len(legal) > 1:
             legal = widened_actions(legal, node, self.widening, request.rollout.choose(state, self.rng))  # type: ignore[union-attr]
         if at_answer and self.uniform_root:
@@ -314,23 +332,26 @@ class Tree:
                     for other in edges:
                         other.regret -= value
                 stats.regret += value / probability
-        action = self.answer_action
-        if action < 0:
-            return
         players = len(returns)
-        at_answer = self.player_sums.get(action)
-        if at_answer is None:
-            at_answer = self.player_sums[action] = [0.0] * (2 * players + 1)
-        for p in range(players):
-            at_answer[p] += returns[p]
-            at_answer[players + p] += scores[p]
-        at_answer[-1] += scores[self.player] * scores[self.player]
+        for index, action in enumerate(self.answer_actions):
+            if action < 0:
+                continue
+            sums = self.answer_sums[index]
+            at_answer = sums.get(action)
+            if at_answer is None:
+                at_answer = sums[action] = [0.0] * (2 * players + 1)
+            for p in range(players):
+                at_answer[p] += returns[p]
+                at_answer[players + p] += scores[p]
+            mine = scores[self.answer_players[index]]
+            at_answer[-1] += mine * mine
 
-    def root_sums(self) -> RootSums:
-        """The answer node's statistics so far."""
-        node = self.nodes.get(self.answer, {})
+    def root_sums(self, index: int = 0) -> RootSums:
+        """An answer node's statistics so far (0: the searching player's)."""
+        key = list(self.answers)[index] if index else self.answer
+        node = self.nodes.get(key, {})
         return RootSums({a: [s.visits, s.value_sum, s.score_sum, s.policy_sum] for a, s in node.items()},
-                        self.player_sums)
+                        self.answer_sums[index])
 
 
 def tree_root(decision: Game, request: SearchRequest) -> Game:
@@ -492,3 +513,38 @@ def search(state: Game, request: SearchRequest, on_progress: Progress | None = N
         trees = [o.tree for o in outcomes if o.tree is not None]
         result = dataclasses.replace(result, tree=SearchTree.merged(trees))
     return result
+
+
+def search_step(decisions: Sequence[Game], request: SearchRequest) -> list[SearchResult]:
+    """One search for several seats' decisions of one simultaneous step (in seat order, each as that
+    seat saw it): grown from the step's start, each seat's answer read at its own node, so every
+    seat's option values and everyone's chances come from one viewpoint — where every seat's
+    knowledge is shared. One result per decision, in order (``iterations`` each: every iteration
+    passes every seat's node).
+
+    Raises:
+        SearchError: no decisions, or one of them not a player's decision.
+    """
+    if not decisions:
+        raise SearchError("search_step: no decisions")
+    for decision in decisions:
+        if decision.current_player() < 0:
+            raise SearchError("search_step: every position must be a player's decision")
+    start = time.perf_counter()
+    first, later = decisions[0], tuple(decisions[1:])
+    budgets = split_iterations(request.iterations, request.workers)
+    jobs: list[tuple[Any, ...]] = [(first, request, derive_seed(request.seed, i), budget, None, 64, None, later)
+                                   for i, budget in enumerate(budgets)]
+    outcomes = map_in_processes(run_tree, jobs)
+    seconds = time.perf_counter() - start
+    results = []
+    for index, decision in enumerate(decisions):
+        result = SearchResult.from_trees(decision.current_player(), decision.legal_actions(),
+                                         [o.answers[index] for o in outcomes], seconds,
+                                         by_win=request.root_selection == "uniform")
+        if request.exact is not None:
+            solved = request.exact.exact_options(decision)
+            if solved is not None:
+                result = with_exact_values(result, solved)
+        results.append(result)
+    return results

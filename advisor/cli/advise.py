@@ -11,7 +11,7 @@ from tabulate import tabulate
 from advisor.players.tablebase import ExactEndgames
 from advisor.analysis.best_move import (
     ADVICE_HEADERS, DEFAULT_ITERATIONS, NOISE_NOTE, PLAYER_HEADERS, PLAYERS_TITLE, Advice, advice_rows, advice_to_data, advise,
-    line_text, player_rows, recommendation_reason,
+    MIX_NOTE, line_text, mix_text, player_rows, recommendation_reason,
 )
 from advisor.analysis.exact import SOLVE_HEADERS, chances_line, solve_rows, solve_to_data
 from advisor.players.bots import advisor_request
@@ -105,6 +105,9 @@ def echo_advice(advice: Advice, seed: int, workers: int) -> None:
     click.echo(NOISE_NOTE)
     click.echo()
     click.echo(f"Recommendation: {advice.best} ({recommendation_reason(advice)})")
+    if advice.mix:
+        click.echo(f"Mix: {mix_text(advice)}")
+        click.echo(MIX_NOTE)
     click.echo(f"Line: {line_text(advice)}")
     click.echo()
     click.echo(PLAYERS_TITLE)
