@@ -299,9 +299,9 @@ class Tree:
             legal = widened_actions(legal, node, self.widening, request.rollout.choose(state, self.rng))  # type: ignore[union-attr]
         if at_answer and self.uniform_root:
             return _least_visited(node, legal) + (None,)
-        if self.matching and len(legal) > 1 and state.is_simultaneous():
-            return _matched(node, legal, self.matching, request.mixing, self.rng)
         favourite = self.favourites.get(key) if request.prior is not None else None
+        if self.matching and len(legal) > 1 and state.is_simultaneous():
+            return _matched(node, legal, self.matching, request.mixing, favourite, self.rng)
         return _uct(node, legal, request.exploration if above else self.below, favourite,
                     request.prior_weight, self.rng) + (None,)
 
@@ -374,22 +374,31 @@ def _edge(node: Node, action: int) -> EdgeStats:
     return stats
 
 
-def _matched(node: Node, legal: Sequence[int], rule: str, mixing: float, rng: random.Random,
-             ) -> tuple[EdgeStats, int, Mix]:
+def _matched(node: Node, legal: Sequence[int], rule: str, mixing: float, favourite: int | None,
+             rng: random.Random) -> tuple[EdgeStats, int, Mix]:
     """Decoupled simultaneous-move selection: the node's strategy (regret matching: in proportion
-    to the positive regrets, uniform when none; Exp3: a softmax of the estimated rewards with rate
-    ``mixing / k``), added to the mean strategy, mixed with ``mixing`` uniform exploration and
-    sampled; the chosen action's statistics, the action, and the mix for the backup."""
+    to the positive regrets; Exp3: a softmax of the estimated rewards with rate ``mixing / k``),
+    added to the mean strategy, mixed with ``mixing`` uniform exploration and sampled; the chosen
+    action's statistics, the action, and the mix for the backup. Where nothing has been learnt
+    yet (regret matching: no positive regret; Exp3: a new node) the strategy is the prior's
+    `favourite` (uniform without one), as UCT tries it first: a thinly visited node plays like
+    the prior, not at random."""
     edges = [_edge(node, action) for action in legal]
     k = len(edges)
     if rule == "exp3":
         rate = mixing / k
         top = max(e.regret for e in edges)
-        weights = [math.exp(rate * (e.regret - top)) for e in edges]
+        weights = [math.exp(rate * (e.regret - top)) for e in edges] if top or min(
+            e.regret for e in edges) else [0.0] * k
     else:
         weights = [e.regret if e.regret > 0 else 0.0 for e in edges]
     total = sum(weights)
-    strategy = [w / total for w in weights] if total > 0 else [1.0 / k] * k
+    if total > 0:
+        strategy = [w / total for w in weights]
+    elif favourite is not None and favourite in legal:
+        strategy = [1.0 if action == favourite else 0.0 for action in legal]
+    else:
+        strategy = [1.0 / k] * k
     draw = rng.random()
     index = -1
     for i, (stats, probability) in enumerate(zip(edges, strategy)):
