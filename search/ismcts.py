@@ -24,7 +24,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable, Mapping, Sequence
 
 from search.errors import SearchError
 from search.policies import UniformRandom
@@ -109,6 +109,9 @@ class TreeOutcome:
     answers: tuple[RootSums, ...] = ()
     """Every answer node's statistics: the searching player's, then those of the later decisions
     of the same step searched with it (see :func:`search_step`)."""
+    joint: dict[tuple[int, ...], list[float]] = dataclasses.field(default_factory=dict)
+    """With several answer nodes: per joint action, the iterations and every player's return and
+    score sums (see :class:`StepSearch`)."""
 
 
 def rollout(state: Game, rng: random.Random, policy: Policy[Any] | None = None,
@@ -173,7 +176,7 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     answers = tuple(tree.root_sums(i) for i in range(len(tree.answers)))
     kept = _kept(tree.nodes, tree.edges) if tree.edges is not None else None
     return TreeOutcome(answers[0].sums, answers[0].player_sums, done, time.perf_counter() - start,
-                       len(tree.nodes), kept, answers)
+                       len(tree.nodes), kept, answers, tree.joint)
 
 
 Mix = tuple[list[EdgeStats], float]
@@ -212,6 +215,9 @@ class Tree:
         self.uniform_root = request.root_selection == "uniform"
         self.widening = request.widening if request.rollout is not None else 0.0
         self.below = request.exploration if request.exploration_below is None else request.exploration_below
+        self.joint: dict[tuple[int, ...], list[float]] = {}
+        """With several answer nodes: per joint action of theirs (-1: not reached), the iterations,
+        then every player's return sum and score sum."""
         self.answer_actions = [-1] * len(deciders)
         """The action each answer node chose in the current iteration (-1: not reached)."""
         self.matching = request.simultaneous if request.simultaneous != "uct" else ""
@@ -333,6 +339,15 @@ class Tree:
                         other.regret -= value
                 stats.regret += value / probability
         players = len(returns)
+        if len(self.answer_actions) > 1:
+            joint = tuple(self.answer_actions)
+            cell = self.joint.get(joint)
+            if cell is None:
+                cell = self.joint[joint] = [0.0] * (1 + 2 * players)
+            cell[0] += 1
+            for p in range(players):
+                cell[1 + p] += returns[p]
+                cell[1 + players + p] += scores[p]
         for index, action in enumerate(self.answer_actions):
             if action < 0:
                 continue
@@ -524,12 +539,51 @@ def search(state: Game, request: SearchRequest, on_progress: Progress | None = N
     return result
 
 
-def search_step(decisions: Sequence[Game], request: SearchRequest) -> list[SearchResult]:
+@dataclass(frozen=True)
+class StepSearch:
+    """One search of several seats' decisions of a simultaneous step (:func:`search_step`)."""
+
+    results: tuple[SearchResult, ...]
+    """Each decision's result, read at its seat's node, in the decisions' order."""
+    joint: dict[tuple[int, ...], list[float]]
+    """Per joint action of the seats (in the decisions' order): the iterations that played it,
+    then every player's return sum and score sum."""
+
+    def chances_after(self, index: int, action: int, policies: Sequence[Mapping[int, float]],
+                      ) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
+        """Every player's mean return and final score after seat `index` plays `action` while each
+        other seat plays its policy (action -> probability; e.g. its recommendation, or its mean
+        strategy): the joint outcomes weighted by the others' policies, so the search's own
+        exploration of their other options does not count. ``None`` where no joint action the
+        policies give weight to was sampled with `action`."""
+        total = 0.0
+        sums: list[float] = []
+        for joint, cell in self.joint.items():
+            if joint[index] != action or cell[0] <= 0:
+                continue
+            weight = 1.0
+            for seat, chosen in enumerate(joint):
+                if seat != index:
+                    weight *= policies[seat].get(chosen, 0.0)
+            if weight <= 0:
+                continue
+            if not sums:
+                sums = [0.0] * (len(cell) - 1)
+            for i, value in enumerate(cell[1:]):
+                sums[i] += weight * value / cell[0]
+            total += weight
+        if total <= 0:
+            return None
+        players = len(sums) // 2
+        return (tuple(v / total for v in sums[:players]), tuple(v / total for v in sums[players:]))
+
+
+def search_step(decisions: Sequence[Game], request: SearchRequest) -> StepSearch:
     """One search for several seats' decisions of one simultaneous step (in seat order, each as that
     seat saw it): grown from the step's start, each seat's answer read at its own node, so every
     seat's option values and everyone's chances come from one viewpoint — where every seat's
     knowledge is shared. One result per decision, in order (``iterations`` each: every iteration
-    passes every seat's node).
+    passes every seat's node), and the joint outcomes.
 
     Raises:
         SearchError: no decisions, or one of them not a player's decision.
@@ -556,4 +610,10 @@ def search_step(decisions: Sequence[Game], request: SearchRequest) -> list[Searc
             if solved is not None:
                 result = with_exact_values(result, solved)
         results.append(result)
-    return results
+    joint: dict[tuple[int, ...], list[float]] = {}
+    for outcome in outcomes:
+        for key, cell in outcome.joint.items():
+            total = joint.setdefault(key, [0.0] * len(cell))
+            for i, value in enumerate(cell):
+                total[i] += value
+    return StepSearch(tuple(results), joint)

@@ -67,7 +67,9 @@ class Annotation:
     played_visits: int
     best_visits: int
     chances: tuple[float, ...]
-    """Every player's win chance after the move played (they sum to 1, C18)."""
+    """Every player's win chance after the move played (they sum to 1, C18); at a step several
+    seats decided, the others playing as the step's search would have them (its recommendation
+    to each, or its mean strategy), not its exploration of their other options."""
     scores: tuple[float, ...]
     """Every player's expected final score after the move played."""
     exact: bool = False
@@ -131,14 +133,28 @@ def annotate_step(positions: Sequence[Position], played: Sequence[int], events: 
     valued against a uniformly random choice), so ``root_selection`` is UCT's there."""
     if len(positions) > 1:
         request = dataclasses.replace(request, root_selection="uct")
-    results = search_step(positions, request)
-    return [annotation_from(position, action, event, result)
-            for position, action, event, result in zip(positions, played, events, results)]
+    step = search_step(positions, request)
+    policies = [policy(result) for result in step.results]
+    rows = []
+    for index, (position, action, event, result) in enumerate(zip(positions, played, events, step.results)):
+        after = step.chances_after(index, action, policies) if len(positions) > 1 else None
+        rows.append(annotation_from(position, action, event, result, after))
+    return rows
 
 
-def annotation_from(position: Position, played: int, event: int, result: SearchResult) -> Annotation:
-    """The annotation of a decision from a search's result there: the move played against the
+def policy(result: SearchResult) -> dict[int, float]:
+    """How the search would have a seat play: its mean strategy (regret matching, Exp3), else its
     recommendation."""
+    shares = {s.action: s.share for s in result.actions if s.share is not None}
+    return shares if shares else {result.recommendation.action: 1.0}
+
+
+def annotation_from(position: Position, played: int, event: int, result: SearchResult,
+                    after: tuple[tuple[float, ...], tuple[float, ...]] | None = None) -> Annotation:
+    """The annotation of a decision from a search's result there: the move played against the
+    recommendation. `after` (every player's chances and scores after the move played, the other
+    seats of its step playing as the search would have them) replaces the option's own means,
+    which include the search's exploration of the others' options."""
     chosen = result.recommendation.action
     best = result.stats(chosen)
     mine = result.stats(played)
@@ -150,7 +166,7 @@ def annotation_from(position: Position, played: int, event: int, result: SearchR
     if seen:
         label = (label_for(score_loss, noise, SCORE_THRESHOLDS) if measure == "score"
                  else label_for(loss, noise))
-    after = mine if seen else best
+    chances = mine if seen else best
     return Annotation(
         event=event, walk=position.walk + 1, turn=position.turn + 1, player=result.player,
         decision=phases.NAMES[position.phase], situation=situation(position, result.player),
@@ -160,7 +176,9 @@ def annotation_from(position: Position, played: int, event: int, result: SearchR
         loss=loss, score_loss=score_loss, measure=measure,
         noise=noise if math.isfinite(noise) else (100.0 if measure == "score" else 1.0),
         label=label, played_visits=mine.visits, best_visits=best.visits,
-        chances=after.wins, scores=after.scores, exact=best.exact and after.exact)
+        chances=chances.wins if after is None or chances.exact else after[0],
+        scores=chances.scores if after is None or chances.exact else after[1],
+        exact=best.exact and chances.exact)
 
 
 def decisions_to_annotate(game: Replay, players: Sequence[int] | None,

@@ -47,8 +47,10 @@ def test_one_search_gives_every_seats_rows_of_a_step() -> None:
     group = _first_shared_step(game)
     positions = [game.steps[i].position for i in group]
     request = advisor_request(iterations=300, seed=3)
-    results = search_step(positions, request)
+    step = search_step(positions, request)
+    results = step.results
     assert [r.player for r in results] == [0, 1]
+    assert sum(cell[0] for cell in step.joint.values()) == 300
     means = []
     for result in results:
         assert sum(s.visits for s in result.actions) == 300
@@ -58,6 +60,11 @@ def test_one_search_gives_every_seats_rows_of_a_step() -> None:
                          [game.steps[i].event for i in group], request)
     assert [r.player for r in rows] == [0, 1]
     assert all(sum(r.chances) == pytest.approx(1.0) for r in rows)
+    # a row's chances: the move played against the other seat's recommendation, from the joint table
+    other = results[1].recommendation.action
+    mine = int(game.steps[group[0]].action)
+    cell = step.joint[(mine, other)]
+    assert rows[0].chances == pytest.approx(tuple(v / cell[0] for v in cell[1:3]))
 
 
 def test_the_later_seat_alone_is_searched_from_the_step_start_too() -> None:

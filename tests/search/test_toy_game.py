@@ -51,7 +51,7 @@ def test_simultaneous_bid_second_player_cannot_see_the_first(hidden_bid: int) ->
     state = BidGame()
     state.apply(hidden_bid)
     result = search(state, SearchRequest(iterations=3000, seed=9, root_selection="uniform",
-                                         simultaneous="rm"))
+                                         simultaneous="rm", mixing=0.02))
     assert result.player == 1
     assert result.chosen == 1
     assert result.iterations == 3000
