@@ -22,7 +22,7 @@ from advisor.analysis.tree_export import write_tree
 from positions import Position
 from positions.actions import action_from_code
 from positions.render import render
-from search.request import SearchRequest
+from search.request import SIMULTANEOUS_SELECTIONS, SearchRequest
 from search.solver import DEFAULT_MAX_NODES, solve as solve_exactly
 
 
@@ -64,9 +64,13 @@ def budget_options(command):
 @click.option("--json", "as_json", is_flag=True, help="Print the documented JSON document.")
 @click.option("--tree", "tree_path", type=click.Path(dir_okay=False), default=None,
               help="Also write the search tree as GraphML (networkx) for inspection.")
+@click.option("--simultaneous", type=click.Choice(SIMULTANEOUS_SELECTIONS), default="uct", show_default=True,
+              help="Selection at simultaneous steps: rm (regret matching) or exp3 give the equilibrium "
+                   "mix, shown when mixed.")
 @reports_bad_input
 def best_move(position_file: str, iterations: int | None, seconds: float | None, seed: int,
-              workers: int, exploration: float, as_json: bool, tree_path: str | None) -> None:
+              workers: int, exploration: float, as_json: bool, tree_path: str | None,
+              simultaneous: str) -> None:
     """Every option at the decision of POSITION with win %, noise interval, expected score and visits;
     every player's chances, the principal line and, at a return-or-draw decision, the Storm facts.
 
@@ -76,7 +80,8 @@ def best_move(position_file: str, iterations: int | None, seconds: float | None,
     """
     position = load_position_arg(position_file)
     _decision_or_fail(position, position_file)
-    request = search_request(iterations, seconds, seed, workers, exploration)
+    request = dataclasses.replace(search_request(iterations, seconds, seed, workers, exploration),
+                                  simultaneous=simultaneous)
     if tree_path:
         request = dataclasses.replace(request, keep_tree=True)
     budget = f"{request.iterations} iterations" if request.iterations else f"{request.seconds} s"

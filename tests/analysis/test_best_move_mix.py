@@ -57,3 +57,21 @@ def test_a_mixed_strategy_is_shown_likeliest_first() -> None:
     nearly = dataclasses.replace(advice, result=dataclasses.replace(advice.result, actions=tuple(
         dataclasses.replace(s, share=pure[s.action]) for s in advice.result.actions)))
     assert nearly.mix == [] and all("mix" not in row[-1] for row in advice_rows(nearly))
+
+
+def test_best_move_takes_the_selection_at_simultaneous_steps() -> None:
+    """``--simultaneous rm``: every option carries its share of the mean strategy in the JSON."""
+    import json
+
+    from click.testing import CliRunner
+
+    from advisor.cli import cli
+
+    result = CliRunner().invoke(cli, ["best-move", "storm-one-away", "--iterations", "100",
+                                      "--simultaneous", "rm", "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert sum(o["share"] for o in doc["options"]) == pytest.approx(1.0, abs=1e-3)
+    plain = json.loads(CliRunner().invoke(cli, ["best-move", "storm-one-away", "--iterations", "100",
+                                                "--json"]).output)
+    assert all(o["share"] is None for o in plain["options"]) and plain["mix"] == []
