@@ -237,6 +237,24 @@ class Position(State):
                         state.pending[other] = state._believed_choice(other, options, belief, rng)
         return state
 
+    def step_start(self, player: Player) -> "Position | None":
+        """The position at the start of the current simultaneous step as `player` knows it: every
+        choice of the step undone and the step started again (C6, C8, C12: a seat with a single
+        option has it at once, the first seat with a choice acts); ``None`` when no other seat has
+        made a choice in this step that `player` cannot see (not simultaneous, or nobody yet).
+
+        The history is unchanged (a step's choices are folded in only when it ends), so every
+        seat's information set at the start is the one it has at its own decision in the step.
+        """
+        if self.phase not in phases.SIMULTANEOUS:
+            return None
+        if not any(seat != player and choice >= 0 and len(rules.step_legal(self, seat)) > 1
+                   for seat, choice in enumerate(self.pending)):
+            return None
+        start = self.copy()
+        rules._start_step(start, start.phase)  # the rules' own step start: forced choices, first seat
+        return start
+
     def _believed_choice(self, other: Player, options: Sequence[Action], belief: Policy[Position],
                          rng: random.Random) -> Action:
         """`belief`'s choice for `other` in this (determinized) world as it stood when they chose:

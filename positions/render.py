@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Sequence
 
 from positions import phases
 from positions.position import Position

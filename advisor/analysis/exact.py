@@ -83,7 +83,7 @@ def chances_line(value: ExactValue) -> str:
                      for p, (win, score) in enumerate(zip(value.wins, value.scores)))
 
 
-def mix_text(seat: SeatStrategy) -> str:
+def seat_mix_text(seat: SeatStrategy) -> str:
     """A seat's equilibrium strategy, its options played: ``return 70.00% / draw 30.00%``."""
     return " / ".join(f"{action_from_code(o.action)} {percent(p)}"
                       for o, p in zip(seat.options, seat.mix) if p)
@@ -91,7 +91,7 @@ def mix_text(seat: SeatStrategy) -> str:
 
 def seat_to_data(seat: SeatStrategy) -> dict[str, object]:
     """One seat at a simultaneous step: its mix and each option's value, best first."""
-    return {"player": seat.player, "mix": mix_text(seat), "best": str(action_from_code(seat.best)),
+    return {"player": seat.player, "mix": seat_mix_text(seat), "best": str(action_from_code(seat.best)),
             "options": [option_to_data(o) | {"probability": float(seat.probability(o.action)),
                                              "probability_exact": str(seat.probability(o.action))}
                         for o in seat.ranked()]}

@@ -11,10 +11,10 @@ from tabulate import tabulate
 from advisor.players.tablebase import ExactEndgames
 from advisor.analysis.best_move import (
     ADVICE_HEADERS, DEFAULT_ITERATIONS, NOISE_NOTE, PLAYER_HEADERS, PLAYERS_TITLE, Advice, advice_rows, advice_to_data, advise,
-    line_text, player_rows, recommendation_reason,
+    MIX_NOTE, line_text, mix_text, player_rows, recommendation_reason,
 )
 from advisor.analysis.exact import (
-    OPTION_VALUE_MEANING, SOLVE_HEADERS, STEP_HEADERS, chances_line, mix_text, solve_position, solve_rows, solve_to_data,
+    OPTION_VALUE_MEANING, SOLVE_HEADERS, STEP_HEADERS, chances_line, seat_mix_text, solve_position, solve_rows, solve_to_data,
     step_rows, step_solve_to_data,
 )
 from advisor.players.bots import advisor_request
@@ -25,7 +25,7 @@ from advisor.analysis.tree_export import write_tree
 from positions import Position
 from positions.actions import action_from_code
 from positions.render import render
-from search.request import SearchRequest
+from search.request import SIMULTANEOUS_SELECTIONS, SearchRequest
 from search.equilibrium import StepResult
 from search.solver import DEFAULT_MAX_NODES
 
@@ -68,9 +68,13 @@ def budget_options(command):
 @click.option("--json", "as_json", is_flag=True, help="Print the documented JSON document.")
 @click.option("--tree", "tree_path", type=click.Path(dir_okay=False), default=None,
               help="Also write the search tree as GraphML (networkx) for inspection.")
+@click.option("--simultaneous", type=click.Choice(SIMULTANEOUS_SELECTIONS), default="uct", show_default=True,
+              help="Selection at simultaneous steps: rm (regret matching) or exp3 give the equilibrium "
+                   "mix, shown when mixed.")
 @reports_bad_input
 def best_move(position_file: str, iterations: int | None, seconds: float | None, seed: int,
-              workers: int, exploration: float, as_json: bool, tree_path: str | None) -> None:
+              workers: int, exploration: float, as_json: bool, tree_path: str | None,
+              simultaneous: str) -> None:
     """Every option at the decision of POSITION with win %, noise interval, expected score and visits;
     every player's chances, the principal line and, at a return-or-draw decision, the Storm facts.
 
@@ -80,7 +84,8 @@ def best_move(position_file: str, iterations: int | None, seconds: float | None,
     """
     position = load_position_arg(position_file)
     _decision_or_fail(position, position_file)
-    request = search_request(iterations, seconds, seed, workers, exploration)
+    request = dataclasses.replace(search_request(iterations, seconds, seed, workers, exploration),
+                                  simultaneous=simultaneous)
     if tree_path:
         request = dataclasses.replace(request, keep_tree=True)
     budget = f"{request.iterations} iterations" if request.iterations else f"{request.seconds} s"
@@ -109,6 +114,9 @@ def echo_advice(advice: Advice, seed: int, workers: int) -> None:
     click.echo(NOISE_NOTE)
     click.echo()
     click.echo(f"Recommendation: {advice.best} ({recommendation_reason(advice)})")
+    if advice.mix:
+        click.echo(f"Mix: {mix_text(advice)}")
+        click.echo(MIX_NOTE)
     click.echo(f"Line: {line_text(advice)}")
     click.echo()
     click.echo(PLAYERS_TITLE)
@@ -161,7 +169,7 @@ def _echo_step(result: StepResult, player: int, source: str, as_json: bool) -> N
     other = next(s for s in result.seats if s.player != player)
     click.echo(f"Player {player} decides at a simultaneous step, unseen by player {other.player}; "
                f"exact equilibrium over {result.nodes} positions.")
-    click.echo(f"Equilibrium: player {seat.player} {mix_text(seat)}; player {other.player} {mix_text(other)}")
+    click.echo(f"Equilibrium: player {seat.player} {seat_mix_text(seat)}; player {other.player} {seat_mix_text(other)}")
     click.echo(f"Option values: {OPTION_VALUE_MEANING}:")
     click.echo(tabulate(step_rows(seat), headers=STEP_HEADERS, disable_numparse=True,
                         colalign=("left", "right", "right", "right")))

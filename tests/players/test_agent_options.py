@@ -20,7 +20,7 @@ from solver_positions import load_entries, replay
 
 def _root_visits(table: dict, pos: Position) -> int:
     node = table.get((pos.current_player(), pos.information_set_key(pos.current_player())), {})
-    return sum(stats[0] for stats in node.values())
+    return sum(stats.visits for stats in node.values())
 
 
 def _next_decision_of(pos: Position, player: int, rng: random.Random) -> Position:
