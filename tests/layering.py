@@ -27,8 +27,9 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "advisor.analysis": ("advisor.analysis", "advisor.players", "search", "positions"),
     "advisor.arena": ("advisor.arena", "advisor.players", "search", "positions"),
     "advisor.openspiel": ("advisor.openspiel", "advisor.players", "search", "positions"),
-    "advisor.web": ("advisor.web", "advisor.analysis", "advisor.arena", "advisor.openspiel",
-                    "advisor.players", "search", "positions"),
+    "advisor.insights": ("advisor.insights", "advisor.players", "search", "positions"),
+    "advisor.web": ("advisor.web", "advisor.analysis", "advisor.arena", "advisor.insights",
+                    "advisor.openspiel", "advisor.players", "search", "positions"),
     "advisor.cli": ("advisor",  "search", "positions"),
 }
 """For each layer, the packages its modules may import (a layer is the longest matching key)."""

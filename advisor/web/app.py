@@ -20,6 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from advisor.web.config import WebConfig
 from advisor.web.errors import BodyLimit, on_api_error, on_http_error, on_refuge_error, on_unexpected, ApiError
 from advisor.web.guard import Guard
+from advisor.web.insights_view import insights_routes
 from advisor.web.jobs import JobManager
 from advisor.web.routes import routes
 from advisor.web.tracker import Tracker
@@ -69,7 +70,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
             await parts.jobs.close()
 
     app = Starlette(
-        routes=routes(), lifespan=lifespan,
+        routes=[*routes(), *insights_routes(config)], lifespan=lifespan,
         middleware=[Middleware(SecurityHeaders), Middleware(Guard, config=config),
                     Middleware(BodyLimit, limit=config.max_body_bytes)],
         exception_handlers={ApiError: on_api_error, RefugeError: on_refuge_error,
