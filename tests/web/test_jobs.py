@@ -79,7 +79,7 @@ def test_an_analysis_shows_what_best_move_shows(client: TestClient) -> None:
     result = events_of(client, f"/api/analyses/{job}/events")[-1]["result"]
     answer = CliRunner().invoke(cli, ["best-move", "storm-one-away", "--iterations", "400", "--seed", "3", "--json"])
     assert answer.exit_code == 0, answer.output
-    expected = json.loads(answer.output)
+    expected = json.loads(answer.stdout)
     for key in ("player", "decision", "options", "best", "within_noise_of_second", "players", "line",
                 "iterations", "seed"):
         assert result[key] == expected[key], key
