@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 from advisor.insights.run import run_corpus
 from advisor.insights.store import CorpusKey
 from advisor.web.app import create_app
-from webtools import LiveServer, make_games, small_config
+from webtools import LOCAL, LiveServer, make_games, small_config
 
 KEY = CorpusKey("heuristic", 2, "forest", 4, 1, 2000)
 
@@ -29,7 +29,8 @@ def corpus_folder(tmp_path_factory) -> str:
 
 
 def test_the_api_lists_corpora_and_serves_the_reports_json(corpus_folder, tmp_path) -> None:
-    with TestClient(create_app(small_config(corpus_folder)), raise_server_exceptions=False) as client:
+    with TestClient(create_app(small_config(corpus_folder)), raise_server_exceptions=False,
+                    base_url=LOCAL) as client:
         assert client.get("/api/insights").json()["files"][0]["name"] == "corpus.sqlite"
         report = client.get("/api/insights/corpus.sqlite").json()
         assert report["games"] == 12 and report["corpora"][0]["agent"] == "heuristic"
@@ -38,7 +39,8 @@ def test_the_api_lists_corpora_and_serves_the_reports_json(corpus_folder, tmp_pa
         assert missing.status_code == 404 and "no corpus file" in missing.json()["error"]
         assert client.get("/api/insights/..%2F..%2Fetc%2Fpasswd").status_code == 404
         shutil.copy(os.path.join(corpus_folder, "blunder-game.json"), tmp_path / "x.sqlite")
-    with TestClient(create_app(small_config(str(tmp_path))), raise_server_exceptions=False) as client:
+    with TestClient(create_app(small_config(str(tmp_path))), raise_server_exceptions=False,
+                    base_url=LOCAL) as client:
         wrong = client.get("/api/insights/x.sqlite")
         assert wrong.status_code == 422 and "not a corpus database" in wrong.json()["error"]
 
