@@ -33,7 +33,7 @@ def test_best_move_json_lists_every_option_with_the_documented_fields() -> None:
         low, high = option["ci95"]
         assert 0 <= low <= option["win_probability"] <= high <= 1
         assert set(option) == {"action", "win_probability", "ci95", "expected_score", "visits",
-                               "exact"}
+                               "exact", "share"}
     assert doc["best"] == doc["options"][0]["action"]
     assert doc["seed"] == 4 and doc["facts"]["storms_on_track"] + 1 == doc["facts"]["threshold"]
 
