@@ -9,7 +9,7 @@ tiles drawn, ``sun`` for a weather tile, ``bear`` for ``buy bear`` at a buy, ``s
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from positions import phases, rules
 from positions.actions import (
@@ -57,10 +57,13 @@ def split_event_line(line: str, names: Sequence[str] = (), players: int = 4) -> 
     lowered = [n.lower() for n in names]
     if label in lowered:
         return EventLine(lowered.index(label), what.strip())
-    choices = [str(p) for p in range(players)] + [n for n in names if n]
+    by_lower = {n.lower(): n for n in names if n}
+    close = did_you_mean(label, [str(p) for p in range(players)] + list(by_lower))
+    for lowered_name, name in by_lower.items():  # suggest the name as it was given
+        close = close.replace(repr(lowered_name), repr(name))
     raise InvalidActionError(f"{who.strip()!r} is not a player: expected a seat 0-{players - 1}"
                              + (f", a name ({', '.join(n for n in names if n)})" if any(names) else "")
-                             + " or 'chance'" + did_you_mean(who.strip(), choices))
+                             + " or 'chance'" + close)
 
 
 def spellings(action: int) -> tuple[str, ...]:
@@ -199,13 +202,14 @@ def _explain_draw(pos: Position, action: int) -> str:
     return ""
 
 
-def event_line(pos: Position, action: int) -> str:
+def event_line(pos: Position, action: int, label: Callable[[int], str] = str) -> str:
     """The long form of an event with who makes it: ``1: buy bear``, ``0: drawn sign storm``,
-    ``weather sun`` (weather tiles and tie-breaks belong to nobody)."""
+    ``weather sun`` (weather tiles and tie-breaks belong to nobody); `label` names the seat
+    (``1 (Ben): buy bear``)."""
     name = str(action_from_code(action))
     if pos.phase in (phases.WEATHER, phases.TIEBREAK) or pos.is_terminal():
         return name
-    return f"{pos.actor}: {name}"
+    return f"{label(pos.actor)}: {name}"
 
 
 

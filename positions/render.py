@@ -9,6 +9,7 @@ from positions import phases
 from positions.position import Position
 from positions.rules import paw_total
 from positions.tiles import TILES, Kind
+from positions.view import walk_number
 
 
 def printable(text: str) -> str:
@@ -30,6 +31,16 @@ def tile_counts(tiles: tuple[Kind, ...] | list[Kind]) -> str:
     return ", ".join(f"{counts[k]} {TILES[k].name}" for k in sorted(counts)) or "-"
 
 
+def bag_text(pos: Position, player: int) -> str:
+    """``11: 2 storm, 2 sign, ...``, or ``unknown (11 tiles)`` for a bag the player to decide does
+    not know (a saved position's ``"bag": "unknown"``: the tiles held are one guess, dealt afresh
+    by every search)."""
+    size = len(pos.bags[player])
+    if player in pos.hidden_bags:
+        return f"unknown ({plural(size, 'tile')})"
+    return f"{size}: {tile_counts(pos.bags[player])}"
+
+
 def whose_turn(pos: Position) -> str:
     """Who acts next and at which step."""
     player = pos.current_player()
@@ -44,7 +55,7 @@ def render(pos: Position) -> str:
     """The position as lines of text: the walk, the weather, the market and each player."""
     lines = [
         f"Refuge, {pos.players} players, route {pos.route.name}, ruleset {pos.ruleset.name}",
-        f"Walk {min(pos.walk + 1, pos.ruleset.walks)}/{pos.ruleset.walks}, turn {pos.turn + 1}: "
+        f"Walk {walk_number(pos)}/{pos.ruleset.walks}, turn {pos.turn + 1}: "
         f"{whose_turn(pos)}",
         f"Weather: track {pos.track_suns} sun, {pos.storms_on_track()}/{pos.threshold} storm "
         f"(owned {list(pos.owned_storms)}); deck {pos.deck_suns} sun + {pos.deck_storms} storm; "
@@ -58,7 +69,7 @@ def render(pos: Position) -> str:
             f"P{player}: {pos.vp[player]} VP, {plural(pos.steps[player], 'Step')}, {status}; "
             f"path [{tile_list(pos.paths[player])}] (paw {paw_total(pos.paths[player])}); "
             f"hand [{tile_list(pos.hands[player])}]; set aside [{tile_list(pos.set_aside[player])}]; "
-            f"bag {len(pos.bags[player])}: {tile_counts(pos.bags[player])}"
+            f"bag {bag_text(pos, player)}"
         )
     if pos.phase in (phases.OPTION, phases.DISCARD):
         lines.append(f"Resolving: {TILES[pos.tile].name} (player {pos.actor}), "
@@ -111,43 +122,68 @@ def _label(labels: Sequence[str], player: int) -> str:
     return labels[player] if player < len(labels) and labels[player] else f"player {player}"
 
 
-def describe_changes(before: Position, after: Position, labels: Sequence[str] = ()) -> list[str]:
-    """What happened between two positions of one game, a line per player who did something."""
-    return [f"{_label(labels, p)}: " + ", ".join(words)
-            for p, words in enumerate(player_changes(before, after)) if words]
+def verb(subject: str, third_person: str) -> str:
+    """`third_person` agreeing with `subject`: ``Ann draws``, but ``you draw``, ``you have``."""
+    if subject != "you" and not subject.startswith("you "):
+        return third_person
+    first, space, rest = third_person.partition(" ")
+    base = {"has": "have", "is": "are", "does": "do"}.get(first, first[:-1] if first.endswith("s") else first)
+    return base + space + rest
 
 
-def player_changes(before: Position, after: Position) -> list[list[str]]:
+def player_changes(before: Position, after: Position, labels: Sequence[str] = ()) -> list[list[str]]:
     """What each player did between two positions of one game, in words: tiles played (forced
-    ones too), Storms drawn, buys, discards, going home, Steps and VP gained or lost."""
+    ones too), Storms drawn, buys, discards, going home, Steps and VP gained or lost.
+
+    A buy is a tile the player owns more of (bag, hand, path, set aside) that left the market, so
+    buying the kind just played counts; a player labelled ``you`` gets ``draw``, not ``draws``.
+    """
     changes: list[list[str]] = []
     bought = Counter({k: before.market[k] - after.market[k] for k in range(len(after.market))
                       if before.market[k] > after.market[k]})
     boxed = Counter(after.box) - Counter(before.box)
     for p in range(after.players):
+        label = _label(labels, p)
         events: list[str] = []
         for kind in (Counter(after.paths[p]) - Counter(before.paths[p])).elements():
-            events.append(f"plays {TILES[kind].name}")
+            events.append(verb(label, f"plays {TILES[kind].name}"))
         storms = after.owned_storms[p] - before.owned_storms[p]
         if storms > 0:
-            events.append(f"draws {'a Storm' if storms == 1 else f'{storms} Storms'}")
-        gained = Counter(after.bags[p]) - Counter(before.bags[p])
-        for kind in list(bought):
-            if gained[kind] and bought[kind]:
-                events.append(f"buys {TILES[kind].name} for {TILES[kind].cost} Steps")
+            events.append(verb(label, f"draws {'a Storm' if storms == 1 else f'{storms} Storms'}"))
+        owned_before, owned_after = _owned(before, p), _owned(after, p)
+        gained = owned_after - owned_before
+        for kind in sorted(bought):
+            for _ in range(min(gained[kind], bought[kind])):
+                events.append(verb(label, f"buys {TILES[kind].name} for {plural(TILES[kind].cost, 'Step')}"))
                 bought[kind] -= 1
-        lost = (Counter(before.paths[p]) + Counter(before.hands[p])
-                - Counter(after.paths[p]) - Counter(after.hands[p]) - Counter(after.bags[p]))
-        for kind in list(boxed):
-            if lost[kind] and boxed[kind]:
-                events.append(f"discards {TILES[kind].name}")
+        lost = owned_before - owned_after
+        for kind in sorted(boxed):
+            for _ in range(min(lost[kind], boxed[kind])):
+                events.append(verb(label, f"discards {TILES[kind].name}"))
                 boxed[kind] -= 1
-        if before.walking[p] and not after.walking[p] and before.walk == after.walk:
-            events.append("returns home")
+        if returned_home(before, after, p):
+            events.append(verb(label, "returns home"))
         vp, steps = after.vp[p] - before.vp[p], after.steps[p] - before.steps[p]
         if vp:
             events.append(f"{vp:+d} VP ({after.vp[p]})")
         if steps:
-            events.append(f"{steps:+d} Steps ({after.steps[p]})")
+            events.append(f"{'+' if steps > 0 else '-'}{plural(abs(steps), 'Step')} ({after.steps[p]})")
         changes.append(events)
     return changes
+
+
+def _owned(pos: Position, player: int) -> Counter[Kind]:
+    """Every tile a player owns outside the track: bag, hand, path and set-aside."""
+    return (Counter(pos.bags[player]) + Counter(pos.hands[player]) + Counter(pos.paths[player])
+            + Counter(pos.set_aside[player]))
+
+
+def returned_home(before: Position, after: Position, player: int) -> bool:
+    """The player went home between the two positions: stopped walking within the walk, or ended
+    the walk by going home (the last walker's return-discard, or every walker returning at once)."""
+    if not before.walking[player]:
+        return False
+    if before.walk == after.walk:
+        return not after.walking[player]
+    return before.phase == phases.DECIDE or (before.phase == phases.RETURN_DISCARD
+                                             and before.actor == player)

@@ -67,15 +67,19 @@ def parse_route(text: str) -> Route:
     Raises:
         ImpossiblePositionError: unknown name, unknown kind, or not a valid route.
     """
+    from positions.validation import did_you_mean  # validation -> position -> routes: a cycle at the top
+
     text = text.strip()
     if text in ROUTES:
         return ROUTES[text]
     names = [part.strip() for part in text.split(",") if part.strip()]
     if len(names) == 1:
         raise ImpossiblePositionError(
-            f"unknown route {text!r}: expected one of {', '.join(ROUTES)} or 8 comma-separated kinds"
+            f"unknown route {text!r}{did_you_mean(text, ROUTES)}: expected one of {', '.join(ROUTES)} "
+            "or 8 comma-separated kinds"
         )
     unknown = [n for n in names if n not in KIND_BY_NAME]
     if unknown:
-        raise ImpossiblePositionError(f"unknown tile kind {unknown[0]!r} in route {text!r}")
+        raise ImpossiblePositionError(f"unknown tile kind {unknown[0]!r}"
+                                      f"{did_you_mean(unknown[0], KIND_BY_NAME)} in route {text!r}")
     return make_route([KIND_BY_NAME[n] for n in names])

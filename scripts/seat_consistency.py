@@ -31,7 +31,7 @@ from advisor.players.tablebase import ExactEndgames
 
 def _game(job: tuple[Any, ...]) -> tuple[int, list[Prediction]]:
     index, agent, players, route, seed, iterations, settings, by_step = job
-    request = advisor_request(iterations=iterations, exact=ExactEndgames(), **settings)
+    request = advisor_request(iterations=iterations, oracle=ExactEndgames(), **settings)
     return index, game_predictions(index, agent, players, route, seed, iterations, request, by_step)
 
 

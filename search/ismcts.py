@@ -317,8 +317,8 @@ class Tree:
         if state.current_player() == TERMINAL_PLAYER:
             return state.returns(), state.scores()
         request = self.request
-        if request.exact is not None:
-            solved = request.exact.exact_value(state)
+        if request.oracle is not None:
+            solved = request.oracle.exact_value(state)
             if solved is not None:
                 return solved
         return rollout(state, self.rng, request.rollout, request.rollout_cutoff, request.evaluator)
@@ -529,8 +529,8 @@ def search(state: Game, request: SearchRequest, on_progress: Progress | None = N
                                      [RootSums(o.sums, o.player_sums) for o in outcomes],
                                      time.perf_counter() - start,
                                      by_win=request.root_selection == "uniform")
-    if request.exact is not None:
-        solved = request.exact.exact_options(state)
+    if request.oracle is not None:
+        solved = request.oracle.exact_options(state)
         if solved is not None:
             result = with_exact_values(result, solved)
     if request.keep_tree:
@@ -605,8 +605,8 @@ def search_step(decisions: Sequence[Game], request: SearchRequest) -> StepSearch
         result = SearchResult.from_trees(decision.current_player(), decision.legal_actions(),
                                          [o.answers[index] for o in outcomes], seconds,
                                          by_win=request.root_selection == "uniform")
-        if request.exact is not None:
-            solved = request.exact.exact_options(decision)
+        if request.oracle is not None:
+            solved = request.oracle.exact_options(decision)
             if solved is not None:
                 result = with_exact_values(result, solved)
         results.append(result)

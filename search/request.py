@@ -51,8 +51,8 @@ class SearchRequest:
     """The UCT constant below the root; ``None``: ``exploration``."""
     keep_tree: bool = False
     """Return the whole tree (every information-set node and the edges walked) for inspection."""
-    exact: ExactValues[Any] | None = None
-    """Where it answers, a simulation takes these exact values instead of rolling out, and the root
+    oracle: ExactValues[Any] | None = None
+    """Exact values: where it answers, a simulation takes these exact values instead of rolling out, and the root
     options' values are replaced by exact ones (marked ``exact``); ``None``: estimates only."""
     root_selection: str = "uct"
     """``"uct"``: the root selects like every node and the most visited action is chosen.
@@ -118,8 +118,8 @@ class SearchRequest:
         if self.root_selection not in ROOT_SELECTIONS:
             raise SearchConfigError(f"search request: root_selection must be one of "
                                     f"{', '.join(ROOT_SELECTIONS)}, got {self.root_selection!r}")
-        if self.exact is not None and not callable(getattr(self.exact, "exact_value", None)):
-            raise SearchConfigError(f"search request: exact {self.exact!r} has no exact_value(state)")
+        if self.oracle is not None and not callable(getattr(self.oracle, "exact_value", None)):
+            raise SearchConfigError(f"search request: oracle {self.oracle!r} has no exact_value(state)")
         for name in ("rollout", "belief", "prior"):
             policy = getattr(self, name)
             if policy is not None and not callable(getattr(policy, "choose", None)):

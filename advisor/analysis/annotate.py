@@ -88,12 +88,15 @@ def move_accuracy(loss: float) -> float:
     return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * 100 * loss) - 3.1669))
 
 
-def label_for(loss: float, noise: float, thresholds: Sequence[tuple[float, str]] = THRESHOLDS) -> str:
-    """The label of a loss, or ``""`` when it is small or within the Monte Carlo noise."""
+def label_for(loss: float, noise: float, thresholds: Sequence[tuple[float, str]] = THRESHOLDS,
+              unit: float = 100.0) -> str:
+    """The label of a loss, or ``""`` when it is small or within the Monte Carlo noise; the loss
+    meets the thresholds as printed, to 0.1 of its unit (win points: a 0.1499 loss shows as 15.0,
+    so it is a blunder; VP: unit 1)."""
     if loss <= noise:
         return ""
     for threshold, label in thresholds:
-        if loss >= threshold:
+        if float(f"{loss * unit:.1f}") >= float(f"{threshold * unit:.1f}"):
             return label
     return ""
 
@@ -164,7 +167,7 @@ def annotation_from(position: Position, played: int, event: int, result: SearchR
         measure, loss, score_loss, noise = _loss(best, mine)
     label = ""
     if seen:
-        label = (label_for(score_loss, noise, SCORE_THRESHOLDS) if measure == "score"
+        label = (label_for(score_loss, noise, SCORE_THRESHOLDS, unit=1.0) if measure == "score"
                  else label_for(loss, noise))
     chances = mine if seen else best
     return Annotation(
@@ -237,7 +240,7 @@ def annotate_game(game: Replay, players: Sequence[int] | None, iterations: int |
         fields: dict[str, Any] = {"iterations": iterations, "seconds": seconds,
                                   "seed": derive_seed(seed, "annotate", steps[0].event)}
         if request is None:
-            searching = advisor_request(root_selection="uniform", exact=ExactEndgames(), **fields)
+            searching = advisor_request(root_selection="uniform", oracle=ExactEndgames(), **fields)
         else:
             searching = dataclasses.replace(request, **fields)
         jobs.append(([s.position for s in steps], [int(s.action) for s in steps],

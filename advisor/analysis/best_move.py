@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from advisor.analysis.facts import ReturnFacts, return_facts
-from advisor.analysis.intervals import following_edges, widened
-from advisor.analysis.line import principal_line
+from advisor.analysis.intervals import difference_text, following_edges, widened
+from advisor.analysis.line import line_in_words, principal_line
 from positions import Position
 from positions import phases
 from positions.actions import action_from_code
@@ -98,7 +98,7 @@ def advise(position: Position, request: SearchRequest, with_facts: bool = True,
     searching = dataclasses.replace(request, keep_tree=True)
     hook = None
     if on_progress is not None:
-        solved = request.exact.exact_options(position) if request.exact is not None else None
+        solved = request.oracle.exact_options(position) if request.oracle is not None else None
 
         def hook(so_far: SearchResult, live: LiveTree) -> bool | None:
             def build() -> Advice:
@@ -130,8 +130,9 @@ def advice_from(position: Position, request: SearchRequest, result: SearchResult
 
 
 def line_text(advice: Advice) -> str:
-    """The principal line in notation, e.g. ``play compass → option vp → buy pass``."""
-    return " → ".join(str(action_from_code(a)) for a in advice.line)
+    """The principal line in notation, e.g. ``play compass → option vp → buy pass``; a move of the
+    next walk is marked (``return → discard none → next walk: draw``)."""
+    return line_in_words(advice.line)
 
 
 def mix_text(advice: Advice) -> str:
@@ -146,13 +147,20 @@ MIX_NOTE = ("mix: at this simultaneous step the search's equilibrium strategy va
 
 
 def recommendation_reason(advice: Advice) -> str:
-    """Why the recommendation is first, in a few words."""
+    """Why the recommendation is first, in a few words, with the difference to #2 it rests on."""
     chosen = advice.recommendation
     if chosen.runner_up is None:
         return "the only option"
+    mine, second = advice.result.stats(chosen.action), advice.result.stats(chosen.runner_up)
+    verdict = _verdict(chosen, mine, second)
+    if mine.exact and second.exact and mine.win == second.win:
+        return verdict
+    return f"{verdict}; {difference_text(mine, second)}"
+
+
+def _verdict(chosen: Recommendation, mine: ActionStats, second: ActionStats) -> str:
     if not chosen.within_noise:
         return "best win chance, clear of #2"
-    mine, second = advice.result.stats(chosen.action), advice.result.stats(chosen.runner_up)
     if mine.exact and second.exact and mine.win == second.win:
         return "win chance exactly equal to #2's; the higher expected score decides"
     if mine.win >= second.win and mine.score >= second.score:
@@ -236,7 +244,7 @@ def advice_rows(advice: Advice) -> list[list[object]]:
     return rows
 
 
-ADVICE_HEADERS = ["#", "action", "win", "noise (95%)", "exp. score", "visits", ""]
+ADVICE_HEADERS = ["#", "action", "win", "noise (95%)", "exp. score", "visits", "note"]
 NOISE_NOTE = ("noise (95%): the search's Monte Carlo noise, widened to the spread between workers and "
               "the best replies below each option; not the continuation's bias (docs/advisor.md). "
               "* exact (solved endgame).")
@@ -250,4 +258,5 @@ def player_rows(advice: Advice) -> list[list[object]]:
 
 
 PLAYER_HEADERS = ["player", "win", "exp. score"]
-PLAYERS_TITLE = "Every player's chances if you play it (shared wins count 1/k, C18):"
+PLAYERS_TITLE = ("Every player's chances if you play it (a tie for first shares the win: each of k "
+                 "tied winners counts 1/k, rule C18):")

@@ -9,9 +9,10 @@ second estimate; the interval is widened to cover both, plus the noise.
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Hashable
 
-from search.request import Following, SearchResult, SearchTree
+from search.request import ActionStats, Following, SearchResult, SearchTree
 
 MIN_CHILD_VISITS = 10
 """A child action counts as the best only with at least this many visits (a max over a handful of
@@ -79,3 +80,22 @@ def widened(result: SearchResult, tree: SearchTree, root: Hashable,
         actions.append(stats)
     return dataclasses.replace(result, actions=tuple(actions))
 
+
+
+def difference_interval(first: ActionStats, second: ActionStats) -> tuple[float, float, float]:
+    """(difference, low, high): `first`'s win chance less `second`'s with the 95% margin that
+    :func:`search.request.within_noise` uses (the two noise half-widths combined), so the two are
+    within noise exactly when the interval holds 0."""
+    difference = first.win - second.win
+    margin = math.hypot(first.half_width, second.half_width)
+    return difference, difference - margin, difference + margin
+
+
+def difference_text(first: ActionStats, second: ActionStats) -> str:
+    """``+20.1 points over #2, 95% interval +0.1 to +40.1``: the comparison a verdict rests on."""
+    difference, low, high = difference_interval(first, second)
+    if first.exact and second.exact:
+        return f"{100 * difference:+.1f} points over #2, exact"
+    if math.isinf(high - low):
+        return f"{100 * difference:+.1f} points over #2, too few visits for an interval"
+    return f"{100 * difference:+.1f} points over #2, 95% interval {100 * low:+.1f} to {100 * high:+.1f}"

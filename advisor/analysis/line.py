@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Hashable
+from typing import Hashable, Sequence
 
 from advisor.analysis.intervals import Following, following_edges
+from positions.actions import action_from_code
 from search.request import SearchTree
 
 MAX_MOVES = 5
@@ -41,3 +42,18 @@ def principal_line(tree: SearchTree, root: Hashable, first: int, player: int,
             line.append(action)
         key = child
     return line
+
+
+def line_in_words(line: Sequence[int]) -> str:
+    """A line in notation joined by arrows; the first move after a return (and its return-discard)
+    is marked ``next walk:`` — a player who has gone home decides nothing more in this walk (C6)."""
+    words: list[str] = []
+    home = False  # returned; the return-discard, if any, may still follow
+    for action in line:
+        word = str(action_from_code(action))
+        if home and word.startswith("discard") and not words[-1].startswith("discard"):
+            words.append(word)  # the return-discard (C15)
+            continue
+        words.append(f"next walk: {word}" if home else word)
+        home = word == "return"
+    return " → ".join(words)

@@ -4,19 +4,20 @@ A :class:`TrackSession` holds the game so far as the list of entries typed (who,
 they were typed. Simultaneous steps (decide, choose, buy; C6, C8, C12) take their choices in any
 order: a choice is kept until every earlier seat of the step has chosen, then they are applied in
 seat order, as the engine resolves them, so the record is the same whatever the typing order.
-Undo drops the last entries and replays the rest.
+Undo drops the last entries and replays the rest. :meth:`TrackSession.enter_saved` and
+:meth:`TrackSession.undo_saved` change the session only once a save of the new record has succeeded.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from advisor.analysis.best_move import Advice, advise
 from advisor.players.bots import DEFAULT_ROLLOUT
 from positions import phases, rules
 from positions.actions import Action
 from positions.errors import IllegalActionError, InvalidActionError
-from positions.events import event_line, event_options, read_event, spellings, split_event_line
+from positions.events import event_line, event_options, normalize, read_event, spellings, split_event_line
 from positions.position import Position
 from positions.record import GameRecord, GameRecorder, replay, where
 from positions.render import printable, tile_counts, tile_list
@@ -31,7 +32,7 @@ Type each event as it happens, one a line, in action notation (docs/notation.md)
 Prefix a seat or name for whom it is ("1: buy bear", "Ann: draw"); short forms work where only one
 event fits ("draw sign storm", "sign storm", "sun", "bear" at a buy, "steps", "none").
 Simultaneous steps (decide, choose, buy) take the players' choices in any order.
-Commands: advise [SEAT] (best move), show (the position), bags (every bag), undo [N],
+Commands: advise [SEAT or NAME] (best move), show (the position), bags (every bag), undo [N],
 save, help (or ?), quit. Lines starting with # are comments."""
 
 
@@ -95,13 +96,21 @@ class TrackSession:
         name = printable(self.names[player]) if player < len(self.names) else ""
         return f"{player} ({name})" if name else str(player)
 
+    def typed_label(self, player: int) -> str:
+        """How the event lines name a seat: its name where one reads back as that seat (``Ann``),
+        else the number, so that every printed event can be typed again."""
+        name = self.names[player] if player < len(self.names) else ""
+        if not name or ":" in name or "#" in name or printable(name) != name or name != name.strip():
+            return str(player)
+        try:
+            seat = split_event_line(f"{name}:", self.names, self.position.players).player
+        except InvalidActionError:
+            return str(player)
+        return name if seat == player else str(player)
+
     def waiting(self) -> list[int]:
         """Seats still to choose in the current simultaneous step (empty outside one)."""
-        pos = self.position
-        if not pos.is_simultaneous():
-            return []
-        return [p for p in range(pos.actor, pos.players)
-                if len(rules.step_legal(pos, p)) >= 2 and p not in self.held]
+        return [p for p in choosing(self.position) if p not in self.held]
 
     def expected(self) -> list[int]:
         """Whose event comes next: the waiting seats, the player to decide, or ``CHANCE_PLAYER``."""
@@ -165,9 +174,33 @@ class TrackSession:
             raise InvalidActionError(f"{self.label(player)} has already chosen in this step "
                                      f"(undo to change it)")
         if player not in expected:
-            raise InvalidActionError(f"{self.label(player)} has nothing to decide now: waiting for "
-                                     f"{', '.join(self.label(p) for p in expected)}")
+            raise InvalidActionError(self._not_now(player, said.text))
         return Entry(player, read_event(said.text, pos, player))
+
+    def _not_now(self, player: int, text: str) -> str:
+        """Why `player` has nothing to enter now, and whose event comes first."""
+        pos = self.position
+        seats = self.expected()
+        options = " | ".join(str(a) for a in event_options(pos, seats[0]))
+        first = (f"the next event is {', '.join(self.label(p) for p in seats)}'s "
+                 f"{phases.NAMES[pos.phase]} ({options})")
+        if not pos.walking[player]:
+            return f"{self.label(player)} is home this walk: {first}"
+        if pos.phase == phases.RETURN_DISCARD and normalize(text).startswith("draw"):
+            return (f"{self.label(player)}'s draw comes after the returning players' discards: "
+                    f"{first}")
+        return f"{self.label(player)} has nothing to decide now: {first}"
+
+    def seat(self, word: str) -> int:
+        """The seat a word names: ``1``, ``P1`` or a player's name (any case).
+
+        Raises:
+            InvalidActionError: the word names no seat (with a "did you mean").
+        """
+        said = split_event_line(f"{word}:", self.names, self.position.players)
+        if said.player is None or said.player < 0:
+            raise InvalidActionError(f"{word!r} is not a player")
+        return said.player
 
     def enter_line(self, line: str) -> Outcome:
         """Read and enter one typed event (see :meth:`read_line` for what it raises)."""
@@ -199,7 +232,7 @@ class TrackSession:
         return Outcome(lines)
 
     def _apply(self, action: Action) -> str:
-        text = event_line(self.position, action)
+        text = event_line(self.position, action, self.typed_label)
         self.recorder.apply(action)
         return text
 
@@ -215,6 +248,36 @@ class TrackSession:
         for entry in kept:
             self.enter(entry.player, entry.action)
         return count
+
+    # --- save, then commit ----------------------------------------------------------------------
+
+    def _copy(self) -> "TrackSession":
+        twin = TrackSession(self.setup)
+        twin.recorder.position = self.position.copy()
+        twin.recorder.events = list(self.recorder.events)
+        twin.entries, twin.held, twin.revealed = list(self.entries), dict(self.held), list(self.revealed)
+        return twin
+
+    def _take(self, twin: "TrackSession") -> None:
+        self.recorder, self.entries, self.held, self.revealed = \
+            twin.recorder, twin.entries, twin.held, twin.revealed
+
+    def enter_saved(self, player: int, action: Action, save: Callable[[GameRecord], None]) -> Outcome:
+        """:meth:`enter` on a copy, `save` its record, then adopt it: when the event is refused or
+        `save` raises, the session is as it was and the error propagates."""
+        twin = self._copy()
+        outcome = twin.enter(player, action)
+        save(twin.record())
+        self._take(twin)
+        return outcome
+
+    def undo_saved(self, count: int, save: Callable[[GameRecord], None]) -> int:
+        """:meth:`undo` on a copy, `save` its record, then adopt it (unchanged if `save` raises)."""
+        twin = self._copy()
+        dropped = twin.undo(count)
+        save(twin.record())
+        self._take(twin)
+        return dropped
 
     # --- questions --------------------------------------------------------------------------------
 
@@ -278,6 +341,14 @@ class TrackSession:
                         words += options
         low = text.lower()
         return sorted({w for w in words if w.startswith(low)})
+
+
+def choosing(pos: Position) -> list[int]:
+    """The seats with a choice to make in the current simultaneous step, from the one the engine
+    resolves next on (empty outside one); they may choose in any order."""
+    if not pos.is_simultaneous():
+        return []
+    return [p for p in range(pos.actor, pos.players) if len(rules.step_legal(pos, p)) >= 2]
 
 
 def _step(pos: Position) -> tuple[int, int, int]:

@@ -41,7 +41,7 @@ def _after(players: int, route: str, seed: int, walk: int, phase: str) -> Positi
 
 
 BENCH_POSITIONS: tuple[tuple[str, int, str, int, int, str], ...] = (
-    ("opening-2p", 2, "meadows", 0, 0, "decide"),
+    ("decide-2p-meadows", 2, "meadows", 0, 0, "decide"),
     ("choose-3p-forest", 3, "forest", 1, 0, "choose"),
     ("buy-2p", 2, "meadows", 2, 1, "buy"),
     ("decide-2p-mountains", 2, "mountains", 3, 2, "decide"),

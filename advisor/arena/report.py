@@ -150,17 +150,34 @@ def format_elo(value: float) -> str:
     return f"{value + 0.0:+.1f}"  # + 0.0 turns -0.0 into 0.0
 
 
+MIN_INTERVAL_UNITS = 5
+"""Deals needed before an Elo interval and LOS are printed: their variance is estimated from the
+deals' scores, which one deal cannot give (fishtest's padding of empty bins would invent one: after
+one 1-1 deal, "Elo +0.0 [-34.1, +34.1]"), nor a handful."""
+ELO_NOTE = ("Elo: logistic, from the mean score of complete deals; `refuge ladder` fits every game "
+            "with a weak prior (one virtual draw for each agent), so its Elo of the same games lies a "
+            "little nearer 0, with an interval over games rather than deals (docs/arena.md).")
+"""Printed under the arena's table: why the ladder's Elo of the same games differs."""
+
+
+def interval_text(summary: MatchSummary) -> str:
+    """``[-20.1, +35.2]``, or why there is none yet (``too few deals (1 < 5)``)."""
+    if summary.units < MIN_INTERVAL_UNITS:
+        return f"too few deals ({summary.units} < {MIN_INTERVAL_UNITS})" if summary.units else "-"
+    low, high = summary.elo_ci95
+    return f"[{format_elo(low)}, {format_elo(high)}]"
+
+
 def format_table(names: Sequence[str], rows: Sequence[PairStats]) -> str:
     """The results table: one row per pair, from the first-named agent's side."""
     body = []
     for row in rows:
         s = row.summary
-        low, high = s.elo_ci95
+        enough = s.units >= MIN_INTERVAL_UNITS
         body.append([f"{names[row.first]} vs {names[row.second]}", row.games,
                      f"{row.wins}-{row.draws}-{row.losses}", f"{s.score:.3f}",
-                     format_elo(s.elo) if s.units else "-",
-                     f"[{format_elo(low)}, {format_elo(high)}]" if s.units else "-",
-                     f"{100 * s.los:.1f}%" if s.units else "-", s.units])
+                     format_elo(s.elo) if s.units else "-", interval_text(s),
+                     f"{100 * s.los:.1f}%" if enough else "-", s.units])
     return tabulate(body, headers=["pair", "games", "W-D-L", "score", "Elo", "95% CI", "LOS", "deals"],
                     tablefmt="simple", disable_numparse=True)
 
@@ -175,10 +192,19 @@ def sprt_heading(settings: SprtSettings) -> str:
             f"alpha={settings.alpha:g}, beta={settings.beta:g})")
 
 
+def llr_text(result: SprtResult) -> str:
+    """``LLR 1.23 [-2.94, 2.94]``, with as many decimals as it takes for an LLR short of a bound
+    not to print as that bound (``LLR 2.943 [-2.944, 2.944]``, not ``2.94 [-2.94, 2.94] continue``)."""
+    digits = 2
+    while digits < 6 and any(result.llr != bound and f"{result.llr:.{digits}f}" == f"{bound:.{digits}f}"
+                             for bound in (result.lower, result.upper)):
+        digits += 1
+    return (f"LLR {result.llr:.{digits}f} [{result.lower:.{digits}f}, {result.upper:.{digits}f}]")
+
+
 def format_sprt(result: SprtResult, unit: str = "deal") -> str:
     """One line: the test, its log-likelihood ratio, bounds, decision and the units behind them."""
-    return (f"{sprt_heading(result.settings)}: LLR {result.llr:.2f} "
-            f"[{result.lower:.2f}, {result.upper:.2f}] {VERDICTS[result.decision]} "
+    return (f"{sprt_heading(result.settings)}: {llr_text(result)} {VERDICTS[result.decision]} "
             f"after {result.units} {unit}{'' if result.units == 1 else 's'}")
 
 
@@ -202,11 +228,11 @@ def summary_line(names: Sequence[str], rows: Sequence[PairStats], done: int, tot
     if rows:
         row = rows[0]
         s = row.summary
-        low, high = s.elo_ci95
         text += (f"  {names[row.first]} vs {names[row.second]}: score {s.score:.3f} "
-                 f"Elo {format_elo(s.elo)} [{format_elo(low)}, {format_elo(high)}] LOS {100 * s.los:.1f}%")
+                 f"Elo {format_elo(s.elo)} {interval_text(s)}"
+                 + (f" LOS {100 * s.los:.1f}%" if s.units >= MIN_INTERVAL_UNITS else ""))
     if sprt_result is not None:
-        text += f"  LLR {sprt_result.llr:.2f} [{sprt_result.lower:.2f}, {sprt_result.upper:.2f}]"
+        text += f"  {llr_text(sprt_result)}"
     return text
 
 

@@ -20,12 +20,18 @@ import subprocess
 import sys
 import tarfile
 from dataclasses import dataclass
+from typing import Callable
 
 from advisor.players.engine import engine_argv
 from advisor.players.processes import run_guarded
 from positions.errors import RefugeError
 
 STAMP = "built"
+
+
+LEGACY_ENGINE = "from advisor.cli import main; main()"
+"""How a revision from before ``python -m advisor.players.engine`` (issue 23) starts its engine: its
+``refuge engine`` command (the only place above ``cli/`` that names it, for old code only)."""
 
 
 class RevisionError(RefugeError):
@@ -42,8 +48,17 @@ class Revision:
     python: str
 
     def argv(self, spec: str) -> list[str]:
-        """The command running this revision's ``refuge engine --agent SPEC``."""
-        return engine_argv(spec, self.python, isolated=True)
+        """The command running this revision's engine serving `spec` (``python -m
+        advisor.players.engine``; a revision from before it had one: its ``refuge engine``)."""
+        engine = os.path.join(self.tree, "advisor", "players", "engine.py")
+        try:
+            with open(engine, encoding="utf-8") as source:
+                runnable = 'if __name__ == "__main__":' in source.read()
+        except OSError:
+            runnable = False
+        if runnable:
+            return engine_argv(spec, self.python, isolated=True)
+        return [self.python, "-I", "-c", LEGACY_ENGINE, "engine", "--agent", spec]
 
 
 def cache_dir() -> str:
@@ -83,14 +98,25 @@ def resolve(ref: str, repository: str | None = None) -> tuple[str, str]:
     """
     where = repository or os.getcwd()
     try:
+        _git(["rev-parse", "--git-dir"], where)
+    except RevisionError:
+        raise RevisionError(f"rev:{ref}: {where} is not a git repository (rev: builds a commit of the "
+                            "repository of the current folder: run from the project's checkout)") from None
+    try:
         sha = _git(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], where)
     except RevisionError:
         raise RevisionError(f"rev:{ref}: no such commit in the git repository at {where}") from None
     return sha, _git(["describe", "--always", "--tags", sha], where)
 
 
-def prepare(ref: str, repository: str | None = None, cache: str | None = None) -> Revision:
-    """Build (or find in the cache) the tree and environment of revision `ref`.
+def _to_stderr(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def prepare(ref: str, repository: str | None = None, cache: str | None = None,
+            tell: Callable[[str], None] = _to_stderr) -> Revision:
+    """Build (or find in the cache) the tree and environment of revision `ref`; a build (once per
+    commit, tens of seconds) is announced through `tell` (standard error by default).
 
     Raises:
         RevisionError: the commit cannot be resolved, exported or installed.
@@ -106,6 +132,8 @@ def prepare(ref: str, repository: str | None = None, cache: str | None = None) -
         if not os.path.exists(os.path.join(root, STAMP)):
             for partial in (tree, venv):
                 shutil.rmtree(partial, ignore_errors=True)
+            tell(f"rev:{ref}: building {name} ({sha[:12]}) once into {root}: export, environment, "
+                 "native build (tens of seconds; later runs reuse it)")
             _export(sha, where, tree)
             _make_venv(venv, python, tree)
             _build_native(python, tree)

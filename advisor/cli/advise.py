@@ -13,7 +13,10 @@ from advisor.analysis.best_move import (
     ADVICE_HEADERS, DEFAULT_ITERATIONS, NOISE_NOTE, PLAYER_HEADERS, PLAYERS_TITLE, Advice, advice_rows, advice_to_data, advise,
     MIX_NOTE, line_text, mix_text, player_rows, recommendation_reason,
 )
-from advisor.analysis.exact import SOLVE_HEADERS, chances_line, solve_rows, solve_to_data
+from advisor.analysis.exact import (
+    OPTION_VALUE_MEANING, SOLVE_HEADERS, STEP_HEADERS, chances_line, seat_mix_text, solve_position, solve_rows, solve_to_data,
+    step_rows, step_solve_to_data,
+)
 from advisor.players.bots import advisor_request
 from advisor.cli.errors import fail, reports_bad_input
 from advisor.cli.files import load_position_arg
@@ -23,7 +26,8 @@ from positions import Position
 from positions.actions import action_from_code
 from positions.render import render
 from search.request import SIMULTANEOUS_SELECTIONS, SearchRequest
-from search.solver import DEFAULT_MAX_NODES, solve as solve_exactly
+from search.equilibrium import StepResult
+from search.solver import DEFAULT_MAX_NODES
 
 
 def _decision_or_fail(position: Position, source: str) -> None:
@@ -40,7 +44,7 @@ def search_request(iterations: int | None, seconds: float | None, seed: int, wor
     if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
     return advisor_request(iterations=iterations, seconds=seconds, seed=seed, workers=workers,
-                           exploration=exploration, exact=ExactEndgames())
+                           exploration=exploration, oracle=ExactEndgames())
 
 
 def budget_options(command):
@@ -133,14 +137,19 @@ def solve(position_file: str, max_nodes: int, as_json: bool) -> None:
     """Exact win probability and expected score of every option, where the position is small enough.
 
     The solver handles positions where one player makes every remaining decision, such as the last
-    walk with a single player still walking.
+    walk with a single player still walking, and small two-player last walks with both walking:
+    there each simultaneous step (return or draw, tile choice, buy) is solved as a matrix game, and
+    an option's value is its value against the other seat's equilibrium strategy.
 
     Example: refuge solve endgame-solo
     """
     position = load_position_arg(position_file)
     _decision_or_fail(position, position_file)
     with Spinner("solving", enabled=None if not as_json else False):
-        result = solve_exactly(position, max_nodes)
+        result = solve_position(position, max_nodes)
+    if isinstance(result, StepResult):
+        _echo_step(result, position.actor, position_file, as_json)
+        return
     if as_json:
         click.echo(json.dumps(solve_to_data(result, position_file), indent=2))
         return
@@ -149,6 +158,23 @@ def solve(position_file: str, max_nodes: int, as_json: bool) -> None:
                         colalign=("left", "right", "right")))
     click.echo(f"Best: {action_from_code(result.best)}")
     click.echo(f"After it, every player: {chances_line(result.option(result.best).value)}")
+
+
+def _echo_step(result: StepResult, player: int, source: str, as_json: bool) -> None:
+    """A simultaneous step's equilibrium, as `refuge solve` prints it for `player`."""
+    if as_json:
+        click.echo(json.dumps(step_solve_to_data(result, player, source), indent=2))
+        return
+    seat = result.seat(player)
+    other = next(s for s in result.seats if s.player != player)
+    click.echo(f"Player {player} decides at a simultaneous step, unseen by player {other.player}; "
+               f"exact equilibrium over {result.nodes} positions.")
+    click.echo(f"Equilibrium: player {seat.player} {seat_mix_text(seat)}; player {other.player} {seat_mix_text(other)}")
+    click.echo(f"Option values: {OPTION_VALUE_MEANING}:")
+    click.echo(tabulate(step_rows(seat), headers=STEP_HEADERS, disable_numparse=True,
+                        colalign=("left", "right", "right", "right")))
+    click.echo(f"Best: {action_from_code(seat.best)}")
+    click.echo(f"At the equilibrium, every player: {chances_line(result.value)}")
 
 
 COMMANDS = (best_move, solve)

@@ -11,7 +11,8 @@ from tabulate import tabulate
 from advisor.analysis.annotate import DEFAULT_ITERATIONS, Annotation, annotate_game, decisions_to_annotate, summarise, win_curves
 from advisor.cli.errors import reports_bad_input
 from advisor.cli.progress import progress_bar
-from positions.record import load_record, replay
+from positions.errors import RefugeError
+from positions.record import GameRecord, load_record, replay
 from positions.render import printable
 
 JSON_FORMAT = "refuge-annotation/1"
@@ -44,6 +45,21 @@ def _row(a: Annotation) -> list[object]:
     chances = " ".join(f"{100 * w:.0f}" for w in a.chances)
     return [a.event, f"{a.walk}.{a.turn}", a.player, a.decision, a.situation, a.played, played,
             a.best, f"{100 * a.best_win:.1f}%{mark}", _loss_text(a), a.label, chances]
+
+
+def event_range(record: GameRecord, first: int, last: int | None) -> range:
+    """The events `--from-event first --to-event last` select.
+
+    Raises:
+        RefugeError: the range starts past the record's end or ends before it starts.
+    """
+    count = len(record.events)
+    if first >= count:
+        raise RefugeError(f"--from-event {first}: the record has {count} events "
+                          f"(indexes 0-{count - 1})")
+    if last is not None and last < first:
+        raise RefugeError(f"--to-event {last}: before --from-event {first}")
+    return range(first, count if last is None else min(last, count - 1) + 1)
 
 
 @click.command("annotate")
@@ -79,10 +95,14 @@ def annotate(game_file: str, players: str | None, iterations: int | None, second
         raise click.UsageError("give --iterations or --seconds-per-decision, not both")
     if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
+    if plot_path:
+        from advisor.cli.charts import check_chart_path
+
+        check_chart_path(plot_path)  # before the analysis, not after it
     record = load_record(game_file)
     game = replay(record, game_file)
     seats = _players(players, record.players)
-    events = range(first, len(record.events) if last is None else last + 1)
+    events = event_range(record, first, last)
     total = len(decisions_to_annotate(game, seats, events))
     with progress_bar(length=total, label="annotating", show_pos=True) as bar:
         annotations = annotate_game(game, seats, iterations, seconds, seed, workers, events,

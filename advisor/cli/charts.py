@@ -9,7 +9,9 @@ from typing import Sequence
 
 from advisor.arena.ladder import Rated
 from positions.errors import RefugeError
-from positions.files import write_atomically
+from positions.files import check_writable, write_atomically
+
+CHART_TYPES = (".png", ".svg", ".pdf")
 
 
 def pyplot():
@@ -28,6 +30,18 @@ def pyplot():
     return plt
 
 
+def check_chart_path(path: str) -> None:
+    """Fail before any work if a chart cannot be written to `path`.
+
+    Raises:
+        RefugeError: not .png/.svg/.pdf, matplotlib is missing, or the path cannot be written.
+    """
+    if not path.lower().endswith(CHART_TYPES):
+        raise RefugeError(f"{path}: chart files must end in .png, .svg or .pdf")
+    pyplot()
+    check_writable(path)
+
+
 def plot_win_curves(curves: dict[int, list[tuple[int, float]]], names: Sequence[str], path: str,
                     title: str = "Win probability over the game") -> None:
     """A line per player: estimated win probability after each annotated decision, by event index
@@ -36,8 +50,7 @@ def plot_win_curves(curves: dict[int, list[tuple[int, float]]], names: Sequence[
     Raises:
         RefugeError: matplotlib is missing or the file type is not png/svg/pdf.
     """
-    if not path.lower().endswith((".png", ".svg", ".pdf")):
-        raise RefugeError(f"{path}: chart files must end in .png, .svg or .pdf")
+    check_chart_path(path)
     plt = pyplot()
     figure, axes = plt.subplots(figsize=(9, 4.5))
     for player, points in sorted(curves.items()):

@@ -31,6 +31,8 @@ def reports_bad_input(command: F) -> F:
     def wrapper(*args: object, **kwargs: object) -> object:
         try:
             return command(*args, **kwargs)
+        except BrokenPipeError:
+            raise  # the reader went away (`refuge ... | head`): click ends quietly, exit code 1
         except USER_ERRORS as error:
             fail(error)
 

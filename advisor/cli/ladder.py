@@ -8,7 +8,7 @@ import click
 
 from advisor.arena.ladder import LadderError, format_ladder, ladder
 from advisor.arena.store import ArenaStore
-from advisor.cli.charts import plot_ladder
+from advisor.cli.charts import check_chart_path, plot_ladder
 from advisor.cli.errors import fail_on_one_line as fail
 from positions.errors import RefugeError
 
@@ -24,6 +24,8 @@ def ladder_command(db: str, anchor: str | None, plot_path: str | None) -> None:
     Example: refuge ladder --db arena.sqlite --anchor heuristic --plot ladder.png
     """
     try:
+        if plot_path is not None:
+            check_chart_path(plot_path)  # before the work, not after it
         if not os.path.exists(db):
             raise LadderError(f"{db}: no such arena database")
         store = ArenaStore(db)
@@ -35,6 +37,9 @@ def ladder_command(db: str, anchor: str | None, plot_path: str | None) -> None:
         click.echo(format_ladder(rated))
         click.echo("group: agents linked by games played; Elo compares agents of one group only, "
                    "against its anchor (rated 0)")
+        click.echo("Elo: a Bradley-Terry fit of every game with a weak prior (one virtual draw for "
+                   "each agent), so it lies a little nearer 0 than `refuge arena`'s Elo of the mean "
+                   "score of the same games; its interval counts games, the arena's deals")
         groups = {entry.group for entry in rated}
         if len(groups) > 1:
             click.echo(f"note: {len(groups)} groups never played each other; each is rated against "

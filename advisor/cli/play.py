@@ -10,7 +10,7 @@ from tabulate import tabulate
 
 from advisor.analysis.best_move import ADVICE_HEADERS, advice_rows, advise
 from advisor.cli.errors import reports_bad_input
-from advisor.players.agents import Agent, make_agent
+from advisor.players.agents import Agent, agent_kinds, make_agent, unknown_agent
 from advisor.players.bots import DEFAULT_ROLLOUT
 from advisor.players.games import GameLoop, derive_seed, split_agent_list
 from advisor.players.narration import WALK_HEADERS, Narrator, narrator_for, walk_rows
@@ -48,7 +48,8 @@ class QuitGame(Exception):
 
 
 class HumanAgent:
-    """A person at the terminal: sees the position, picks an option by number or in words."""
+    """A person at the terminal, asked by the game loop like any agent: sees their seat's view of
+    the position, picks an option by number or in words (or a command: hint, undo, quit)."""
 
     def __init__(self, seat: int, label: str, hint_seed: int) -> None:
         self.name = label
@@ -137,10 +138,19 @@ def seat_labels(specs: Sequence[str], names: Sequence[str]) -> list[str]:
             for seat, label in enumerate(labels)]
 
 
+def _bot(text: str) -> Agent:
+    """The agent a seat's spec names; an unknown kind gets a "did you mean" that knows ``human``."""
+    spec = parse_agent_spec(text)
+    if spec.kind not in agent_kinds() and spec.kind not in ("cmd", "rev"):
+        raise unknown_agent(spec.kind, also=("human",))
+    return make_agent(spec)
+
+
 def _game_over(last: Position, final: Position, labels: Sequence[str]) -> None:
     click.echo()
-    click.echo(f"Game over after {final.ruleset.walks} walks. The board as the last walk ended:")
-    click.echo(tabulate([[labels[p], tile_list(last.paths[p]), last.vp[p], last.steps[p]]
+    click.echo(f"Game over after {final.ruleset.walks} walks. The paths as the last walk ended, "
+               "VP and Steps after its Storm penalty:")
+    click.echo(tabulate([[labels[p], tile_list(last.paths[p]), final.vp[p], final.steps[p]]
                          for p in range(last.players)], headers=["player", "path", "VP", "Steps"]))
     click.echo()
     scores = final.scores()
@@ -172,19 +182,19 @@ def play(seats: str, names: str, seed: int, route: str, record_path: str | None)
     specs = split_agent_list(seats)
     if not 2 <= len(specs) <= 4:
         raise click.UsageError(f"--seats: need 2 to 4 seats, got {len(specs)}")
+    chosen_route = parse_route(route)  # every option checked before "Seats:" is printed
     labels = seat_labels(specs, [n.strip() for n in names.split(",")] if names else [])
     agents: list[Agent] = [HumanAgent(seat, labels[seat], derive_seed(seed, "hint", seat))
-                           if spec == "human" else make_agent(parse_agent_spec(spec))
-                           for seat, spec in enumerate(specs)]
+                           if spec == "human" else _bot(spec) for seat, spec in enumerate(specs)]
     humans = [seat for seat, spec in enumerate(specs) if spec == "human"]
     click.echo("Seats: " + " · ".join(f"{seat} {label}" for seat, label in enumerate(labels)))
-    game = GameLoop(agents, parse_route(route), seed, labels)
+    game = GameLoop(agents, chosen_route, seed, labels)
     narrator = Narrator(labels, game.position)
     last = game.position
     while not game.position.is_terminal():
         before = game.position.copy()
         try:
-            actor, action, hidden = game.step()
+            event = game.step()
         except TakeBack:
             index = game.last_decision_of(humans)
             if index is None:
@@ -200,7 +210,7 @@ def play(seats: str, names: str, seed: int, route: str, record_path: str | None)
             click.echo(f"\nstopped; the game so far ({len(game.recorder.events)} events) is in {path}")
             return
         walks = len(narrator.walks)
-        for line in narrator.event(before, actor, action, game.position, hidden):
+        for line in narrator.event(before, event.actor, event.action, game.position, event.hidden):
             click.echo(f"  {line}")
         if len(narrator.walks) > walks:
             click.echo(f"\nEnd of walk {walks + 1}:")

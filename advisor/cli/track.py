@@ -88,7 +88,7 @@ def _run_command(session: TrackSession, words: list[str], save: Callable[[], Non
         click.echo(f"undid {dropped} event{'s' if dropped != 1 else ''}; next: "
                    f"{session.prompt().rstrip(' >')}")
     elif command == "advise":
-        seat = _number(args, None)
+        seat = session.seat(args[0]) if args else None  # `advise 1`, `advise Ann`
         advice = session.advise(seat, iterations, seed)
         echo_advice(advice, seed, 1)
     else:

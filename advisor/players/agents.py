@@ -14,6 +14,7 @@ from typing import Any, Callable, Hashable, Protocol
 
 from advisor.players.specs import AgentSpec, AgentSpecError, parse_agent_spec
 from positions import Position
+from positions.validation import did_you_mean
 from positions.actions import Action, action_from_code
 from search.protocol import Evaluator, Policy
 from search.request import SIMULTANEOUS_SELECTIONS, SearchRequest, SearchResult
@@ -30,16 +31,16 @@ class Agent(Protocol):
 
 
 class PolicyAgent:
-    """A bot or rollout policy used as a player; it sees a determinized copy, never hidden choices."""
+    """A bot or rollout policy used as a player, on the seat's view it is handed
+    (:func:`positions.view.seat_view`: never another player's hidden choice)."""
 
     def __init__(self, name: str, policy) -> None:
         self.name = name
         self.policy = policy
 
     def choose(self, position: Position, rng: random.Random) -> Action:
-        """The policy's action on the player's own view of the position."""
-        view = position.determinize(position.current_player(), rng)
-        return action_from_code(self.policy.choose(view, rng))
+        """The policy's action on the seat's view `position`."""
+        return action_from_code(self.policy.choose(position, rng))
 
 
 AGENT_ROOT_NODES = 5_000
@@ -111,7 +112,7 @@ class SearchAgent:
                                       workers=workers, rollout=policies[rollout], rollout_cutoff=cutoff,
                                       evaluator=None if make_evaluator is None else make_evaluator(),
                                       belief=beliefs[belief], prior=priors[prior],
-                                      prior_weight=prior_weight, exact=oracles[exact],
+                                      prior_weight=prior_weight, oracle=oracles[exact],
                                       widening=widening, exploration_below=below,
                                       simultaneous=simultaneous, step_root=bool(step_root))
         self.oracle = oracles[exact]
@@ -223,6 +224,13 @@ def make_agent(spec: AgentSpec | str) -> Agent:
         importlib.import_module(PLUGINS[spec.kind])  # the plug-in registers its kinds on import
     factory = _KINDS.get(spec.kind)
     if factory is None:
-        raise AgentSpecError(f"unknown agent {spec.kind!r} (expected one of {', '.join(agent_kinds())}, "
-                             "cmd:COMMAND or rev:GITREF:SPEC)")
+        raise unknown_agent(spec.kind)
     return factory(spec)
+
+
+def unknown_agent(kind: str, also: tuple[str, ...] = ()) -> AgentSpecError:
+    """The error for an agent kind no spec can name, with a "did you mean" among the kinds and `also`
+    (``human`` where a person can take a seat)."""
+    choices = [*also, *agent_kinds()]
+    return AgentSpecError(f"unknown agent {kind!r}{did_you_mean(kind, choices)} (expected one of "
+                          f"{', '.join(choices)}, cmd:COMMAND or rev:GITREF:SPEC)")

@@ -12,7 +12,7 @@ from positions.actions import (
 )
 from positions.position import Position
 from positions.record import GameRecord, replay
-from positions.render import player_changes
+from positions.render import player_changes, plural, verb
 from positions.rules import paw_total
 from positions.tiles import COST, KIND_BY_NAME, TILES
 
@@ -75,7 +75,8 @@ class Narrator:
             kind = pos.ties[0][0]
             return f"tie-break: {self.label(action - TIEBREAK_BASE)} gets the {TILES[kind].name}"
         kinds = drawn_pair(action) if action >= DRAWN_TWO_BASE else (action - DRAWN_ONE_BASE,)
-        return f"{self.label(pos.actor)} draws {', '.join(TILES[k].name for k in kinds)}"
+        drawer = self.label(pos.actor)
+        return f"{drawer} {verb(drawer, 'draws')} {', '.join(TILES[k].name for k in kinds)}"
 
     def _score_walk(self, before: Position, actor: int, after: Position) -> None:
         if before.phase == phases.RETURN_DISCARD and actor == before.actor:
@@ -96,9 +97,9 @@ class Narrator:
     def _turn_summary(self, before: Position, after: Position) -> list[str]:
         start = self.turn_start
         title = f"-- walk {start.walk + 1}, turn {start.turn + 1}:"
-        changes = player_changes(start, before)
+        changes = player_changes(start, before, self.labels)
         if after.walk != before.walk:
-            for p, words in enumerate(player_changes(before, after)):
+            for p, words in enumerate(player_changes(before, after, self.labels)):
                 changes[p] += words
         lines = [title] + [f"   {self.label(p)}: {', '.join(self._mark_forced(p, words))}"
                            for p, words in enumerate(changes) if words]
@@ -108,8 +109,10 @@ class Narrator:
                     cheapest = min((COST[k] for k in before.route.kinds if before.market[k]),
                                    default=0)
                     if cheapest > before.steps[p]:
-                        lines.append(f"   {self.label(p)}: buys nothing (cheapest tile costs "
-                                     f"{cheapest} Steps, has {before.steps[p]})")
+                        who = self.label(p)
+                        lines.append(f"   {who}: {verb(who, 'buys nothing')} (cheapest tile costs "
+                                     f"{plural(cheapest, 'Step')}, {verb(who, 'has')} "
+                                     f"{before.steps[p]})")
         self.turn_start = after.copy()
         self.decided = set()
         return lines
@@ -122,7 +125,8 @@ class Narrator:
         """``plays canteen (forced)`` where the player made no such decision this turn."""
         marked = []
         for word in words:
-            if word.startswith("plays ") and (player, PLAY[KIND_BY_NAME[word[6:]]]) not in self.decided:
+            verb_word, _, kind = word.partition(" ")
+            if verb_word in ("plays", "play") and (player, PLAY[KIND_BY_NAME[kind]]) not in self.decided:
                 word += " (forced)"
             marked.append(word)
         return marked
@@ -136,7 +140,7 @@ def walk_rows(walk: Sequence[WalkLine]) -> list[list[object]]:
     rows: list[list[object]] = []
     for line in walk:
         penalty = ", ".join(part for part in (
-            f"-{line.storm_steps} Steps" if line.storm_steps else "",
+            f"-{plural(line.storm_steps, 'Step')}" if line.storm_steps else "",
             f"-{line.storm_vp} VP" if line.storm_vp else "") if part) or "-"
         rows.append([line.label, line.animal_points, penalty, line.vp, line.steps])
     return rows

@@ -15,11 +15,6 @@ def example_names() -> list[str]:
     return sorted(item.name[:-5] for item in folder.iterdir() if item.name.endswith(".json"))
 
 
-def is_example(name: str) -> bool:
-    """Whether `name` names a shipped example."""
-    return name in example_names()
-
-
 def example_text(name: str) -> str:
     """The JSON text of the example called `name`.
 

@@ -60,9 +60,12 @@ def test_every_walk_ends_with_a_summary_and_the_game_with_the_final_board(whole_
     for walk in range(1, 6):
         assert f"End of walk {walk}:" in output
     assert "animal points" in output and "Storm penalty" in output
-    assert "The board as the last walk ended:" in output
+    assert "The paths as the last walk ended, VP and Steps after its Storm penalty:" in output
     final = replay(load_record(str(record))).final
     assert final.is_terminal()
+    board = output.split("after its Storm penalty:\n")[1].split("\n\n")[0].splitlines()[2:]
+    assert [(int(row.split()[-2]), int(row.split()[-1])) for row in board] == \
+        list(zip(final.vp, final.steps))  # the same numbers as the final scores, penalty included
     assert "Final scores:" in output and ("wins" in output.split("Final scores:")[1])
     assert "Walk 5/5, turn 1: game over" not in output
 

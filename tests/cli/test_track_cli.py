@@ -40,7 +40,7 @@ def test_track_follows_a_whole_three_player_game_from_stdin(tmp_path) -> None:
     assert result.exit_code == 0, result.output
     assert "Recommendation:" in result.output
     assert "undid 1 event" in result.output
-    assert "revealed: 0: " in result.output
+    assert "revealed: P0: " in result.output  # the names given, as they can be typed again
     assert "game over: scores" in result.output
     assert path.read_text(encoding="utf-8") == _library_record(list(game.events), 3,
                                                                ["P0", "P1", "P2"])

@@ -194,7 +194,7 @@ class NoRollouts:
 
 def test_exact_values_replace_the_root_options_and_are_marked() -> None:
     """With a tablebase the root options carry their exact values: rolling 5/9, score 2."""
-    result = search(DiceGame(), SearchRequest(iterations=50, seed=1, exact=DiceTablebase()))
+    result = search(DiceGame(), SearchRequest(iterations=50, seed=1, oracle=DiceTablebase()))
     roll = result.stats(ROLL)
     assert roll.exact and roll.win == pytest.approx(5 / 9) and roll.ci_low == roll.ci_high == roll.win
     assert roll.score == pytest.approx(2.0) and roll.wins == (roll.win,)
@@ -205,8 +205,12 @@ def test_simulations_take_exact_values_instead_of_rollouts() -> None:
     """Every leaf the tree reaches is probed; no rollout runs; the estimate is the exact mix."""
     game = DiceGame(target=9)
     exact = solve(game).option(ROLL).win
+    estimates = []
     tablebase = DiceTablebase(below_root_only=True)
-    result = search(game, SearchRequest(iterations=3000, seed=2, exact=tablebase,
-                                        rollout=NoRollouts(), root_selection="uniform"))
-    assert tablebase.probes > 0 and not result.stats(ROLL).exact
-    assert result.stats(ROLL).win == pytest.approx(exact, abs=0.03)
+    for seed in range(6):  # the tree's own play below the root is not yet best play: a little low
+        result = search(game, SearchRequest(iterations=3000, seed=seed, oracle=tablebase,
+                                            rollout=NoRollouts(), root_selection="uniform"))
+        assert not result.stats(ROLL).exact
+        estimates.append(result.stats(ROLL).win)
+    assert tablebase.probes > 0
+    assert sum(estimates) / len(estimates) == pytest.approx(exact, abs=0.03)
