@@ -15,6 +15,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the one sys.path edit in scripts/: compile this tree, whatever copy of
+# the package the environment holds (an arena's rev: checkout builds its own tree this way)
 os.environ["REFUGE_PURE_PYTHON"] = "1"  # never load the build being replaced
 
 from positions import native

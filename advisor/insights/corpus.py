@@ -10,10 +10,10 @@ from typing import Any, Callable, Iterable, Sequence
 
 from advisor.insights.store import Counterfactual, CorpusKey, Decision, GameResult
 from advisor.players.agents import Agent, make_agent
-from advisor.players.games import GameLoop, derive_seed, play_game
+from advisor.players.games import Event, GameLoop, derive_seed, play_game
 from advisor.players.tablebase import ExactEndgames, single_walker
 from positions import phases
-from positions.actions import BUY_BASE, DRAW, PASS, RETURN, Action
+from positions.actions import BUY_BASE, DRAW, PASS, RETURN
 from positions.position import Position
 from positions.record import GameRecorder
 from positions.routes import parse_route
@@ -76,7 +76,8 @@ class _Watcher:
         self.returns: list[int] = []
         """Events of every decision where both return and draw were legal."""
 
-    def __call__(self, recorder: GameRecorder, actor: int, action: Action, hidden: bool) -> None:
+    def __call__(self, recorder: GameRecorder, played: Event) -> None:
+        actor, action = played.actor, played.action
         pos, event = self.before, len(recorder.events) - 1
         self.turns.add((pos.walk, pos.turn))
         if actor >= 0:

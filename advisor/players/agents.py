@@ -14,7 +14,7 @@ from typing import Any, Callable, Hashable, Protocol
 
 from advisor.players.specs import AgentSpec, AgentSpecError, parse_agent_spec
 from positions import Position
-from positions.validation import did_you_mean
+from positions.errors import did_you_mean
 from positions.actions import Action, action_from_code
 from search.protocol import Evaluator, Policy
 from search.request import SIMULTANEOUS_SELECTIONS, SearchRequest, SearchResult

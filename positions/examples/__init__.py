@@ -6,7 +6,7 @@ from importlib import resources
 
 from positions.errors import MalformedFileError
 from positions.saved import SavedPosition, read_position_text
-from positions.validation import did_you_mean
+from positions.errors import did_you_mean
 
 
 def example_names() -> list[str]:

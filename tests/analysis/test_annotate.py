@@ -33,7 +33,7 @@ def test_the_deliberate_blunder_is_labelled_and_the_engines_moves_are_not() -> N
     result = _annotate(BLUNDER_GAME, "--players", "0", "--from-event", "100", "--json",
                        "--workers", "1")
     assert result.exit_code == 0, result.output
-    doc = json.loads(result.output)
+    doc = json.loads(result.stdout)
     by_event = {d["event"]: d for d in doc["decisions"]}
     blunder = by_event[_blunder_event()]
     assert (blunder["played"], blunder["best"]) == ("draw", "return")
@@ -85,8 +85,8 @@ def test_a_lost_game_still_shows_its_mistakes_in_expected_score() -> None:
 
 def test_annotation_does_not_depend_on_the_worker_count() -> None:
     args = (BLUNDER_GAME, "--players", "0", "--from-event", "130", "--json", "--iterations", "60")
-    one = json.loads(_annotate(*args, "--workers", "1").output)["decisions"]
-    two = json.loads(_annotate(*args, "--workers", "2").output)["decisions"]
+    one = json.loads(_annotate(*args, "--workers", "1").stdout)["decisions"]
+    two = json.loads(_annotate(*args, "--workers", "2").stdout)["decisions"]
     assert one == two
 
 

@@ -70,7 +70,7 @@ def test_best_move_takes_the_selection_at_simultaneous_steps() -> None:
     result = CliRunner().invoke(cli, ["best-move", "storm-one-away", "--iterations", "100",
                                       "--simultaneous", "rm", "--json"])
     assert result.exit_code == 0, result.output
-    doc = json.loads(result.output)
+    doc = json.loads(result.stdout)
     assert sum(o["share"] for o in doc["options"]) == pytest.approx(1.0, abs=1e-3)
     plain = json.loads(CliRunner().invoke(cli, ["best-move", "storm-one-away", "--iterations", "100",
                                                 "--json"]).output)

@@ -67,7 +67,7 @@ def test_best_move_marks_exact_values() -> None:
     """endgame-solo is inside the solver's scope: every option exact, the interval a point."""
     result = CliRunner().invoke(cli, ["best-move", "endgame-solo", "--iterations", "200", "--json"])
     assert result.exit_code == 0, result.output
-    doc = json.loads(result.output)
+    doc = json.loads(result.stdout)
     assert all(o["exact"] and o["ci95"] == [o["win_probability"]] * 2 for o in doc["options"])
     assert sum(p["win_probability"] for p in doc["players"]) == pytest.approx(1.0)
     text = CliRunner().invoke(cli, ["best-move", "endgame-solo", "--iterations", "200"]).output
@@ -161,7 +161,7 @@ def test_solve_answers_a_two_walker_step_with_its_equilibrium(tmp_path) -> None:
     assert text.exit_code == 0, text.output
     assert "against the other seat's equilibrium strategy" in text.output
     assert f"player 0 {entry['exact']['seats'][0]['mix']}" in text.output
-    doc = json.loads(CliRunner().invoke(cli, ["solve", str(path), "--json"]).output)
+    doc = json.loads(CliRunner().invoke(cli, ["solve", str(path), "--json"]).stdout)
     assert doc["equilibrium"]["seats"] == entry["exact"]["seats"]
     assert doc["best"] == entry["exact"]["seats"][0]["best"]
     from positions.saved import position_to_data
@@ -169,7 +169,7 @@ def test_solve_answers_a_two_walker_step_with_its_equilibrium(tmp_path) -> None:
     second = position_of(entry)
     second.apply(second.legal_actions()[0])  # hidden: the saved file does not keep it
     path.write_text(json.dumps(position_to_data(second)))
-    doc = json.loads(CliRunner().invoke(cli, ["solve", str(path), "--json"]).output)
+    doc = json.loads(CliRunner().invoke(cli, ["solve", str(path), "--json"]).stdout)
     assert doc["player"] == 1 and doc["equilibrium"]["seats"] == entry["exact"]["seats"]
     assert doc["best"] == entry["exact"]["seats"][1]["best"]
     refused = CliRunner().invoke(cli, ["solve", str(path), "--max-nodes", "5"])

@@ -108,7 +108,7 @@ def test_stepping_through_a_game_and_clicking_a_chart_marker(page, live: LiveSer
     page.click("#annotate")
     page.wait_for_selector("svg.win-chart circle.point", timeout=60_000)
     markers = page.locator("svg.win-chart circle.marker")
-    target = markers.first if markers.count() else page.locator("svg.win-chart circle.point").nth(5)
+    target = markers.last if markers.count() else page.locator("svg.win-chart circle.point").nth(5)  # drawn last: on top
     event = target.get_attribute("data-event")
     target.click()
     page.wait_for_selector(f'.move[data-event="{event}"].current')

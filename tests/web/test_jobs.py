@@ -61,7 +61,7 @@ def test_an_analysis_streams_its_growing_search_until_the_iteration_cap(client: 
     growing = [e["result"]["iterations"] for e in seen if e["result"]]
     assert growing == sorted(growing) and len(set(growing)) >= 2
     option = result["options"][0]
-    assert set(option) == {"action", "win_probability", "ci95", "expected_score", "visits", "exact"}
+    assert set(option) == {"action", "win_probability", "ci95", "expected_score", "visits", "exact", "share"}
     assert result["line"][0] == result["best"] and result["line_text"].startswith(result["best"])
     assert result["facts"]["threshold"] == 6 and result["facts"]["lines"] and result["rate"] > 0
     assert state_of(client, job)["state"] == "capped"
@@ -79,7 +79,7 @@ def test_an_analysis_shows_what_best_move_shows(client: TestClient) -> None:
     result = events_of(client, f"/api/analyses/{job}/events")[-1]["result"]
     answer = CliRunner().invoke(cli, ["best-move", "storm-one-away", "--iterations", "400", "--seed", "3", "--json"])
     assert answer.exit_code == 0, answer.output
-    expected = json.loads(answer.output)
+    expected = json.loads(answer.stdout)
     for key in ("player", "decision", "options", "best", "within_noise_of_second", "players", "line",
                 "iterations", "seed"):
         assert result[key] == expected[key], key
