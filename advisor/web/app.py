@@ -38,7 +38,7 @@ from positions.position import Position
 from positions.record import record_to_data
 from positions.routes import ROUTES
 from positions.saved import position_to_data
-from positions.validation import parse_json
+from positions.validation import did_you_mean, parse_json
 from search.errors import SearchError
 
 PAGES = ("board", "editor", "review", "track")
@@ -145,7 +145,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
     async def example(request: Request) -> Response:
         name = request.path_params["name"]
         if name not in example_names():
-            raise ApiError(404, f"no example named {name[:40]!r}")
+            raise ApiError(404, f"no example named {name[:40]!r}{did_you_mean(name, example_names())}")
         saved = load_example(name)
         return JSONResponse(position_to_data(saved.position, saved.names, saved.title, saved.story))
 

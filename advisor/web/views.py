@@ -82,6 +82,7 @@ def _player(pos: Position, seat: int, names: Sequence[str]) -> dict[str, object]
         "path": _names(pos.paths[seat]), "hand": _names(pos.hands[seat]),
         "set_aside": _names(pos.set_aside[seat]), "bag": _counts(pos.bags[seat]),
         "bag_size": len(pos.bags[seat]), "choice": chosen,
+        "bag_unknown": seat in pos.hidden_bags,  # "bag" is then one guess of its tiles, not known
     }
 
 
@@ -142,7 +143,8 @@ def moves_to_data(game: Replay, names: Sequence[str] = ()) -> list[dict[str, obj
         pos = step.position
         moves.append({"event": step.event, "walk": min(pos.walk, pos.ruleset.walks - 1) + 1,
                       "turn": pos.turn + 1, "player": step.player if step.player >= 0 else None,
-                      "action": str(step.action), "chance": step.player == phases.CHANCE_PLAYER})
+                      "action": str(step.action), "chance": step.player == phases.CHANCE_PLAYER,
+                      "drawer": pos.actor if pos.phase in (phases.DEAL, phases.EXTRA_DRAW) else None})
     return moves
 
 

@@ -21,9 +21,17 @@ function startFromPage() {
 
 async function refresh() {
   showError("errors", null);
-  const data = await api("/api/view", { ...start, events });
+  let data;
+  try {
+    data = await api("/api/view", { ...start, events });
+  } catch (e) {
+    panel.setLine(null, false);
+    // An uploaded position that is not valid opens in the editor, beside its problems.
+    if (start.position && !events.length && e.status >= 400 && e.status < 500) { location.href = "/editor?from=board&invalid=1"; return; }
+    throw e;
+  }
   view = data.view;
-  renderBoard(board, view, { onAction: play, chancePicker: (v) => drawPicker(v, play) });
+  renderBoard(board, view, { onAction: play, chancePicker: (v) => drawPicker(v, play), top: document.getElementById("decision") });
   clear(document.getElementById("line-text"), events.length ? `moves: ${events.join(" · ")}` : (data.title || ""));
   panel.setLine({ ...start, events }, view.decision.kind === "decision");
 }
