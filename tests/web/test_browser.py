@@ -50,7 +50,7 @@ def shot(page, tmp_path, name: str) -> str:
 def test_board_fills_and_updates_the_options_during_an_analysis(page, live: LiveServer, tmp_path) -> None:
     page.goto(f"{live.url}/board?example=opening-2p")
     page.wait_for_selector(".player >> nth=1")
-    assert page.inner_text("#decision-text") == "Ann (0) to decide: choose"
+    assert page.inner_text("#decision-text") == "Ann (0) to decide: which tile to play"
     assert page.locator(".player").first.locator(".path .tile").count() == 1
     shot(page, tmp_path, "board")
     page.click("#analyse")
@@ -68,7 +68,7 @@ def test_board_fills_and_updates_the_options_during_an_analysis(page, live: Live
     assert page.inner_text("#noise-note").startswith("noise (95%): the search's Monte Carlo noise")
     wins = page.locator("#players tbody tr td:nth-child(2)").all_inner_texts()
     assert len(wins) == 2 and abs(sum(float(w.rstrip("%")) for w in wins) - 100) <= 0.1  # one decimal each
-    assert page.locator("#players tbody tr").first.inner_text().startswith("P0 (you) · Ann (0)")
+    assert page.locator("#players tbody tr").first.inner_text().startswith("Ann (0), to decide")
     best = page.locator("#options tbody tr.best").get_attribute("data-action")
     assert page.inner_text("#options tbody tr.best td.rank") == "1"
     assert re.fullmatch(rf"Recommendation: {re.escape(best)} \(.+\)", page.inner_text("#recommendation"))
@@ -107,7 +107,7 @@ def test_stepping_through_a_game_and_clicking_a_chart_marker(page, live: LiveSer
     page.wait_for_selector('.move[data-event="2"].current')
     page.click("#annotate")
     page.wait_for_selector("svg.win-chart circle.point", timeout=60_000)
-    markers = page.locator("svg.win-chart circle.marker")
+    markers = page.locator("svg.win-chart g.marker")
     target = markers.first if markers.count() else page.locator("svg.win-chart circle.point").nth(5)
     event = target.get_attribute("data-event")
     target.click()
