@@ -78,6 +78,12 @@ def test_the_decision_its_options_and_the_answer_are_on_the_first_screen(context
     page.click("#stop")
 
 
+def open_on_the_board(page, live: LiveServer, document: dict[str, object]) -> None:
+    """What the start page does with an uploaded position: keep it for the tab, open the board."""
+    page.evaluate("(doc) => sessionStorage.setItem('refuge-position', JSON.stringify(doc))", document)
+    page.goto(f"{live.url}/board?upload=1")
+
+
 def _polyline_values(page) -> list[list[float]]:
     """Each player's curve as win chances, read back from the drawn SVG."""
     return page.evaluate("""() => [...document.querySelectorAll('svg.win-chart polyline.curve')].map((line) =>
@@ -130,8 +136,7 @@ def test_an_invalid_upload_opens_the_editor_with_its_problems(context_at, live: 
     page.wait_for_selector("#example-list li")
     bad = json.loads(page.evaluate("fetch('/api/examples/opening-2p').then((r) => r.text())"))
     bad["players"][0]["bag"]["sign"] += 3
-    page.evaluate("(doc) => sessionStorage.setItem('refuge-position', JSON.stringify(doc))", bad)
-    page.goto(f"{live.url}/board?upload=1")
+    open_on_the_board(page, live, bad)
     page.wait_for_url("**/editor?from=board&invalid=1")
     page.wait_for_selector(".problem")
     assert "not valid" in page.inner_text("#info")
@@ -147,8 +152,7 @@ def test_a_mistyped_example_gets_a_did_you_mean_and_an_unknown_bag_says_unknown(
     assert "did you mean 'storm-one-away'?" in page.inner_text("#errors")
     with open(os.path.join(DATA, "unknown-bags-3p.json"), encoding="utf-8") as handle:
         unknown = json.load(handle)
-    page.evaluate("(doc) => sessionStorage.setItem('refuge-position', JSON.stringify(doc))", unknown)
-    page.goto(f"{live.url}/board?upload=1")
+    open_on_the_board(page, live, unknown)
     page.wait_for_selector(".player >> nth=2")
     assert page.locator(".bag-unknown").all_inner_texts() == ["unknown (9 tiles)", "unknown (7 tiles)"]
     first_screen(page, tmp_path, "unknown-bags-phone")
