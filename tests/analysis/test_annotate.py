@@ -33,7 +33,7 @@ def test_the_deliberate_blunder_is_labelled_and_the_engines_moves_are_not() -> N
     result = _annotate(BLUNDER_GAME, "--players", "0", "--from-event", "100", "--json",
                        "--workers", "1")
     assert result.exit_code == 0, result.output
-    doc = json.loads(result.output)
+    doc = json.loads(result.stdout)  # the heartbeat of a slow run goes to stderr
     by_event = {d["event"]: d for d in doc["decisions"]}
     blunder = by_event[_blunder_event()]
     assert (blunder["played"], blunder["best"]) == ("draw", "return")
@@ -49,7 +49,7 @@ def test_the_deliberate_blunder_is_labelled_and_the_engines_moves_are_not() -> N
 def test_every_players_curve_comes_from_one_search_and_they_sum_to_100() -> None:
     """C18: the players' win shares at each annotated decision sum to 1, so the chart's curves do."""
     doc = json.loads(_annotate(BLUNDER_GAME, "--from-event", "120", "--iterations", "200",
-                               "--json", "--workers", "1").output)
+                               "--json", "--workers", "1").stdout)
     assert doc["decisions"]
     for decision in doc["decisions"]:
         assert len(decision["chances"]) == 2 and sum(decision["chances"]) == pytest.approx(1.0)
@@ -85,8 +85,8 @@ def test_a_lost_game_still_shows_its_mistakes_in_expected_score() -> None:
 
 def test_annotation_does_not_depend_on_the_worker_count() -> None:
     args = (BLUNDER_GAME, "--players", "0", "--from-event", "130", "--json", "--iterations", "60")
-    one = json.loads(_annotate(*args, "--workers", "1").output)["decisions"]
-    two = json.loads(_annotate(*args, "--workers", "2").output)["decisions"]
+    one = json.loads(_annotate(*args, "--workers", "1").stdout)["decisions"]
+    two = json.loads(_annotate(*args, "--workers", "2").stdout)["decisions"]
     assert one == two
 
 
@@ -101,7 +101,7 @@ def test_text_report_and_chart(tmp_path) -> None:
 
 def test_single_option_decisions_are_skipped() -> None:
     doc = json.loads(_annotate(BLUNDER_GAME, "--from-event", "120", "--iterations", "30", "--json",
-                               "--workers", "1").output)
+                               "--workers", "1").stdout)
     assert doc["decisions"]
     assert all(d["best_visits"] + d["played_visits"] > 0 for d in doc["decisions"])
 

@@ -135,6 +135,7 @@ def test_following_three_events_at_the_table_and_undoing_one(page, live: LiveSer
     game_id = re.search(r"id=([\w-]+)", page.url).group(1)  # type: ignore[union-attr]
     saved = load_record(os.path.join(live.app.state.config.games_dir, f"tracked-{game_id}.json"))
     assert [str(e) for e in saved.events] == ["draw", "draw", "drawn sign signpost"]
+    assert page.locator("#moves li").last.inner_text() == "1.1 <i>Ann</i> (0) drew sign signpost"  # whose draw
     shot(page, tmp_path, "track")
     page.click("#undo")
     page.wait_for_selector("#saved:has-text('2 events')")
