@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from positions.errors import ImpossiblePositionError
+from positions.errors import ImpossiblePositionError, did_you_mean
 from positions.tiles import KIND_BY_NAME, NATURE_KINDS, OBJECT_KINDS, TILES, Kind
 
 
@@ -67,8 +67,6 @@ def parse_route(text: str) -> Route:
     Raises:
         ImpossiblePositionError: unknown name, unknown kind, or not a valid route.
     """
-    from positions.validation import did_you_mean  # validation -> position -> routes: a cycle at the top
-
     text = text.strip()
     if text in ROUTES:
         return ROUTES[text]

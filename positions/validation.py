@@ -8,14 +8,13 @@ nested or huge input cannot crash a reader.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections import Counter
-from typing import Iterable, Sequence, TypeVar
+from typing import Sequence, TypeVar
 
 from positions import phases
-from positions.errors import MalformedFileError, RefugeError
+from positions.errors import MalformedFileError, RefugeError, did_you_mean  # noqa: F401 - long found here
 from positions.files import read_text_file  # noqa: F401 - where readers have long found it
 from positions.position import Position
 from positions.tiles import KIND_BY_NAME, KIND_COUNT, STORM, TILES, Kind
@@ -41,12 +40,6 @@ def json_path(path: JsonPath) -> str:
         else:
             text += f".{part}" if text else part
     return text or "$"
-
-
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """`` (did you mean 'bear'?)`` when a choice is close to `word`, else ``""``."""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def describe(value: object) -> str:
