@@ -63,3 +63,19 @@ def test_copy_is_at_least_50x_faster_than_deepcopy() -> None:
     fast = min(timeit.repeat(pos.copy, number=2000, repeat=5)) / 2000
     slow = min(timeit.repeat(lambda: copy.deepcopy(pos), number=50, repeat=5)) / 50
     assert slow / fast >= 50, f"copy {fast * 1e6:.2f} us vs deepcopy {slow * 1e6:.2f} us"
+
+
+def test_heuristic_playout_2p(benchmark) -> None:
+    """The rollout hot path: a whole 2-player game played out by the compiled heuristic policy."""
+    from advisor.players.heuristics import DEFAULT_ROLLOUT
+    from positions.position import Position
+
+    start = Position.new_game(2, "meadows")
+
+    def playout() -> Position:
+        state = start.copy()
+        state.playout(random.Random(5), DEFAULT_ROLLOUT)
+        return state
+
+    final = benchmark(playout)
+    assert final.is_terminal() and final.scores() == playout().scores()

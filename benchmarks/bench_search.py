@@ -63,12 +63,18 @@ def hidden_choice_position() -> Position:
 
 OPTIONS: dict[str, Callable[[], dict[str, Any]]] = {
     "plain": lambda: {},
-    "belief=heuristic": lambda: {"belief": TrustedPolicy(DEFAULT_ROLLOUT)},
-    "belief=search": lambda: {"belief": SearchedBelief()},
+    "belief=heuristic": lambda: {"belief": TrustedPolicy(DEFAULT_ROLLOUT), "step_root": False},
+    "belief=search": lambda: {"belief": SearchedBelief(), "step_root": False},
     "prior": lambda: {"prior": DEFAULT_ROLLOUT},
-    "belief=heuristic+prior": lambda: {"belief": TrustedPolicy(DEFAULT_ROLLOUT), "prior": DEFAULT_ROLLOUT},
+    "belief=heuristic+prior": lambda: {"belief": TrustedPolicy(DEFAULT_ROLLOUT), "prior": DEFAULT_ROLLOUT,
+                                       "step_root": False},
+    "step_root=off": lambda: {"step_root": False},
+    "simultaneous=rm": lambda: {"simultaneous": "rm"},
+    "simultaneous=exp3": lambda: {"simultaneous": "exp3"},
 }
-"""The issue-16 search options (``ismcts:belief=heuristic|search``, ``ismcts:prior=heuristic``),
+"""The issue-16 search options (``ismcts:belief=heuristic|search``, ``ismcts:prior=heuristic``) and
+issue 22's (``step_root=off``: the search before, from the decision; ``simultaneous=rm|exp3``),
+a belief with ``step_root`` off (from the step's start there is nothing for it to redraw),
 built afresh for every search so that a ``SearchedBelief`` pays for its one short search each time,
 as it does once per decision in a game."""
 

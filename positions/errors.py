@@ -1,16 +1,9 @@
-"""Errors by what the caller can do about them (all are ``ValueError``), and the "did you mean"
-their messages offer."""
+"""Errors by what the caller can do about them (all are ``ValueError``), and the hint they share."""
 
 from __future__ import annotations
 
 import difflib
 from typing import Iterable
-
-
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """`` (did you mean 'bear'?)`` when a choice is close to `word`, else ``""``."""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 class RefugeError(ValueError):
@@ -31,3 +24,9 @@ class ImpossiblePositionError(RefugeError):
 
 class MalformedFileError(RefugeError):
     """A saved file that cannot be read: bad JSON, wrong types, unknown format."""
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'bear'?)`` when a choice is close to `word`, else ``""``."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""

@@ -20,7 +20,7 @@ from positions.actions import (
 from positions.errors import IllegalActionError, InvalidActionError
 from positions.position import Position
 from positions.tiles import COST, KIND_BY_NAME, PRIORITY, TILES
-from positions.validation import did_you_mean
+from positions.errors import did_you_mean
 
 DRAW_VERBS = ("drawn", "draw", "drew")
 CHANCE_WORD = "chance"

@@ -2,21 +2,27 @@
 
 Reading refuses what is not a regular file (a FIFO would block, ``/dev/zero`` never ends) before
 opening it for real, and reads at most :data:`MAX_FILE_BYTES`. Writing goes to a temporary file in
-the target's folder, then renames it over the target: a reader never sees half a file. A symlink is
-followed (its target is replaced), the target keeps its permissions (a new file gets the umask's),
-and anything that is not a regular file, or a read-only one, is refused.
+the target's folder, flushed to disk (file and folder), then renames it over the target: a reader
+never sees half a file. A symlink is followed (its target is replaced), the target keeps its
+permissions (a new file gets the umask's), and anything that is not a regular file, or a read-only
+one, is refused. :func:`write_in_folder` is the stricter writer of a server: one name directly in one
+folder, links never followed.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 import stat
 import tempfile
+import time
 
 from positions.errors import MalformedFileError, RefugeError
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 """The largest file a reader takes: a saved position is a few kilobytes, a long game record ~40 KB."""
+TEMPORARY_PREFIX, TEMPORARY_SUFFIX = ".refuge-", ".tmp"
+"""The names of the writers' temporary files (``.refuge-XXXX.tmp``)."""
 
 
 class FileWriteError(RefugeError, OSError):
@@ -144,13 +150,14 @@ def write_atomically(path: str, content: str | bytes) -> None:
     data = content.encode("utf-8") if isinstance(content, str) else content
     folder = os.path.dirname(target)
     try:
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".refuge-", suffix=".tmp")
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=TEMPORARY_PREFIX, suffix=TEMPORARY_SUFFIX)
     except OSError as error:
         raise FileWriteError(f"{path}: cannot write the file ({error.strerror or error})") from None
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
             out.flush()
+            os.fsync(out.fileno())
             os.fchmod(out.fileno(), stat.S_IMODE(info.st_mode) if info else _new_file_mode())
             if info is not None and hasattr(os, "fchown"):
                 try:
@@ -158,6 +165,7 @@ def write_atomically(path: str, content: str | bytes) -> None:
                 except OSError:
                     pass  # only root may give a file away; then it stays ours
         os.replace(temporary, target)
+        sync_folder(folder)
     except BaseException as error:
         if os.path.exists(temporary):
             os.unlink(temporary)
@@ -165,3 +173,111 @@ def write_atomically(path: str, content: str | bytes) -> None:
             raise FileWriteError(f"{path}: cannot write the file ({error.strerror or error})") \
                 from None
         raise
+
+
+
+def sync_folder(folder: str) -> None:
+    """Flush a folder's entries (a rename into it) to disk, where the system allows it."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass  # some file systems cannot sync a folder
+    finally:
+        os.close(descriptor)
+
+
+def write_in_folder(folder: str, name: str, content: str | bytes, new: bool = False) -> None:
+    """Write `content` atomically to the file `name` directly in `folder`, never through a link.
+
+    Every step is relative to the open folder: the temporary file is created with ``O_EXCL`` and
+    ``O_NOFOLLOW``, synced, then renamed over `name` (which replaces a link planted there, never its
+    target); with `new`, linked to `name` only if nothing (not even a dangling link) is there yet.
+    The folder is synced after.
+
+    Raises:
+        FileWriteError: `name` is not a plain file name, is a link, a read-only or special file,
+            exists when `new`, or the OS refuses.
+    """
+    if not name or name in (".", "..") or "/" in name or os.sep in name or "\0" in name:
+        raise FileWriteError(f"{name!r}: not a plain file name")
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    try:
+        folder_fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError as error:
+        raise FileWriteError(f"{folder}: cannot open the folder ({error.strerror or error})") from None
+    temporary = f"{TEMPORARY_PREFIX}{secrets.token_hex(8)}{TEMPORARY_SUFFIX}"
+    created = False
+    try:
+        mode = _existing_mode(folder_fd, name, new)
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                         mode, dir_fd=folder_fd)
+        created = True
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+            os.fchmod(out.fileno(), mode)
+        if new:
+            os.link(temporary, name, src_dir_fd=folder_fd, dst_dir_fd=folder_fd,
+                    follow_symlinks=False)
+            os.unlink(temporary, dir_fd=folder_fd)
+        else:
+            os.replace(temporary, name, src_dir_fd=folder_fd, dst_dir_fd=folder_fd)
+        created = False
+        os.fsync(folder_fd)
+    except OSError as error:
+        if isinstance(error, FileWriteError):
+            raise
+        what = "exists already" if isinstance(error, FileExistsError) else \
+            f"cannot write the file ({error.strerror or error})"
+        raise FileWriteError(f"{name}: {what}") from None
+    finally:
+        if created:
+            try:
+                os.unlink(temporary, dir_fd=folder_fd)
+            except OSError:
+                pass
+        os.close(folder_fd)
+
+
+def _existing_mode(folder_fd: int, name: str, new: bool) -> int:
+    """The permissions a write of `name` keeps (a new file: the umask's), after checking what is there."""
+    try:
+        info = os.stat(name, dir_fd=folder_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return _new_file_mode()
+    if new:
+        raise FileWriteError(f"{name}: exists already")
+    if stat.S_ISLNK(info.st_mode):
+        raise FileWriteError(f"{name}: is a symbolic link; not writing through it")
+    if not stat.S_ISREG(info.st_mode):
+        raise FileWriteError(f"{name}: {_kind(info.st_mode)}, expected a regular file to write")
+    if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        raise FileWriteError(f"{name}: the file is read-only; not replacing it")
+    return stat.S_IMODE(info.st_mode)
+
+
+def remove_stray_temporaries(folder: str, older_than: float = 60.0) -> list[str]:
+    """Delete the writers' temporary files left in `folder` by a killed process (regular files
+    named ``.refuge-*.tmp``, untouched for `older_than` seconds); the names removed."""
+    removed = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    now = time.time()
+    for entry in entries:
+        if not (entry.name.startswith(TEMPORARY_PREFIX) and entry.name.endswith(TEMPORARY_SUFFIX)):
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if stat.S_ISREG(info.st_mode) and now - info.st_mtime >= older_than:
+                os.unlink(entry.path)
+                removed.append(entry.name)
+        except OSError:
+            pass
+    return removed

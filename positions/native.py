@@ -1,10 +1,11 @@
-"""The compiled hot path: mypyc builds of the rules and the heuristic player, loaded only while current.
+"""The guard of the compiled hot path: mypyc builds of our modules, loaded only while current.
 
-``make`` runs ``scripts/build_native.py``, which compiles ``NATIVE_MODULES`` with mypyc next to
-their sources and records each source's SHA-256 in ``BUILD_RECORD``. A compiled module whose source
+``make`` runs ``scripts/build_native.py``, which chooses the modules (its ``NATIVE_GROUPS``),
+compiles them with mypyc next to their sources and records the groups and each source's SHA-256 in
+``BUILD_RECORD``; this module reads only that record, so it names no module above ``positions/``. A compiled module whose source
 has changed since its build is never loaded (its Python source is), so an edit cannot hide behind a
 stale build; ``REFUGE_PURE_PYTHON=1`` turns every compiled module off. Both run the same code, so
-they give the same results for the same seed (``tests/test_native.py``).
+they give the same results for the same seed (``tests/positions/test_native.py``).
 """
 
 from __future__ import annotations
@@ -20,20 +21,20 @@ from pathlib import Path
 from types import ModuleType
 from typing import Sequence
 
-NATIVE_GROUPS = (("positions.state", "positions.rules", "positions.position"), ("advisor.players.heuristics",))
-"""The modules on the rollout hot path that ``make`` compiles, by compilation group: the modules of
-a group call each other directly, so a group is used whole or not at all; a later group is compiled
-against the earlier groups' native classes, so it runs compiled only while they do."""
-NATIVE_MODULES = tuple(module for group in NATIVE_GROUPS for module in group)
 PURE_ENV = "REFUGE_PURE_PYTHON"
 """Set to 1 to run every module from its Python source."""
 ROOT = Path(__file__).resolve().parent.parent
 BUILD_RECORD = Path(__file__).resolve().with_name("_native_build.json")
-"""Written by the build: ``{module: SHA-256 of the source it was compiled from}``."""
+"""Written by the build (``scripts/build_native.py``, which chooses the modules): ``{"groups": [[module,
+...], ...], "digests": {module: SHA-256 of the source it was compiled from}}``. The modules of a
+group call each other directly, so a group is used whole or not at all; a later group is compiled
+against the earlier groups' native classes, so it runs compiled only while they do."""
+PACKAGES = ("positions", "search", "advisor")
+"""Where compiled modules may sit beside their sources."""
 
 
 def source_path(module: str) -> Path:
-    """The Python source file of one of ``NATIVE_MODULES``."""
+    """The Python source file of a module of ours."""
     return ROOT.joinpath(*module.split(".")).with_suffix(".py")
 
 
@@ -54,34 +55,72 @@ def _extension(name: str) -> Path | None:
     return found[0] if found else None
 
 
-def _group_files(group: Sequence[str]) -> list[Path | None]:
+def group_files(group: Sequence[str]) -> list[Path | None]:
+    """The compiled files of a group (``None`` for each one missing): its modules' and its library."""
     return [_extension(name) for name in (*group, library_name(group) + "__mypyc")]
 
 
-def built_files() -> list[Path]:
-    """Every compiled file the build made: each module's and each group's shared library."""
-    return [path for group in NATIVE_GROUPS for path in _group_files(group) if path is not None]
-
-
-def _recorded() -> dict[str, str]:
+def _read_record() -> tuple[tuple[tuple[str, ...], ...], dict[str, str]]:
+    """The recorded groups and digests; an older record (digests only) is one group."""
     try:
         record = json.loads(BUILD_RECORD.read_text())
     except (OSError, ValueError):
-        return {}
-    return record if isinstance(record, dict) else {}
+        return (), {}
+    if not isinstance(record, dict):
+        return (), {}
+    if isinstance(record.get("groups"), list) and isinstance(record.get("digests"), dict):
+        groups = tuple(tuple(str(m) for m in group) for group in record["groups"] if isinstance(group, list))
+        return groups, {str(k): str(v) for k, v in record["digests"].items()}
+    return (tuple(str(m) for m in record),), {str(k): str(v) for k, v in record.items()}
+
+
+def _extension_modules() -> list[str]:
+    """Every module of ours with a compiled file beside its source (a group's library excepted)."""
+    found = []
+    for package in PACKAGES:
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            for path in (ROOT / package).rglob("*" + suffix):
+                name = path.name[:-len(suffix)]
+                if not name.endswith("__mypyc") and path.with_name(name + ".py").exists():
+                    found.append(".".join((*path.parent.relative_to(ROOT).parts, name)))
+    return sorted(set(found))
+
+
+def native_groups() -> tuple[tuple[str, ...], ...]:
+    """The compiled groups as the build recorded them (none without a build)."""
+    return _read_record()[0]
+
+
+def native_modules() -> tuple[str, ...]:
+    """Every module that is, or was, compiled: the recorded ones and any with a compiled file."""
+    recorded = tuple(module for group in native_groups() for module in group)
+    return recorded + tuple(m for m in _extension_modules() if m not in recorded)
+
+
+def built_files() -> list[Path]:
+    """Every compiled file of ours: each module's and each recorded group's shared library."""
+    groups = [*native_groups(), *((m,) for m in _extension_modules())]
+    return sorted({path for group in groups for path in group_files(group) if path is not None})
+
+
+def _recorded() -> dict[str, str]:
+    return _read_record()[1]
 
 
 def build_state(module: str) -> str:
     """``compiled``, or why the module runs from source: ``disabled``, ``not built`` or ``stale``."""
     if os.environ.get(PURE_ENV, "") not in ("", "0"):
         return "disabled"
-    group = next(g for g in NATIVE_GROUPS if module in g)
-    if None in _group_files(group):
+    groups = native_groups()
+    group = next((g for g in groups if module in g), None)
+    if group is None:
+        return "stale" if _extension(module) is not None else "not built"
+    if None in group_files(group):
         return "not built"
     recorded = _recorded()
     if any(recorded.get(member) != source_digest(member) for member in group):
         return "stale"
-    earlier = NATIVE_GROUPS[:NATIVE_GROUPS.index(group)]
+    earlier = groups[:groups.index(group)]
     if any(build_state(member) != "compiled" for g in earlier for member in g):
         return "stale"  # compiled against the earlier groups' native classes: never mixed with their sources
     return "compiled"
@@ -105,14 +144,14 @@ def install() -> None:
     """Make every native module that is not ``compiled`` load from its source (once per process)."""
     if any(isinstance(finder, _SourceFirst) for finder in sys.meta_path):
         return
-    from_source = [m for m in NATIVE_MODULES if build_state(m) != "compiled"]
+    from_source = [m for m in native_modules() if build_state(m) != "compiled"]
     if from_source:
         sys.meta_path.insert(0, _SourceFirst(from_source))
 
 
 def summary() -> str:
     """One line on what runs compiled, e.g. ``positions.rules compiled, advisor.players.heuristics stale``."""
-    return ", ".join(f"{m} {build_state(m)}" for m in NATIVE_MODULES)
+    return ", ".join(f"{m} {build_state(m)}" for m in native_modules())
 
 
 def running_compiled(module: ModuleType) -> bool:

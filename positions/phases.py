@@ -28,6 +28,8 @@ OVER = 11
 NAMES = ("decide", "return-discard", "deal", "choose", "option", "discard", "extra",
          "extra-draw", "buy", "tiebreak", "weather", "over")
 SIMULTANEOUS = frozenset((DECIDE, CHOOSE, BUY))
+RESOLVING = (OPTION, DISCARD, EXTRA, EXTRA_DRAW)
+"""Phases in which the actor resolves a played tile and the later players' plays are public."""
 CHANCE_PHASES = frozenset((DEAL, EXTRA_DRAW, TIEBREAK, WEATHER))
 
 CHANCE_PLAYER = -1

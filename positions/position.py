@@ -5,26 +5,19 @@ from __future__ import annotations
 import random
 from array import array
 from fractions import Fraction
-from typing import Protocol, Sequence, cast
+from typing import Sequence
 
 from positions import phases, rules
 from positions.phases import CHANCE_PHASES, OVER, SIMULTANEOUS, TIEBREAK, WEATHER
 from positions.actions import Action
 from positions.errors import ImpossiblePositionError
 from positions.routes import ROUTES, Route
+from positions.rules import Policy
 from positions.rulesets import DEFAULT_RULESET, Ruleset
 from positions.state import FIELDS, Player, State
 from positions.tiles import KIND_COUNT, STORM
 
 __all__ = ["FIELDS", "Player", "Policy", "Position"]
-
-
-class Policy(Protocol):
-    """Anything that picks the current player's decision: bots and rollout policies."""
-
-    def choose(self, state: Position, rng: random.Random) -> int:
-        """One legal action for the player to move at `state`."""
-        ...
 
 
 class Position(State):
@@ -158,10 +151,10 @@ class Position(State):
         """Play a decision or a chance outcome in place (raises IllegalActionError if not legal)."""
         rules.apply(self, action)
 
-    def playout(self, rng: random.Random, policy: Policy | None = None) -> None:
+    def playout(self, rng: random.Random, policy: Policy[Position] | None = None) -> None:
         """Play on in place to the end: `policy`'s decisions (uniformly random without one); the
         rollout fast path, see :func:`positions.rules.playout`."""
-        rules.playout(self, rng, cast("rules.Policy | None", policy))
+        rules.playout(self, rng, policy)
 
     def scores(self) -> list[int]:
         """Each player's victory points."""
@@ -221,7 +214,7 @@ class Position(State):
         own = self.pending[player] if self.phase in phases.SIMULTANEOUS else -1
         return (player, self.history, own)
 
-    def determinize(self, player: Player, rng: random.Random, belief: Policy | None = None) -> "Position":
+    def determinize(self, player: Player, rng: random.Random, belief: Policy[Position] | None = None) -> "Position":
         """A copy in which the others' unrevealed choices of this step are resampled (uniformly
         among their options, or from `belief`: a model of how they choose, asked in seat order on
         each one's view of their decision in this world — the earlier seats' choices as drawn here,
@@ -244,7 +237,25 @@ class Position(State):
                         state.pending[other] = state._believed_choice(other, options, belief, rng)
         return state
 
-    def _believed_choice(self, other: Player, options: Sequence[Action], belief: Policy,
+    def step_start(self, player: Player) -> "Position | None":
+        """The position at the start of the current simultaneous step as `player` knows it: every
+        choice of the step undone and the step started again (C6, C8, C12: a seat with a single
+        option has it at once, the first seat with a choice acts); ``None`` when no other seat has
+        made a choice in this step that `player` cannot see (not simultaneous, or nobody yet).
+
+        The history is unchanged (a step's choices are folded in only when it ends), so every
+        seat's information set at the start is the one it has at its own decision in the step.
+        """
+        if self.phase not in phases.SIMULTANEOUS:
+            return None
+        if not any(seat != player and choice >= 0 and len(rules.step_legal(self, seat)) > 1
+                   for seat, choice in enumerate(self.pending)):
+            return None
+        start = self.copy()
+        rules._start_step(start, start.phase)  # the rules' own step start: forced choices, first seat
+        return start
+
+    def _believed_choice(self, other: Player, options: Sequence[Action], belief: Policy[Position],
                          rng: random.Random) -> Action:
         """`belief`'s choice for `other` in this (determinized) world as it stood when they chose:
         them to act, the earlier seats' choices as drawn in this world, no later seat's."""
@@ -261,12 +272,12 @@ class Position(State):
     # --- facts derived for players and renderers ----------------------------------------------
 
     def storms_on_track(self) -> int:
-        """Every Storm on the weather track: from the deck, the reserve and the bags (C5)."""
-        return self.track_storms + sum(self.owned_storms)
+        """Every Storm on the weather track (:func:`positions.rules.storms_on_track`, C5)."""
+        return rules.storms_on_track(self)
 
     def storms_to_hit(self) -> int:
-        """How many more Storms make the Storm hit."""
-        return self.threshold - self.storms_on_track()
+        """How many more Storms make the Storm hit (:func:`positions.rules.storms_to_hit`)."""
+        return rules.storms_to_hit(self)
 
     def __repr__(self) -> str:
         return (f"<Position {self.players}p walk {self.walk + 1} turn {self.turn + 1} "

@@ -21,6 +21,7 @@ from positions.rulesets import DEFAULT_RULESET, RULES_VERSION, Ruleset
 from positions.saved import (
     read_document, read_route, read_ruleset, route_to_data, ruleset_to_data,
 )
+from positions.view import walk_number
 from positions.validation import (
     JsonPath, Problems, did_you_mean, parse_json, read_int, read_list, read_object,
     read_str,
@@ -83,7 +84,7 @@ class Replay(NamedTuple):
 
 def where(pos: Position) -> str:
     """``walk 2, turn 3`` for messages (1-based, as players count)."""
-    return f"walk {min(pos.walk, pos.ruleset.walks - 1) + 1}, turn {pos.turn + 1}"
+    return f"walk {walk_number(pos)}, turn {pos.turn + 1}"
 
 
 def replay(record: GameRecord, source: str = "") -> Replay:

@@ -9,6 +9,7 @@ from positions import phases
 from positions.position import Position
 from positions.rules import paw_total
 from positions.tiles import TILES, Kind
+from positions.view import walk_number
 
 
 def printable(text: str) -> str:
@@ -65,7 +66,7 @@ def render(pos: Position) -> str:
     """The position as lines of text: the walk, the weather, the market and each player."""
     lines = [
         f"Refuge, {pos.players} players, route {pos.route.name}, ruleset {pos.ruleset.name}",
-        f"Walk {min(pos.walk + 1, pos.ruleset.walks)}/{pos.ruleset.walks}, turn {pos.turn + 1}: "
+        f"Walk {walk_number(pos)}/{pos.ruleset.walks}, turn {pos.turn + 1}: "
         f"{whose_turn(pos)}",
         f"Weather: track {pos.track_suns} sun, {pos.storms_on_track()}/{pos.threshold} storm "
         f"(owned {list(pos.owned_storms)}); deck {pos.deck_suns} sun + {pos.deck_storms} storm; "
@@ -130,12 +131,6 @@ def effect_text(kind: Kind) -> str:
 
 def _label(labels: Sequence[str], player: int) -> str:
     return labels[player] if player < len(labels) and labels[player] else f"player {player}"
-
-
-def describe_changes(before: Position, after: Position, labels: Sequence[str] = ()) -> list[str]:
-    """What happened between two positions of one game, a line per player who did something."""
-    return [f"{_label(labels, p)}: " + ", ".join(words)
-            for p, words in enumerate(player_changes(before, after)) if words]
 
 
 def verb(subject: str, third_person: str) -> str:

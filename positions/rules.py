@@ -9,7 +9,7 @@ waits for a decision or a chance outcome.
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 from positions import phases
 from positions.phases import CHANCE_PHASES, SIMULTANEOUS
@@ -20,7 +20,7 @@ from positions.actions import (
     RETURN_CODE, TIEBREAK, TIEBREAK_BASE, WEATHER_STORM, WEATHER_SUN, Action, drawn_two,
 )
 from positions.errors import IllegalActionError
-from positions.state import State
+from positions.state import Player, State
 from positions.tiles import COST, KIND_COUNT, PAW, PRIORITY, STORM, TILES, Effect, Kind
 
 NO_CHOICE = -1
@@ -28,10 +28,16 @@ NO_ACTOR = phases.CHANCE_PLAYER
 """``actor`` while nobody acts: at the weather tile and a tie-break (chance with no player)."""
 
 
-class Policy(Protocol):
-    """Anything that picks the current player's decision: bots and rollout policies."""
+S_contra = TypeVar("S_contra", contravariant=True)
 
-    def choose(self, state: State, rng: random.Random) -> int:
+
+class Policy(Protocol[S_contra]):
+    """Anything that picks the current player's decision: bots and rollout policies.
+
+    The same shape as ``search.protocol.Policy``, kept here because ``positions/`` may not import
+    ``search/`` (docs/architecture.md); any policy fits both."""
+
+    def choose(self, state: S_contra, rng: random.Random) -> int:
         """One legal action for the player to move at `state`."""
         ...
 
@@ -46,6 +52,56 @@ def _without(tiles: tuple[Kind, ...], kind: Kind) -> tuple[Kind, ...]:
 def paw_total(path: tuple[Kind, ...]) -> int:
     """The paw (return) value of the animals in a path (C9, C15)."""
     return sum(PAW[k] for k in path)
+
+
+def storms_on_track(pos: State) -> int:
+    """Every Storm on the weather track: from the deck, the reserve and the bags (C5)."""
+    return pos.track_storms + sum(pos.owned_storms)
+
+
+def storms_to_hit(pos: State) -> int:
+    """How many more Storms on the weather track make the Storm hit (C5); 0 or less once it has."""
+    return pos.threshold - storms_on_track(pos)
+
+
+def weather_hit_chance(pos: State) -> float:
+    """The chance that this turn's weather tile alone brings the Storm, the turn's draws being done
+    (C5, C13): certain once it has hit, none while more than one Storm is missing, else the deck's
+    share of Storms (the reserve's Storm once the deck is empty)."""
+    missing = storms_to_hit(pos)
+    if missing <= 0:
+        return 1.0
+    if missing > 1:
+        return 0.0
+    total = pos.deck_suns + pos.deck_storms
+    return pos.deck_storms / total if total else (1.0 if pos.reserve else 0.0)
+
+
+def effect_gain(effect: Effect, suns: int, path_len: int, paws: int, steps: int, vp: int,
+                ) -> tuple[int, int]:
+    """(VP, Steps) one effect gives with `suns` on the track, a path of `path_len` tiles and `paws`
+    paw points, to a player holding `steps` and `vp` (C9); a cost that cannot be paid gives nothing."""
+    if steps < effect.pay_steps or vp < effect.pay_vp:
+        return 0, 0
+    return (effect.vp - effect.pay_vp + effect.vp_per_sun * suns + effect.vp_per_path_tile * path_len
+            + effect.vp_per_paw * paws,
+            effect.steps - effect.pay_steps + effect.steps_per_sun * suns
+            + effect.steps_per_path_tile * path_len + effect.steps_per_paw * paws)
+
+
+def supply(pos: State, kind: Kind) -> int:
+    """How many tiles of `kind` the game holds in all (C1, C3): the start bags' and the route's stack."""
+    return (pos.ruleset.start_bag.count(kind) * pos.players
+            + (pos.ruleset.stack_size if kind in pos.route.kinds else 0))
+
+
+def choice_revealed(pos: State, player: Player) -> bool:
+    """Whether `player`'s pending choice is public now: a later player's return-or-draw while the
+    returning players discard (C15), or a later player's played tile while the actor resolves
+    theirs (C9–C11)."""
+    return (pos.walking[player] and player > pos.actor
+            and (pos.phase == phases.RETURN_DISCARD
+                 or (pos.phase in phases.RESOLVING and bool(pos.hands[player]))))
 
 
 def _fold(pos: State, *event: int) -> None:
@@ -250,12 +306,9 @@ def _apply_effect(pos: State, kind: Kind, effect: Effect) -> None:
     if steps >= effect.pay_steps and vp >= effect.pay_vp:
         path = pos.paths[player]
         paws = paw_total(path) if (effect.steps_per_paw or effect.vp_per_paw) else 0
-        steps += (effect.steps - effect.pay_steps + effect.steps_per_sun * pos.track_suns
-                  + effect.steps_per_path_tile * len(path) + effect.steps_per_paw * paws)
-        vp += (effect.vp - effect.pay_vp + effect.vp_per_sun * pos.track_suns
-               + effect.vp_per_path_tile * len(path) + effect.vp_per_paw * paws)
-        pos.steps[player] = steps
-        pos.vp[player] = vp
+        gained_vp, gained_steps = effect_gain(effect, pos.track_suns, len(path), paws, steps, vp)
+        pos.steps[player] = steps + gained_steps
+        pos.vp[player] = vp + gained_vp
         pos.extra_plays += effect.extra_plays
         if effect.discards and _has_discard_target(pos):
             pos.tile = kind
@@ -455,7 +508,7 @@ def _weather(pos: State, action: int) -> None:
 
 
 def _check_storm(pos: State) -> None:
-    if pos.track_storms + sum(pos.owned_storms) >= pos.threshold:
+    if storms_to_hit(pos) <= 0:
         storm_hits(pos)
         end_walk(pos)
         return
@@ -608,7 +661,7 @@ def _decide(pos: State, phase: int, action: int) -> None:
         raise IllegalActionError(f"{action}: the game is over")
 
 
-def playout(pos: State, rng: random.Random, policy: Policy | None = None) -> None:
+def playout(pos: State, rng: random.Random, policy: Policy[Any] | None = None) -> None:
     """Play on in place to the end of the game: `policy`'s decisions (uniformly random without
     one) and chance outcomes from ``sample_chance``.
 

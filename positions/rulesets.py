@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from positions.tiles import KIND_BY_NAME, STORM, TILES, Kind
+from positions.tiles import KIND_BY_NAME, STORM, Kind
 
 RULES_VERSION = "1.0.0"
 """Changes whenever the engine's behaviour changes; saved files carry it."""
@@ -69,10 +69,3 @@ DEFAULT_RULESET = Ruleset(
 """C1 start bag, C5 thresholds, C16 every walk tile penalised."""
 
 RULESETS: dict[str, Ruleset] = {DEFAULT_RULESET.name: DEFAULT_RULESET}
-
-
-def describe_ruleset(ruleset: Ruleset) -> str:
-    """One line naming the ruleset's facts."""
-    bag = ", ".join(sorted({TILES[k].name for k in ruleset.start_bag}))
-    return (f"{ruleset.name}: start bag [{bag}], thresholds {dict(ruleset.storm_thresholds)}, "
-            f"{ruleset.walks} walks")

@@ -20,6 +20,7 @@ from positions.actions import (
 from positions.errors import ImpossiblePositionError, InvalidActionError, MalformedFileError
 from positions.files import read_text_file
 from positions.position import Position
+from positions.view import public_facts, walk_number
 from positions.routes import ROUTES, Route, make_route
 from positions.rulesets import DEFAULT_RULESET, RULES_VERSION, RULESETS, Ruleset
 from positions.tiles import KIND_COUNT, STORM, TILES, Kind
@@ -42,9 +43,9 @@ RULESET_FIELDS = ("name", "start_bag", "storm_thresholds", "penalised_kinds", "w
                   "deck_suns", "deck_storms", "reserve_storms", "stack_size")
 TIE_FIELDS = ("tile", "players", "slots")
 STATUSES = ("walking", "home")
-RESOLVING = (phases.OPTION, phases.DISCARD, phases.EXTRA, phases.EXTRA_DRAW)
-"""Phases in which the actor resolves a played tile and later players' plays are public."""
-NO_ACTOR = (phases.WEATHER, phases.TIEBREAK, phases.OVER)
+RESOLVING = phases.RESOLVING
+NO_ACTOR_PHASES = (phases.WEATHER, phases.TIEBREAK, phases.OVER)
+"""Phases with no player to act: a saved position's decision names no ``player``."""
 MAX_TURN = 100
 UNKNOWN = "unknown"
 """A bag the player to decide does not know (``"bag": "unknown"``)."""
@@ -251,7 +252,7 @@ def parse_position(data: object, source: str = "") -> SavedPosition:
     pos.turn = turn - 1
     pos.phase = decision.phase
     pos.actor = (phases.TERMINAL_PLAYER if decision.phase == phases.OVER
-                 else rules.NO_ACTOR if decision.phase in NO_ACTOR else decision.player)
+                 else rules.NO_ACTOR if decision.phase in NO_ACTOR_PHASES else decision.player)
     pos.tile = decision.tile
     pos.extra_plays = decision.extra_plays
     pos.discards_left = decision.discards_left
@@ -324,7 +325,7 @@ def _read_decision(value: object, pos: Position, problems: Problems) -> _Decisio
     name = read_choice(obj.get("phase", "decide"), path + ("phase",), problems, phases.NAMES)
     phase = phases.NAMES.index(name) if name is not None else phases.DECIDE
     player = 0
-    if phase in NO_ACTOR:
+    if phase in NO_ACTOR_PHASES:
         if "player" in obj:
             problems.add(path + ("player",), f"not expected at {phases.NAMES[phase]}: nobody decides")
     elif "player" not in obj:
@@ -442,12 +443,10 @@ def _read_market_and_box(obj: dict[str, object], pos: Position, decision: _Decis
     else:
         missing: list[Kind] = []
         for kind in range(1, KIND_COUNT):
-            supply = ruleset.start_bag.count(kind) * pos.players
-            if kind in pos.route.kinds:
-                if not market_given:
-                    continue
-                supply += ruleset.stack_size - market[kind]
-            missing.extend([kind] * max(0, supply - held[kind]))
+            if kind in pos.route.kinds and not market_given:
+                continue
+            outside = rules.supply(pos, kind) - market[kind]  # a route's stack: less its market
+            missing.extend([kind] * max(0, outside - held[kind]))
         box = tuple(missing)
     if not market_given:
         boxed = Counter(box)
@@ -473,7 +472,7 @@ def fill_unknown_bags(obj: dict[str, object], pos: Position, decision: _Decision
             problems.add((key,), f"missing, expected the {key} in full when a bag is unknown "
                          f"(players[{hidden[0]}].bag): the unknown bags are what the market, box "
                          f"and other players do not hold")
-    if decision.player in hidden and decision.phase not in NO_ACTOR:
+    if decision.player in hidden and decision.phase not in NO_ACTOR_PHASES:
         problems.add(("players", decision.player, "bag"), "unknown, expected the bag of the player to "
                      "act: a player knows their own bag")
     if problems:
@@ -486,10 +485,7 @@ def fill_unknown_bags(obj: dict[str, object], pos: Position, decision: _Decision
         seen[decision.tile] += 1
     pool: list[Kind] = []
     for kind in range(1, KIND_COUNT):
-        supply = ruleset.start_bag.count(kind) * pos.players
-        if kind in pos.route.kinds:
-            supply += ruleset.stack_size - pos.market[kind]
-        left = supply - seen[kind]
+        left = rules.supply(pos, kind) - pos.market[kind] - seen[kind]
         if left < 0:
             problems.add(("players", hidden[0], "bag"), f"unknown, but the market, box and the "
                          f"other players already account for {-left} {TILES[kind].name} more than "
@@ -511,9 +507,7 @@ def _set_choices(pos: Position, choices: list[object], problems: Problems) -> No
     """The players' pending choices: placeholders if hidden, the file's if public (module doc)."""
     phase, actor = pos.phase, pos.actor
     for player, value in enumerate(choices):
-        public = (pos.walking[player] and player > actor
-                  and (phase == phases.RETURN_DISCARD
-                       or (phase in RESOLVING and bool(pos.hands[player]))))
+        public = rules.choice_revealed(pos, player)
         path: JsonPath = ("players", player, "choice")
         if value is not None and not public:
             problems.add(path, "not expected here: a saved position keeps only the revealed choices "
@@ -620,18 +614,6 @@ def _set_engine_stop(pos: Position, flow: Callable[[Position], None], problems: 
     pos.legal = trial.legal
 
 
-def public_facts(pos: Position) -> tuple[object, ...]:
-    """Every public fact of a position as ints and tuples (so its hash is the same in any process)."""
-    players = tuple(((-1, len(pos.bags[p])) if p in pos.hidden_bags else tuple(sorted(pos.bags[p])),
-                     pos.hands[p], pos.paths[p], pos.set_aside[p],
-                     pos.steps[p], pos.vp[p], int(pos.walking[p]), pos.owned_storms[p])
-                    for p in range(pos.players))
-    return (pos.ruleset.fingerprint(), pos.route.kinds, pos.players, pos.walk, pos.turn, pos.phase, pos.actor,
-            players, pos.track_suns, pos.track_storms, pos.deck_suns, pos.deck_storms, pos.reserve,
-            pos.market, tuple(sorted(pos.box)), pos.tile, pos.extra_plays, pos.discards_left,
-            pos.discards_required, pos.ties)
-
-
 def read_position_text(text: str, source: str = "") -> SavedPosition:
     """A position from JSON text.
 
@@ -664,7 +646,7 @@ def position_to_data(pos: Position, names: tuple[str, ...] | list[str] = (), tit
         data["story"] = story
     data["ruleset"] = ruleset_to_data(pos.ruleset)
     data["route"] = route_to_data(pos.route)
-    data["walk"] = min(pos.walk, pos.ruleset.walks - 1) + 1
+    data["walk"] = walk_number(pos)
     data["turn"] = pos.turn + 1
     data["decision"] = _decision_to_data(pos)
     data["weather"] = {"track_suns": pos.track_suns, "track_storms": pos.track_storms,
@@ -680,7 +662,7 @@ def position_to_data(pos: Position, names: tuple[str, ...] | list[str] = (), tit
 def _decision_to_data(pos: Position) -> dict[str, object]:
     phase = pos.phase
     data: dict[str, object] = {"phase": phases.NAMES[phase]}
-    if phase not in NO_ACTOR:
+    if phase not in NO_ACTOR_PHASES:
         data["player"] = pos.actor
     if phase in (phases.OPTION, phases.DISCARD):
         data["tile"] = TILES[pos.tile].name
@@ -706,10 +688,7 @@ def _player_to_data(pos: Position, player: int, name: str) -> dict[str, object]:
         "bag": UNKNOWN if player in pos.hidden_bags else kind_counts_to_data(pos.bags[player]),
     })
     choice = pos.pending[player] if pos.phase != phases.OVER else rules.NO_CHOICE
-    public = (pos.walking[player] and player > pos.actor and choice >= 0
-              and (pos.phase == phases.RETURN_DISCARD
-                   or (pos.phase in RESOLVING and bool(pos.hands[player]))))
-    if public:
+    if choice >= 0 and rules.choice_revealed(pos, player):
         data["choice"] = str(action_from_code(choice))
     return data
 

@@ -122,12 +122,3 @@ BUYABLE_KINDS: tuple[Kind, ...] = tuple(
 )
 OBJECT_KINDS: tuple[Kind, ...] = tuple(k for k in BUYABLE_KINDS if TILES[k].category == OBJECT)
 NATURE_KINDS: tuple[Kind, ...] = tuple(k for k in BUYABLE_KINDS if TILES[k].category != OBJECT)
-
-
-def kind_named(name: str) -> Kind:
-    """The kind called `name` (snake_case, e.g. ``big_lake``).
-
-    Raises:
-        KeyError: no tile kind has that name.
-    """
-    return KIND_BY_NAME[name]

@@ -11,18 +11,16 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from typing import Sequence, TypeVar
+from typing import Sequence
 
-from positions import phases
-from positions.errors import MalformedFileError, RefugeError, did_you_mean  # noqa: F401 - long found here
+from positions import phases, rules
+from positions.errors import MalformedFileError, RefugeError, did_you_mean
 from positions.files import read_text_file  # noqa: F401 - where readers have long found it
 from positions.position import Position
 from positions.tiles import KIND_BY_NAME, KIND_COUNT, STORM, TILES, Kind
 
 JsonPath = tuple["str | int", ...]
 """Where a value sits in a document: keys and list indices from the top."""
-
-T = TypeVar("T")
 
 MAX_COUNT = 10_000
 """The largest count or number a file may hold; anything bigger is a typo or an attack."""
@@ -66,27 +64,44 @@ def normal_name(text: str) -> str:
     return "_".join(text.strip().lower().replace("-", " ").split())
 
 
+MAX_KEPT = 1000
+"""Problems of one document kept with their message; beyond them only counted (a document of a
+million unknown keys costs a count, not a million suggestions)."""
+
+
 class Problems:
-    """Every problem found in one document, in the order found."""
+    """Every problem found in one document, in the order found (the first :data:`MAX_KEPT` in
+    words, the rest counted)."""
 
     def __init__(self, source: str = "") -> None:
         self.source = source
         self.messages: list[str] = []
+        self.more = 0
+        """Problems found beyond :data:`MAX_KEPT`."""
+
+    @property
+    def full(self) -> bool:
+        """Whether a new problem would only be counted (so a caller need not word it)."""
+        return len(self.messages) >= MAX_KEPT
 
     def add(self, path: JsonPath, message: str) -> None:
         """Record that the value at `path` is wrong, and how."""
+        if self.full:
+            self.more += 1
+            return
         self.messages.append(f"{json_path(path)}: {message}")
 
     def __bool__(self) -> bool:
         return bool(self.messages)
 
     def __len__(self) -> int:
-        return len(self.messages)
+        return len(self.messages) + self.more
 
     def lines(self) -> list[str]:
         """One line per problem, prefixed by the source (file name) if known."""
         prefix = f"{self.source}: " if self.source else ""
-        return [prefix + message for message in self.messages]
+        more = [f"{prefix}$: and {self.more} more problems"] if self.more else []
+        return [prefix + message for message in self.messages] + more
 
     def raise_if_any(self, error: type[RefugeError]) -> None:
         """Raise `error` carrying every problem, one per line, if there is any.
@@ -95,7 +110,9 @@ class Problems:
             RefugeError: the given subclass, when a problem was recorded.
         """
         if self.messages:
-            raise error("\n".join(self.lines()))
+            raised = error("\n".join(self.lines()))
+            raised.problem_count = len(self)  # type: ignore[attr-defined]
+            raise raised
 
 
 # --- typed field readers -------------------------------------------------------------------------
@@ -111,8 +128,8 @@ def read_object(value: object, path: JsonPath, problems: Problems, fields: Seque
         if not isinstance(key, str) or key.startswith(COMMENT_PREFIX):
             continue
         if key not in fields:
-            problems.add(path + (key,), "unknown field" + did_you_mean(key, fields)
-                         + f"; expected one of {', '.join(fields)}")
+            hint = "" if problems.full else did_you_mean(key, fields)
+            problems.add(path + (key,), f"unknown field{hint}; expected one of {', '.join(fields)}")
             continue
         result[key] = item
     for key in required:
@@ -153,14 +170,6 @@ def is_unicode(text: str) -> bool:
     return True
 
 
-def read_bool(value: object, path: JsonPath, problems: Problems) -> bool | None:
-    """`value` as ``true`` / ``false``; ``None`` (recorded) otherwise."""
-    if not isinstance(value, bool):
-        problems.add(path, f"found {describe(value)}, expected true or false")
-        return None
-    return value
-
-
 def read_choice(value: object, path: JsonPath, problems: Problems,
                 choices: Sequence[str]) -> str | None:
     """`value` as one of `choices` (names normalised like tile names); ``None`` if not."""
@@ -171,7 +180,7 @@ def read_choice(value: object, path: JsonPath, problems: Problems,
     for choice in choices:
         if normal == choice.replace("_", "-"):
             return choice
-    problems.add(path, f"found {describe(value)}" + did_you_mean(normal, choices)
+    problems.add(path, f"found {describe(value)}" + ("" if problems.full else did_you_mean(normal, choices))
                  + f", expected one of {', '.join(choices)}")
     return None
 
@@ -196,7 +205,8 @@ def read_kind(value: object, path: JsonPath, problems: Problems) -> Kind | None:
     name = normal_name(text)
     if name in KIND_BY_NAME:
         return KIND_BY_NAME[name]
-    problems.add(path, f"unknown tile kind {text[:40]!r}" + did_you_mean(name, KIND_BY_NAME))
+    problems.add(path, f"unknown tile kind {text[:40]!r}"
+                 + ("" if problems.full else did_you_mean(name, KIND_BY_NAME)))
     return None
 
 
@@ -226,13 +236,6 @@ def read_kind_counts(value: object, path: JsonPath, problems: Problems) -> tuple
             kinds.extend([kind] * number)
     return tuple(sorted(kinds))
 
-
-def read_optional(obj: dict[str, object], key: str, default: T) -> object | T:
-    """The raw value of `key`, or `default` when the key is absent."""
-    return obj[key] if key in obj else default
-
-
-# --- semantic checks: a position that the rules could have reached ----------------------------------
 
 def check_position(pos: Position, problems: Problems) -> None:
     """Record every way `pos` breaks the rules' invariants (tile totals, Storms, weather, phase).
@@ -279,7 +282,7 @@ def _check_tile_totals(pos: Position, problems: Problems) -> None:
         name = TILES[kind].name
         in_route = kind in pos.route.kinds
         per_player = ruleset.start_bag.count(kind)
-        supply = per_player * pos.players + (ruleset.stack_size if in_route else 0)
+        supply = rules.supply(pos, kind)
         if not in_route and pos.market[kind]:
             problems.add(("market", name), f"found {pos.market[kind]}, expected 0 ({name} is not a "
                          f"stack of route {pos.route.name}, C3)")

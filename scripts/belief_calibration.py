@@ -15,15 +15,12 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from advisor.players.agents import SearchAgent, make_agent  # noqa: E402
-from advisor.players.bots import DEFAULT_ROLLOUT  # noqa: E402
-from positions import Position, phases, rules  # noqa: E402
-from search.ismcts import search  # noqa: E402
+from advisor.players.agents import SearchAgent, make_agent
+from advisor.players.bots import DEFAULT_ROLLOUT
+from positions import Position, phases, rules
+from search.ismcts import search
 
 
 def decide_steps(count: int, seed: int) -> list[Position]:

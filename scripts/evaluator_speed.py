@@ -15,22 +15,19 @@ import os
 for _threads in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_threads, "1")
 
-import argparse  # noqa: E402
-import random  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import Any, Callable  # noqa: E402
+import argparse
+import random
+import time
+from typing import Any, Callable
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from advisor.players.bots import DEFAULT_ROLLOUT, HeuristicEvaluator  # noqa: E402
-from advisor.players.learned import LearnedEvaluator, feature_rows, walks_left  # noqa: E402
-from positions import Position  # noqa: E402
-from search.ismcts import search  # noqa: E402
-from search.request import SearchRequest  # noqa: E402
+from advisor.players.bots import DEFAULT_ROLLOUT, HeuristicEvaluator
+from advisor.players.learned import LearnedEvaluator, feature_rows, walks_left
+from positions import Position
+from search.ismcts import search
+from search.request import SearchRequest
 
 
 def mid_game(seed: int = 3, walk: int = 2) -> Position:

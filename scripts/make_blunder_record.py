@@ -11,35 +11,45 @@ import json
 import random
 import sys
 
-from advisor.players.agents import make_agent
-from advisor.players.games import DealStreams, derive_seed
+from advisor.players.agents import Agent, make_agent
+from advisor.players.games import GameLoop
 from positions import phases
-from positions.actions import DRAW
+from positions.actions import DRAW, Action
+from positions.position import Position
 from positions.record import GameRecorder
 from positions.rules import paw_total
 
 
+class Blunderer:
+    """Seat 0's agent, which draws once where it should return (the first time the Storm is one Storm
+    away and its path holds at least 5 animal points)."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.name = agent.name
+        self.blundered = False
+
+    def choose(self, position: Position, rng: random.Random) -> Action:
+        """The blunder once, else the agent's choice."""
+        if (not self.blundered and position.phase == phases.DECIDE and position.storms_to_hit() == 1
+                and paw_total(position.paths[0]) >= 5 and DRAW in position.legal_actions()):
+            self.blundered = True
+            return DRAW
+        return self.agent.choose(position, rng)
+
+
 def make(seed: int) -> tuple[GameRecorder, int] | None:
     """A record ending just after the blunder, and the blunder's event index (None if none came)."""
-    agents = [make_agent("ismcts:iterations=1500"), make_agent("heuristic")]
-    recorder = GameRecorder.new(2, "meadows", ["ismcts:iterations=1500", "heuristic"], seed)
-    streams = DealStreams(seed, 2)
-    rngs = [random.Random(derive_seed(seed, "agent", s)) for s in range(2)]
+    blunderer = Blunderer(make_agent("ismcts:iterations=1500"))
+    game = GameLoop([blunderer, make_agent("heuristic")], "meadows", seed,
+                    ["ismcts:iterations=1500", "heuristic"])
     blunder = None
-    pos = recorder.position
-    while not pos.is_terminal():
-        actor = pos.current_player()
-        if actor == phases.CHANCE_PLAYER:
-            action = streams.sample(pos)
-        elif (actor == 0 and blunder is None and pos.phase == phases.DECIDE
-              and pos.storms_to_hit() == 1 and paw_total(pos.paths[0]) >= 5):
-            action, blunder = DRAW, len(recorder.events)
-        else:
-            action = agents[actor].choose(pos, rngs[actor])
-        recorder.apply(action)
-        pos = recorder.position
-        if blunder is not None and len(recorder.events) >= blunder + 3:
-            return recorder, blunder
+    while not game.position.is_terminal():
+        game.step()
+        if blunderer.blundered and blunder is None:
+            blunder = len(game.recorder.events) - 1
+        if blunder is not None and len(game.recorder.events) >= blunder + 3:
+            return game.recorder, blunder
     return None
 
 

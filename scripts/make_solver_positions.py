@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from advisor.analysis.endgames import single_walker_stops  # noqa: E402
-from positions import RULES_VERSION  # noqa: E402
-from positions import phases  # noqa: E402
-from search.errors import SolverLimitError  # noqa: E402
-from search.solver import solve  # noqa: E402
+from advisor.analysis.endgames import single_walker_stops
+from positions import RULES_VERSION, ROUTES
+from positions import phases
+from search.errors import SolverLimitError
+from search.solver import solve
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "solver_positions.json"
 
@@ -54,7 +52,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=400)
     args = parser.parse_args()
     found = []
-    routes = ("meadows", "forest", "mountains")
+    routes = tuple(ROUTES)
     for seed in range(args.seeds):
         entry = candidate(seed, routes[seed % 3], args.max_nodes)
         if entry is not None:

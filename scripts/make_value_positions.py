@@ -19,20 +19,19 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from advisor.analysis.endgames import (  # noqa: E402
+from advisor.analysis.endgames import (
     best_play_chances, exact_options, is_contested, is_real_choice, single_walker_stops,
 )
-from positions import RULES_VERSION, Position, parse_action, phases  # noqa: E402
-from positions.actions import action_from_code  # noqa: E402
-from positions.saved import compact_json, parse_position, position_to_data  # noqa: E402
-from search.errors import SolverLimitError  # noqa: E402
-from search.solver import SolverResult, solve  # noqa: E402
+from positions import ROUTES, RULES_VERSION, Position, parse_action, phases
+from positions.actions import action_from_code
+from positions.saved import compact_json, parse_position, position_to_data
+from search.errors import SolverLimitError
+from search.solver import SolverResult, solve
 
 OUT = Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "value_positions.json"
 FORMAT = "refuge-value-positions/1"
-ROUTE_ORDER = ("meadows", "forest", "mountains")
+ROUTE_ORDER = tuple(ROUTES)
 QUOTAS = {"decide": 16, "choose": 13, "option": 11, "buy": 11, "discard": 7, "extra": 6}
 """Positions per decision kind (engine phase names; ``extra`` is an additional play, C10). No
 return-discard: for the last walker it changes nothing (C15 scores the paws first, C17 ends)."""

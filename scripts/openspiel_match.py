@@ -11,24 +11,21 @@ games, so the luck of the deal cancels. Both sides roll out uniformly at random
 (``ismcts:seconds=T,rollout=random`` against ``openspiel-ismcts:seconds=T``).
 
 Usage:
-    .venv/bin/python scripts/openspiel_match.py speed [--iterations 300] [--repeat 3]
-    .venv/bin/python scripts/openspiel_match.py match [--pairs 50] [--seconds 0.05 | --iterations N]
+    .venv/bin/python -m scripts.openspiel_match speed [--iterations 300] [--repeat 3]
+    .venv/bin/python -m scripts.openspiel_match match [--pairs 50] [--seconds 0.05 | --iterations N]
         [--seed 1] [--route meadows]
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from advisor.players.agents import make_agent  # noqa: E402
-from advisor.players.games import play_game  # noqa: E402
-from benchmarks.bench_openspiel import run_openspiel, run_ours, speed_positions  # noqa: E402
-from search.request import wilson_interval  # noqa: E402
+from advisor.players.agents import make_agent
+from advisor.players.games import play_game
+from benchmarks.bench_openspiel import run_openspiel, run_ours, speed_positions
+from search.request import wilson_interval
 
 
 def speed(iterations: int, repeat: int) -> None:

@@ -6,7 +6,7 @@ variants alternate round by round and each keeps its best round, so the load of 
 them all alike. ``--base REV`` adds ``search/ismcts.py`` of that commit (``git show``) as a variant
 and checks that this checkout's default search gives the same statistics.
 
-Usage: .venv/bin/python scripts/option_speed.py [--rounds 10] [--iterations 400] [--base c0e835c]
+Usage: .venv/bin/python -m scripts.option_speed [--rounds 10] [--iterations 400] [--base c0e835c]
 """
 
 from __future__ import annotations
@@ -22,13 +22,11 @@ from types import ModuleType
 from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from advisor.players.bots import DEFAULT_ROLLOUT, SearchedBelief, TrustedPolicy  # noqa: E402
-from bench_search import hidden_choice_position  # noqa: E402
-from search import ismcts  # noqa: E402
-from search.request import SearchRequest  # noqa: E402
+from advisor.players.bots import DEFAULT_ROLLOUT, SearchedBelief, TrustedPolicy
+from benchmarks.bench_search import hidden_choice_position
+from search import ismcts
+from search.request import SearchRequest
 
 OPTIONS: dict[str, Callable[[], dict[str, Any]]] = {
     "default": lambda: {},

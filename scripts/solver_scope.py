@@ -11,19 +11,16 @@ from __future__ import annotations
 
 import argparse
 import resource
-import sys
 import time
 from collections import Counter
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from advisor.analysis.endgames import single_walker_stops  # noqa: E402
-from positions import phases  # noqa: E402
-from search.errors import SolverLimitError  # noqa: E402
-from search.solver import ExactSolver  # noqa: E402
+from advisor.analysis.endgames import single_walker_stops
+from positions import ROUTES, phases
+from search.errors import SolverLimitError
+from search.solver import ExactSolver
 
-ROUTE_ORDER = ("meadows", "forest", "mountains")
+ROUTE_ORDER = tuple(ROUTES)
 
 
 def main() -> None:

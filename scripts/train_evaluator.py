@@ -16,16 +16,14 @@ import os
 for _threads in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_threads, "1")  # one core: small matrices, and the same sums every run
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
+import argparse
+import json
+import sys
+import time
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from advisor.players.training import train  # noqa: E402
-from positions.files import write_atomically  # noqa: E402
+from advisor.players.training import train
+from positions.files import write_atomically
 
 
 def main(argv: list[str] | None = None) -> int:

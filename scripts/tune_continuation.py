@@ -22,79 +22,60 @@ Usage: .venv/bin/python scripts/tune_continuation.py [--positions FILE] [--rollo
 from __future__ import annotations
 
 import argparse
-import inspect
 import itertools
 import json
 import random
 import statistics
-import sys
 import time
 from pathlib import Path
 from typing import Any, Sequence
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from advisor.analysis.best_move import DEFAULT_ITERATIONS  # noqa: E402
-from advisor.analysis.value_accuracy import Case, ExactOption, measure, summarize  # noqa: E402
-from advisor.players.bots import HeuristicPolicy  # noqa: E402
-from advisor.players.heuristics import DEFAULT_ROLLOUT  # noqa: E402
-from positions import Position, RULES_VERSION, parse_action  # noqa: E402
-from positions import phases  # noqa: E402
-from positions.actions import action_from_code  # noqa: E402
-from search.errors import SolverLimitError  # noqa: E402
-from search.request import SearchRequest  # noqa: E402
-from search.solver import solve  # noqa: E402
+from advisor.analysis.best_move import DEFAULT_ITERATIONS
+from advisor.analysis.value_accuracy import Case, ExactOption, measure, summarize
+from advisor.analysis.endgames import BUY_STYLES, NoisyPlayer
+from advisor.players.bots import HeuristicPolicy
+from advisor.players.games import GameLoop
+from advisor.players.heuristics import DEFAULT_ROLLOUT
+from positions import ROUTES as ALL_ROUTES, Position, RULES_VERSION, parse_action
+from positions import phases
+from search.errors import SolverLimitError
+from search.request import SearchRequest
+from search.solver import solve
 
-ROUTES = ("meadows", "forest", "mountains")
+ROUTES = tuple(ALL_ROUTES)
 TUNING_SET = Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "continuation_tuning.json"
 SEED_BASE = 100_000
 
 
-def solve_exactly(pos: Position, max_nodes: int) -> Any:
-    """The exact solver's result, through its API with or without the memo-key argument (issue
-    12 gives the solver a canonical key of its own)."""
-    if "key" in inspect.signature(solve).parameters:
-        from advisor.players import bots
-
-        return solve(pos, getattr(bots, "position_key"), max_nodes=max_nodes)
-    return solve(pos, max_nodes=max_nodes)  # type: ignore[call-arg]
-
-
 def candidates(seed: int, max_nodes: int, per_game: int, seed_base: int = SEED_BASE,
                ) -> list[dict[str, Any]]:
-    """Solvable single-walker decisions of the last walk of game `seed` (at most `per_game`)."""
+    """Solvable single-walker decisions of the last walk of game `seed` (at most `per_game`),
+    played through the library's game loop (deal seed ``seed_base + seed``)."""
     rng = random.Random(seed_base + seed)
     players = 2 + seed % 3
     route = ROUTES[(seed // 3) % 3]
-    bots = [HeuristicPolicy(rng.uniform(0.6, 2.2), rng.choice(("per_step", "max_value")))
-            for _ in range(players)]
-    pos = Position.new_game(players, route)
-    actions: list[str] = []
+    seats = [NoisyPlayer(HeuristicPolicy(rng.uniform(0.6, 2.2), rng.choice(BUY_STYLES)), 0.1)
+             for _ in range(players)]
+    game = GameLoop(seats, route, seed_base + seed)
     found: list[dict[str, Any]] = []
-    while not pos.is_terminal() and len(found) < per_game:
-        action: int
-        if pos.is_chance():
-            action = pos.sample_chance(rng)
-        else:
-            legal = pos.legal_actions()
-            if (pos.walk == pos.ruleset.walks - 1 and sum(pos.walking) == 1 and len(legal) > 1
-                    and pos.phase != phases.RETURN_DISCARD
-                    and rng.random() < 0.5):
-                try:
-                    result = solve_exactly(pos, max_nodes)
-                except SolverLimitError:
-                    result = None
-                wins = [o.win for o in result.options] if result is not None else [0.0]
-                if max(wins) > 1e-9 and min(wins) < 1 - 1e-9:  # not decided whatever is played
-                    found.append({"players": players, "route": route, "seed": seed_base + seed,
-                                  "actions": list(actions), "decision": phases.NAMES[pos.phase],
-                                  "exact": [{"action": str(o.action), "win": float(o.win), "score": float(o.score)}
-                                            for o in result.options]})  # type: ignore[union-attr]
-            action = bots[pos.current_player()].choose(pos, rng)
-            if rng.random() < 0.1:
-                action = legal[int(rng.random() * len(legal))]
-        actions.append(str(action_from_code(action)))
-        pos.apply(action)
+    while not game.position.is_terminal() and len(found) < per_game:
+        pos = game.position
+        if (not pos.is_chance() and pos.walk == pos.ruleset.walks - 1 and sum(pos.walking) == 1
+                and len(pos.legal_actions()) > 1 and pos.phase != phases.RETURN_DISCARD
+                and rng.random() < 0.5):
+            try:
+                result = solve(pos, max_nodes=max_nodes)
+            except SolverLimitError:
+                result = None
+            wins = [o.win for o in result.options] if result is not None else [0.0]
+            if max(wins) > 1e-9 and min(wins) < 1 - 1e-9:  # not decided whatever is played
+                found.append({"players": players, "route": route, "seed": seed_base + seed,
+                              "actions": [str(a) for a in game.recorder.events],
+                              "decision": phases.NAMES[pos.phase],
+                              "exact": [{"action": str(o.action), "win": float(o.win), "score": float(o.score)}
+                                        for o in result.options]})  # type: ignore[union-attr]
+        game.step()
     return found
 
 

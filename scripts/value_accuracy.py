@@ -21,16 +21,15 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from advisor.analysis.best_move import DEFAULT_ITERATIONS  # noqa: E402
-from advisor.analysis.value_accuracy import (  # noqa: E402
+from advisor.analysis.best_move import DEFAULT_ITERATIONS
+from advisor.analysis.value_accuracy import (
     CaseFileError, load_cases, measure, meets_goals, reference_case, results_to_data, summaries,
     summary_markdown,
 )
-from advisor.players.bots import BOTS, DEFAULT_ROLLOUT, advisor_request  # noqa: E402
-from positions import Position  # noqa: E402
-from positions.actions import action_from_code  # noqa: E402
+from advisor.players.bots import BOTS, DEFAULT_ROLLOUT, advisor_request
+from positions import ROUTES, Position
+from positions.actions import action_from_code
 
 DEFAULT_FILES = (ROOT / "benchmarks" / "data" / "value_positions.json",
                  ROOT / "tests" / "data" / "solver_positions.json")
@@ -41,7 +40,7 @@ def midgame_positions(count: int, seed: int) -> list[tuple[str, Position]]:
     found = []
     for index in range(count):
         rng = random.Random(seed * 7919 + index)
-        players, route, walk = 2 + index % 3, ("meadows", "forest", "mountains")[index // 3 % 3], index % 4
+        players, route, walk = 2 + index % 3, tuple(ROUTES)[index // 3 % 3], index % 4
         pos = Position.new_game(players, route)
         while not pos.is_terminal():
             if pos.is_chance():

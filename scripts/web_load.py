@@ -142,8 +142,8 @@ def main() -> int:
     folder = tempfile.mkdtemp(prefix="refuge-load-")
     shutil.copy(GAME, os.path.join(folder, "game.json"))
     port = free_port()
-    refuge = os.path.join(os.path.dirname(sys.executable), "refuge")
-    server = subprocess.Popen([refuge, "serve", "--port", str(port), "--games", folder,
+    refuge = [sys.executable, "-c", "from advisor.cli import main; main()"]  # this interpreter's `refuge`
+    server = subprocess.Popen([*refuge, "serve", "--port", str(port), "--games", folder,
                                "--max-seconds", str(args.max_seconds)], stdout=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}"
     try:

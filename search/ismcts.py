@@ -3,14 +3,17 @@
 Each iteration determinizes the root from the searching player's information set, then descends.
 The tree is a dict keyed by ``(player, information_set_key)``: one tree per observing player, so a
 player's choice in a simultaneous step is made without seeing the others' (their pending choices
-are not part of that player's key). Nodes hold statistics only, per action
-``[visits, availability, value_sum, score_sum]``: UCT uses the availability count (the number of
-iterations in which the action was legal) as the parent count. One node is added per iteration,
-chance is sampled inside simulations, and every player's return and final score is backed up to
-the nodes where that player chose. At the root every player's return and score is also kept per
-root action, so one search gives every player's chances. Optional: a belief (a model of how the
-others choose) for the determinization, and a prior policy whose action at each node gets a
-progressive bias.
+are not part of that player's key). A simultaneous decision whose step others have already chosen
+in, unseen, is searched from the step's start: every seat's choice is selected by that seat's own
+node (decoupled simultaneous-move MCTS) and the answer is read at the searching player's node, so
+the others' hidden choices are modelled, not redrawn at random. Nodes hold statistics only
+(:class:`EdgeStats` per action): UCT uses the availability count (the number of iterations in
+which the action was legal) as the parent count. One node is added per iteration, chance is
+sampled inside simulations, and every player's return and final score is backed up to the nodes
+where that player chose. At the answer node every player's return and score is also kept per
+action, so one search gives every player's chances. Optional: a belief (a model of how the others
+choose) for the determinization, and a prior policy whose action at each node gets a progressive
+bias.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable, Mapping, Sequence
 
 from search.errors import SearchError
 from search.policies import UniformRandom
@@ -29,9 +32,37 @@ from search.parallel import derive_seed, map_in_processes, split_iterations
 from search.protocol import CHANCE_PLAYER, TERMINAL_PLAYER, Evaluator, Game, Policy
 from search.request import Following, RootSums, SearchRequest, SearchResult, SearchTree, with_exact_values
 
-Node = dict[int, list[float]]
-"""Per action: [visits, availability, value_sum, score_sum]."""
-"""(node, action, next node) -> times walked."""
+
+
+class EdgeStats:
+    """One action's statistics at a node."""
+
+    __slots__ = ("visits", "availability", "value_sum", "score_sum", "regret", "policy_sum")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        """Iterations that played the action here."""
+        self.availability = 0
+        """Iterations in which the action was legal here (UCT's parent count)."""
+        self.value_sum = 0.0
+        """The chooser's return summed over the visits."""
+        self.score_sum = 0.0
+        """The chooser's final score summed over the visits."""
+        self.regret = 0.0
+        """At a simultaneous node: regret matching's cumulative regret, or Exp3's cumulative
+        estimated reward (0 under UCT)."""
+        self.policy_sum = 0.0
+        """At a simultaneous node under regret matching or Exp3: the action's probability summed
+        over the node's visits (the mean strategy, unnormalised; 0 under UCT)."""
+
+    def __repr__(self) -> str:
+        return (f"EdgeStats(visits={self.visits}, availability={self.availability}, "
+                f"value_sum={self.value_sum}, score_sum={self.score_sum}, regret={self.regret}, "
+                f"policy_sum={self.policy_sum})")
+
+
+Node = dict[int, EdgeStats]
+"""A node: every action tried or available there, with its statistics."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +106,12 @@ class TreeOutcome:
     nodes: int
     tree: SearchTree | None = None
     """The whole tree, when the request asked to keep it."""
+    answers: tuple[RootSums, ...] = ()
+    """Every answer node's statistics: the searching player's, then those of the later decisions
+    of the same step searched with it (see :func:`search_step`)."""
+    joint: dict[tuple[int, ...], list[float]] = dataclasses.field(default_factory=dict)
+    """With several answer nodes: per joint action, the iterations and every player's return and
+    score sums (see :class:`StepSearch`)."""
 
 
 def rollout(state: Game, rng: random.Random, policy: Policy[Any] | None = None,
@@ -112,128 +149,330 @@ def rollout(state: Game, rng: random.Random, policy: Policy[Any] | None = None,
 
 def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | None,
              on_progress: Progress | None = None, progress_every: int = 64,
-             nodes: dict[Hashable, Node] | None = None) -> TreeOutcome:
-    """Grow one tree from `root` for `iterations` (and/or ``request.seconds``); its root statistics.
+             nodes: dict[Hashable, Node] | None = None, also: Sequence[Game] = ()) -> TreeOutcome:
+    """Grow one tree for the decision `root` for `iterations` (and/or ``request.seconds``); the
+    statistics of the deciding player's node (see :func:`tree_root` for where the tree starts).
 
     With `nodes` (a node table from earlier searches of the same game) the tree grows on it in place.
+    With `also` (later decisions of the same simultaneous step) the tree grows from the step's start
+    and keeps their nodes' statistics too.
     """
     start = time.perf_counter()
     deadline = start + request.seconds if request.seconds is not None else math.inf
     limit = iterations if iterations is not None else -1
-    rng = random.Random(seed)
-    player = root.current_player()
-    exploration = request.exploration
-    policy, cutoff, evaluator, exact = request.rollout, request.rollout_cutoff, request.evaluator, request.exact
-    widening = request.widening if policy is not None else 0.0
-    below = request.exploration if request.exploration_below is None else request.exploration_below
-    uniform_root = request.root_selection == "uniform"
-    belief, prior, prior_weight = request.belief, request.prior, request.prior_weight
-    favourites: dict[Hashable, int] = {}  # per node, the prior's action (only with a prior)
-    tree: dict[Hashable, Node] = {} if nodes is None else nodes
-    players = root.players
-    player_sums: dict[int, list[float]] = {}
-    edges: Following | None = {} if request.keep_tree else None
-    live = LiveTree(tree, edges)
-    log, sqrt, inf, clock = math.log, math.sqrt, math.inf, time.perf_counter
+    tree = Tree(root, request, seed, nodes, also)
+    legal = root.legal_actions()
+    live = LiveTree(tree.nodes, tree.edges)
+    clock = time.perf_counter
     done = 0
-    while done != limit and (deadline == inf or clock() < deadline):
+    while done != limit and (deadline == math.inf or clock() < deadline):
+        tree.iterate()
+        done += 1
+        if on_progress is not None and done % progress_every == 0:
+            so_far = SearchResult.from_trees(tree.player, legal, [tree.root_sums()],
+                                             clock() - start, by_win=tree.uniform_root)
+            if on_progress(so_far, live) is False:
+                break
+    answers = tuple(tree.root_sums(i) for i in range(len(tree.answers)))
+    kept = _kept(tree.nodes, tree.edges) if tree.edges is not None else None
+    return TreeOutcome(answers[0].sums, answers[0].player_sums, done, time.perf_counter() - start,
+                       len(tree.nodes), kept, answers, tree.joint)
+
+
+Mix = tuple[list[EdgeStats], float]
+"""A regret-matching or Exp3 pick: every legal action's statistics, and the chosen one's probability."""
+Step = tuple[EdgeStats, int, "Mix | None"]
+"""One decision of an iteration's walk down the tree: the chosen action's statistics, who chose,
+and the mix it was drawn from (``None``: UCT or round robin)."""
+
+
+class Tree:
+    """One tree's growth, an iteration at a time: determinize, select down the tree (adding one node),
+    simulate from where the walk leaves the tree, back the outcome up."""
+
+    def __init__(self, decision: Game, request: SearchRequest, seed: int,
+                 nodes: dict[Hashable, Node] | None = None, also: Sequence[Game] = ()) -> None:
+        self.request = request
+        self.rng = random.Random(seed)
+        self.player = decision.current_player()
+        """The searching player."""
+        self.root = tree_root(also[-1] if also else decision, request)
+        """Where every iteration starts: the decision, or its simultaneous step's start."""
+        deciders = [decision, *also]
+        self.answer_players = [d.current_player() for d in deciders]
+        self.answers: dict[Hashable, int] = {
+            (p, d.information_set_key(p)): i for i, (p, d) in enumerate(zip(self.answer_players, deciders))}
+        """The nodes whose statistics are the search's answers, by index: the searching player's at
+        the decision (0), then those of the later decisions `also` of the same simultaneous step."""
+        self.answer: Hashable = next(iter(self.answers))
+        self.nodes: dict[Hashable, Node] = {} if nodes is None else nodes
+        self.edges: Following | None = {} if request.keep_tree else None
+        self.answer_sums: list[dict[int, list[float]]] = [{} for _ in deciders]
+        """Per answer node and action: every player's return sum, score sum, then the deciding
+        player's squared-score sum."""
+        self.favourites: dict[Hashable, int] = {}
+        """Per node, the prior's action (only with a prior)."""
+        self.uniform_root = request.root_selection == "uniform"
+        self.widening = request.widening if request.rollout is not None else 0.0
+        self.below = request.exploration if request.exploration_below is None else request.exploration_below
+        self.joint: dict[tuple[int, ...], list[float]] = {}
+        """With several answer nodes: per joint action of theirs (-1: not reached), the iterations,
+        then every player's return sum and score sum."""
+        self.answer_actions = [-1] * len(deciders)
+        """The action each answer node chose in the current iteration (-1: not reached)."""
+        self.matching = request.simultaneous if request.simultaneous != "uct" else ""
+        """``"rm"`` or ``"exp3"`` at the nodes of simultaneous steps; ``""``: UCT everywhere."""
+
+    def iterate(self) -> None:
+        """One iteration: determinization, selection and expansion, simulation, backup."""
+        state = self.determinized()
+        path = self.descend(state)
+        returns, scores = self.simulate(state)
+        self.backup(path, returns, scores)
+
+    def determinized(self) -> Game:
+        """A world consistent with the searching player's information set (with the belief, if any)."""
+        belief = self.request.belief
         if belief is None:
-            state = root.determinize(player, rng)
-        else:
-            state = root.determinize(player, rng, belief)  # type: ignore[call-arg]
-        path: list[tuple[list[float], int]] = []
+            return self.root.determinize(self.player, self.rng)
+        return self.root.determinize(self.player, self.rng, belief)  # type: ignore[call-arg]
+
+    def descend(self, state: Game) -> list[Step]:
+        """Selection and expansion: from the root, each node chooses (chance is sampled) and the first
+        information set not yet in the tree is added (and any above the answer node, so every
+        iteration reaches it), until the game ends or the walk reaches a second new one; `state` is
+        left where the simulation starts. The decisions taken, in order."""
+        rng, nodes, edges, answers = self.rng, self.nodes, self.edges, self.answers
+        path: list[Step] = []
         expanded = False
+        remaining = len(answers)  # answer nodes not passed yet: the nodes on the way are "above"
         came_from: tuple[Hashable, int] | None = None
-        root_action = -1
+        chosen = self.answer_actions
+        for i in range(remaining):
+            chosen[i] = -1
         while True:
             actor = state.current_player()
             if actor < 0:
                 if actor == TERMINAL_PLAYER:
-                    returns, scores = state.returns(), state.scores()
-                    break
+                    return path
                 state.apply(state.sample_chance(rng))
                 continue
             key = (actor, state.information_set_key(actor))
-            node = tree.get(key)
+            index = answers.get(key, -1) if remaining else -1
+            at_answer = index >= 0 and chosen[index] < 0
+            if remaining and not at_answer and not state.is_simultaneous():
+                remaining = 0  # the walk left the step without meeting every answer node
+            node = nodes.get(key)
             if node is None:
                 if expanded:
-                    solved = exact.exact_value(state) if exact is not None else None
-                    if solved is not None:
-                        returns, scores = solved
-                    else:
-                        returns, scores = rollout(state, rng, policy, cutoff, evaluator)
-                    break
-                node = tree[key] = {}
-                expanded = True
-                if prior is not None:
-                    favourites[key] = prior.choose(state, rng)
+                    return path
+                node = self.expand(key, state)
+                # the nodes above the (last) answer node are added on the way
+                expanded = remaining == 0 or (at_answer and remaining == 1)
             if edges is not None and came_from is not None:
                 walked = edges.get(came_from)
                 if walked is None:
                     walked = edges[came_from] = {}
                 walked[key] = walked.get(key, 0) + 1
-            chosen: list[float] = []
-            action = -1
-            best = -inf
-            untried = 0
-            favourite = favourites.get(key) if prior is not None else None
-            pinned = False
-            legal = state.legal_actions()
-            if widening and path and len(legal) > 1:
-                legal = widened_actions(legal, node, widening, policy.choose(state, rng))  # type: ignore[union-attr]
-            c = below if path else exploration
-            for candidate in legal:
-                stats = node.get(candidate)
-                if stats is None:
-                    stats = node[candidate] = [0, 0, 0.0, 0.0]
-                stats[1] += 1
-                visits = stats[0]
-                if uniform_root and not path:
-                    if -visits > best:  # round robin: the least visited, first in order
-                        chosen, action, best = stats, candidate, -visits
-                elif not visits:
-                    if candidate == favourite:  # the prior's untried action goes first
-                        chosen, action, best, pinned = stats, candidate, inf, True
-                    elif not pinned:
-                        untried += 1  # reservoir sampling: a uniform pick among untried actions
-                        if untried == 1 or rng.random() * untried < 1.0:
-                            chosen, action, best = stats, candidate, inf
-                elif best != inf:
-                    value = stats[2] / visits + c * sqrt(log(stats[1]) / visits)
-                    if candidate == favourite:
-                        value += prior_weight / (visits + 1)
-                    if value > best:
-                        chosen, action, best = stats, candidate, value
-            if not path:
-                root_action = action
-            path.append((chosen, actor))
+            stats, action, mix = self.select(node, key, state, at_answer, remaining > 0)
+            if at_answer:
+                remaining -= 1
+                chosen[index] = action
+            path.append((stats, actor, mix))
             if edges is not None:
                 came_from = (key, action)
             state.apply(action)
-        for stats, actor in path:
-            stats[0] += 1
-            stats[2] += returns[actor]
-            stats[3] += scores[actor]
-        at_root = player_sums.get(root_action)
-        if at_root is None:
-            at_root = player_sums[root_action] = [0.0] * (2 * players + 1)
-        for p in range(players):
-            at_root[p] += returns[p]
-            at_root[players + p] += scores[p]
-        at_root[-1] += scores[player] * scores[player]
-        done += 1
-        if on_progress is not None and done % progress_every == 0:
-            root_sums = {a: [s[0], s[2], s[3]]
-                         for a, s in tree[(player, root.information_set_key(player))].items()}
-            so_far = SearchResult.from_trees(player, root.legal_actions(),
-                                             [RootSums(root_sums, player_sums)], clock() - start,
-                                             by_win=uniform_root)
-            if on_progress(so_far, live) is False:
-                break
-    root_node = tree.get((player, root.information_set_key(player)), {})
-    sums = {a: [s[0], s[2], s[3]] for a, s in root_node.items()}
-    kept = _kept(tree, edges) if edges is not None else None
-    return TreeOutcome(sums, player_sums, done, time.perf_counter() - start, len(tree), kept)
+
+    def expand(self, key: Hashable, state: Game) -> Node:
+        """Add the node of an information set first reached (and ask the prior for its favourite)."""
+        node: Node = {}
+        self.nodes[key] = node
+        if self.request.prior is not None:
+            self.favourites[key] = self.request.prior.choose(state, self.rng)
+        return node
+
+    def select(self, node: Node, key: Hashable, state: Game, at_answer: bool, above: bool,
+               ) -> tuple[EdgeStats, int, Mix | None]:
+        """The action a node plays in this iteration, its statistics and the mix it was drawn from
+        (every legal action's availability counted): at the answer node under uniform root
+        selection, round robin; at a simultaneous node under ``rm``/``exp3``, a draw from that
+        node's strategy; else UCT with the prior's bias, untried actions first (the prior's
+        favourite, else a uniform pick)."""
+        request = self.request
+        legal = state.legal_actions()
+        above = above or at_answer  # answer nodes and those above them select like a root
+        if self.widening and not above and len(legal) > 1:
+            legal = widened_actions(legal, node, self.widening, request.rollout.choose(state, self.rng))  # type: ignore[union-attr]
+        if at_answer and self.uniform_root:
+            return _least_visited(node, legal) + (None,)
+        favourite = self.favourites.get(key) if request.prior is not None else None
+        if self.matching and len(legal) > 1 and state.is_simultaneous():
+            return _matched(node, legal, self.matching, request.mixing, favourite, self.rng)
+        return _uct(node, legal, request.exploration if above else self.below, favourite,
+                    request.prior_weight, self.rng) + (None,)
+
+    def simulate(self, state: Game) -> tuple[Sequence[float], Sequence[float]]:
+        """Every player's return and final score from where the walk left the tree: the end of the
+        game, an exact value where the oracle has one, else a rollout."""
+        if state.current_player() == TERMINAL_PLAYER:
+            return state.returns(), state.scores()
+        request = self.request
+        if request.oracle is not None:
+            solved = request.oracle.exact_value(state)
+            if solved is not None:
+                return solved
+        return rollout(state, self.rng, request.rollout, request.rollout_cutoff, request.evaluator)
+
+    def backup(self, path: list[Step], returns: Sequence[float], scores: Sequence[float]) -> None:
+        """Every decision of the walk gets its chooser's return and score; the answer node's action
+        also every player's (so one search gives every player's chances)."""
+        exp3 = self.matching == "exp3"
+        for stats, actor, mix in path:
+            value = returns[actor]
+            stats.visits += 1
+            stats.value_sum += value
+            stats.score_sum += scores[actor]
+            if mix is not None:
+                edges, probability = mix
+                if not exp3:  # regret matching: r_b += x_b - u, x the importance-weighted reward
+                    for other in edges:
+                        other.regret -= value
+                stats.regret += value / probability
+        players = len(returns)
+        if len(self.answer_actions) > 1:
+            joint = tuple(self.answer_actions)
+            cell = self.joint.get(joint)
+            if cell is None:
+                cell = self.joint[joint] = [0.0] * (1 + 2 * players)
+            cell[0] += 1
+            for p in range(players):
+                cell[1 + p] += returns[p]
+                cell[1 + players + p] += scores[p]
+        for index, action in enumerate(self.answer_actions):
+            if action < 0:
+                continue
+            sums = self.answer_sums[index]
+            at_answer = sums.get(action)
+            if at_answer is None:
+                at_answer = sums[action] = [0.0] * (2 * players + 1)
+            for p in range(players):
+                at_answer[p] += returns[p]
+                at_answer[players + p] += scores[p]
+            mine = scores[self.answer_players[index]]
+            at_answer[-1] += mine * mine
+
+    def root_sums(self, index: int = 0) -> RootSums:
+        """An answer node's statistics so far (0: the searching player's)."""
+        key = list(self.answers)[index] if index else self.answer
+        node = self.nodes.get(key, {})
+        return RootSums({a: [s.visits, s.value_sum, s.score_sum, s.policy_sum] for a, s in node.items()},
+                        self.answer_sums[index])
+
+
+def tree_root(decision: Game, request: SearchRequest) -> Game:
+    """Where the search of `decision` starts: with ``request.step_root``, at a simultaneous decision
+    whose step others have chosen in unseen, the step's start as the decider knows it (the game's
+    ``step_start``); else the decision itself."""
+    if request.step_root and decision.is_simultaneous():
+        step_start = getattr(decision, "step_start", None)
+        if step_start is not None:
+            start: Game | None = step_start(decision.current_player())
+            if start is not None:
+                return start
+    return decision
+
+
+def _edge(node: Node, action: int) -> EdgeStats:
+    stats = node.get(action)
+    if stats is None:
+        stats = node[action] = EdgeStats()
+    return stats
+
+
+def _matched(node: Node, legal: Sequence[int], rule: str, mixing: float, favourite: int | None,
+             rng: random.Random) -> tuple[EdgeStats, int, Mix]:
+    """Decoupled simultaneous-move selection: the node's strategy (regret matching: in proportion
+    to the positive regrets; Exp3: a softmax of the estimated rewards with rate ``mixing / k``),
+    added to the mean strategy, mixed with ``mixing`` uniform exploration and sampled; the chosen
+    action's statistics, the action, and the mix for the backup. Where nothing has been learnt
+    yet (regret matching: no positive regret; Exp3: a new node) the strategy is the prior's
+    `favourite` (uniform without one), as UCT tries it first: a thinly visited node plays like
+    the prior, not at random."""
+    edges = [_edge(node, action) for action in legal]
+    k = len(edges)
+    if rule == "exp3":
+        rate = mixing / k
+        top = max(e.regret for e in edges)
+        weights = [math.exp(rate * (e.regret - top)) for e in edges] if top or min(
+            e.regret for e in edges) else [0.0] * k
+    else:
+        weights = [e.regret if e.regret > 0 else 0.0 for e in edges]
+    total = sum(weights)
+    if total > 0:
+        strategy = [w / total for w in weights]
+    elif favourite is not None and favourite in legal:
+        strategy = [1.0 if action == favourite else 0.0 for action in legal]
+    else:
+        strategy = [1.0 / k] * k
+    draw = rng.random()
+    index = -1
+    for i, (stats, probability) in enumerate(zip(edges, strategy)):
+        stats.availability += 1
+        stats.policy_sum += probability
+        if index < 0:
+            draw -= (1.0 - mixing) * probability + mixing / k
+            if draw < 0:
+                index = i
+    if index < 0:  # rounding left a sliver past the last action
+        index = k - 1
+    chosen = edges[index]
+    return chosen, legal[index], (edges, (1.0 - mixing) * strategy[index] + mixing / k)
+
+
+def _least_visited(node: Node, legal: Sequence[int]) -> tuple[EdgeStats, int]:
+    """Round robin: the least visited legal action, first in the game's order."""
+    chosen: EdgeStats | None = None
+    action = -1
+    for candidate in legal:
+        stats = _edge(node, candidate)
+        stats.availability += 1
+        if chosen is None or stats.visits < chosen.visits:
+            chosen, action = stats, candidate
+    assert chosen is not None
+    return chosen, action
+
+
+def _uct(node: Node, legal: Sequence[int], c: float, favourite: int | None, prior_weight: float,
+         rng: random.Random) -> tuple[EdgeStats, int]:
+    """UCT over the availability counts: the prior's untried favourite first, then a uniform pick
+    among untried actions (reservoir sampling), then the best mean plus exploration (plus bias)."""
+    log, sqrt, inf = math.log, math.sqrt, math.inf
+    chosen: EdgeStats | None = None
+    action = -1
+    best = -inf
+    untried = 0
+    pinned = False
+    for candidate in legal:
+        stats = node.get(candidate)
+        if stats is None:
+            stats = node[candidate] = EdgeStats()
+        stats.availability += 1
+        visits = stats.visits
+        if not visits:
+            if candidate == favourite:  # the prior's untried action goes first
+                chosen, action, best, pinned = stats, candidate, inf, True
+            elif not pinned:
+                untried += 1  # reservoir sampling: a uniform pick among untried actions
+                if untried == 1 or rng.random() * untried < 1.0:
+                    chosen, action, best = stats, candidate, inf
+        elif best != inf:
+            value = stats.value_sum / visits + c * sqrt(log(stats.availability) / visits)
+            if candidate == favourite:
+                value += prior_weight / (visits + 1)
+            if value > best:
+                chosen, action, best = stats, candidate, value
+    assert chosen is not None
+    return chosen, action
 
 
 def _kept(nodes: dict[Hashable, Node], edges: Following) -> SearchTree:
@@ -241,7 +480,7 @@ def _kept(nodes: dict[Hashable, Node], edges: Following) -> SearchTree:
     collecting = gc.isenabled()
     gc.disable()  # the copy makes no cycles; collections mid-copy would scan the whole big tree
     try:
-        return SearchTree({k: {a: (s[0], s[2]) for a, s in n.items()} for k, n in nodes.items()},
+        return SearchTree({k: {a: (s.visits, s.value_sum) for a, s in n.items()} for k, n in nodes.items()},
                           {start: dict(children) for start, children in edges.items()})
     finally:
         if collecting:
@@ -251,7 +490,7 @@ def _kept(nodes: dict[Hashable, Node], edges: Following) -> SearchTree:
 def widened_actions(legal: Sequence[int], node: Node, widening: float, guide: int) -> list[int]:
     """Progressive widening: the rollout policy's action, then as many others (in the game's order)
     as ``widening * sqrt(visits)`` allows, so a thinly visited node plays like the policy."""
-    visits = sum(stats[0] for stats in node.values())
+    visits = sum(stats.visits for stats in node.values())
     others = [a for a in legal if a != guide]
     return [guide] + others[:int(widening * math.sqrt(visits))]
 
@@ -290,11 +529,91 @@ def search(state: Game, request: SearchRequest, on_progress: Progress | None = N
                                      [RootSums(o.sums, o.player_sums) for o in outcomes],
                                      time.perf_counter() - start,
                                      by_win=request.root_selection == "uniform")
-    if request.exact is not None:
-        solved = request.exact.exact_options(state)
+    if request.oracle is not None:
+        solved = request.oracle.exact_options(state)
         if solved is not None:
             result = with_exact_values(result, solved)
     if request.keep_tree:
         trees = [o.tree for o in outcomes if o.tree is not None]
         result = dataclasses.replace(result, tree=SearchTree.merged(trees))
     return result
+
+
+@dataclass(frozen=True)
+class StepSearch:
+    """One search of several seats' decisions of a simultaneous step (:func:`search_step`)."""
+
+    results: tuple[SearchResult, ...]
+    """Each decision's result, read at its seat's node, in the decisions' order."""
+    joint: dict[tuple[int, ...], list[float]]
+    """Per joint action of the seats (in the decisions' order): the iterations that played it,
+    then every player's return sum and score sum."""
+
+    def chances_after(self, index: int, action: int, policies: Sequence[Mapping[int, float]],
+                      ) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
+        """Every player's mean return and final score after seat `index` plays `action` while each
+        other seat plays its policy (action -> probability; e.g. its recommendation, or its mean
+        strategy): the joint outcomes weighted by the others' policies, so the search's own
+        exploration of their other options does not count. ``None`` where no joint action the
+        policies give weight to was sampled with `action`."""
+        total = 0.0
+        sums: list[float] = []
+        for joint, cell in self.joint.items():
+            if joint[index] != action or cell[0] <= 0:
+                continue
+            weight = 1.0
+            for seat, chosen in enumerate(joint):
+                if seat != index:
+                    weight *= policies[seat].get(chosen, 0.0)
+            if weight <= 0:
+                continue
+            if not sums:
+                sums = [0.0] * (len(cell) - 1)
+            for i, value in enumerate(cell[1:]):
+                sums[i] += weight * value / cell[0]
+            total += weight
+        if total <= 0:
+            return None
+        players = len(sums) // 2
+        return (tuple(v / total for v in sums[:players]), tuple(v / total for v in sums[players:]))
+
+
+def search_step(decisions: Sequence[Game], request: SearchRequest) -> StepSearch:
+    """One search for several seats' decisions of one simultaneous step (in seat order, each as that
+    seat saw it): grown from the step's start, each seat's answer read at its own node, so every
+    seat's option values and everyone's chances come from one viewpoint — where every seat's
+    knowledge is shared. One result per decision, in order (``iterations`` each: every iteration
+    passes every seat's node), and the joint outcomes.
+
+    Raises:
+        SearchError: no decisions, or one of them not a player's decision.
+    """
+    if not decisions:
+        raise SearchError("search_step: no decisions")
+    for decision in decisions:
+        if decision.current_player() < 0:
+            raise SearchError("search_step: every position must be a player's decision")
+    start = time.perf_counter()
+    first, later = decisions[0], tuple(decisions[1:])
+    budgets = split_iterations(request.iterations, request.workers)
+    jobs: list[tuple[Any, ...]] = [(first, request, derive_seed(request.seed, i), budget, None, 64, None, later)
+                                   for i, budget in enumerate(budgets)]
+    outcomes = map_in_processes(run_tree, jobs)
+    seconds = time.perf_counter() - start
+    results = []
+    for index, decision in enumerate(decisions):
+        result = SearchResult.from_trees(decision.current_player(), decision.legal_actions(),
+                                         [o.answers[index] for o in outcomes], seconds,
+                                         by_win=request.root_selection == "uniform")
+        if request.oracle is not None:
+            solved = request.oracle.exact_options(decision)
+            if solved is not None:
+                result = with_exact_values(result, solved)
+        results.append(result)
+    joint: dict[tuple[int, ...], list[float]] = {}
+    for outcome in outcomes:
+        for key, cell in outcome.joint.items():
+            total = joint.setdefault(key, [0.0] * len(cell))
+            for i, value in enumerate(cell):
+                total[i] += value
+    return StepSearch(tuple(results), joint)

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import atexit
-import hashlib
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Sequence, TypeVar
+
+from search.seeds import derive_seed
+
+__all__ = ["derive_seed", "map_in_processes", "split_iterations"]
 
 T = TypeVar("T")
 
 _POOLS: dict[int, ProcessPoolExecutor] = {}
-
-
-def derive_seed(seed: int, index: int) -> int:
-    """The seed of job `index` of a search seeded with `seed` (stable across processes and runs)."""
-    digest = hashlib.sha256(f"refuge-search:{seed}:{index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
 
 
 def split_iterations(iterations: int | None, workers: int) -> list[int | None]:

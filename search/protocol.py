@@ -114,6 +114,18 @@ class PlaysOut(Protocol):
         ...
 
 
+class StepStart(Protocol):
+    """A game that can go back to the start of a simultaneous step (optional; ``Position`` has it):
+    the search of a decision whose step others have already chosen in, unseen, starts there."""
+
+    def step_start(self, player: int) -> "Game | None":
+        """The position at the start of the current simultaneous step as `player` knows it: the
+        choices made in the step so far undone (a seat with a single option has it again), the
+        step's first deciding seat to act; ``None`` when no choice hidden from `player` has been
+        made in the step (not simultaneous, or nobody before them had a choice)."""
+        ...
+
+
 G = TypeVar("G", bound=Game)
 SG = TypeVar("SG", bound=Solvable)
 S_contra = TypeVar("S_contra", contravariant=True)

@@ -13,6 +13,8 @@ from search.protocol import Evaluator, ExactValues, Policy
 
 ROOT_SELECTIONS = ("uct", "uniform")
 """How the root picks its action each iteration (see ``SearchRequest.root_selection``)."""
+SIMULTANEOUS_SELECTIONS = ("uct", "rm", "exp3")
+"""How a node of a simultaneous step picks its action (see ``SearchRequest.simultaneous``)."""
 Z95 = 1.959963984540054
 """The two-sided 95% normal quantile."""
 
@@ -49,8 +51,8 @@ class SearchRequest:
     """The UCT constant below the root; ``None``: ``exploration``."""
     keep_tree: bool = False
     """Return the whole tree (every information-set node and the edges walked) for inspection."""
-    exact: ExactValues[Any] | None = None
-    """Where it answers, a simulation takes these exact values instead of rolling out, and the root
+    oracle: ExactValues[Any] | None = None
+    """Exact values: where it answers, a simulation takes these exact values instead of rolling out, and the root
     options' values are replaced by exact ones (marked ``exact``); ``None``: estimates only."""
     root_selection: str = "uct"
     """``"uct"``: the root selects like every node and the most visited action is chosen.
@@ -64,6 +66,20 @@ class SearchRequest:
     ``prior_weight / (visits + 1)`` added to its UCT value and is tried first; ``None``: no prior."""
     prior_weight: float = 1.0
     """The weight of the prior's bias (returns are in [0, 1])."""
+    simultaneous: str = "uct"
+    """Selection at the nodes of simultaneous steps (decoupled simultaneous-move MCTS): ``"uct"``
+    like every node; ``"rm"`` regret matching or ``"exp3"`` Exp3, each mixed with ``mixing``
+    uniform exploration (Lisý et al. 2013; Lanctot, Lisý & Winands 2014): they converge to an
+    equilibrium of the step where UCT converges to a best reply; the answer's ``share`` is then
+    the searching player's mean strategy. The prior's bias does not apply at these nodes."""
+    mixing: float = 0.1
+    """With ``simultaneous="rm"`` or ``"exp3"``: the share of uniform exploration mixed in."""
+    step_root: bool = True
+    """At a simultaneous decision where others have already chosen unseen, grow the tree from the
+    step's start (the game's ``step_start``, see :class:`~search.protocol.StepStart`): every seat's
+    choice is selected by its own node and the answer is read at the searching player's node.
+    ``False``: grow it from the decision, the others' hidden choices redrawn by the determinization
+    (uniformly, or by ``belief``)."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -102,12 +118,20 @@ class SearchRequest:
         if self.root_selection not in ROOT_SELECTIONS:
             raise SearchConfigError(f"search request: root_selection must be one of "
                                     f"{', '.join(ROOT_SELECTIONS)}, got {self.root_selection!r}")
-        if self.exact is not None and not callable(getattr(self.exact, "exact_value", None)):
-            raise SearchConfigError(f"search request: exact {self.exact!r} has no exact_value(state)")
+        if self.oracle is not None and not callable(getattr(self.oracle, "exact_value", None)):
+            raise SearchConfigError(f"search request: oracle {self.oracle!r} has no exact_value(state)")
         for name in ("rollout", "belief", "prior"):
             policy = getattr(self, name)
             if policy is not None and not callable(getattr(policy, "choose", None)):
                 raise SearchConfigError(f"search request: {name} {policy!r} has no choose(state, rng)")
+        if self.simultaneous not in SIMULTANEOUS_SELECTIONS:
+            raise SearchConfigError(f"search request: simultaneous must be one of "
+                                    f"{', '.join(SIMULTANEOUS_SELECTIONS)}, got {self.simultaneous!r}")
+        if not (isinstance(self.mixing, (int, float)) and not isinstance(self.mixing, bool)
+                and 0 < self.mixing <= 1):
+            raise SearchConfigError(f"search request: mixing must be a number in (0, 1], got {self.mixing!r}")
+        if not isinstance(self.step_root, bool):
+            raise SearchConfigError(f"search request: step_root must be a bool, got {self.step_root!r}")
         if not (isinstance(self.prior_weight, (int, float)) and not isinstance(self.prior_weight, bool)
                 and self.prior_weight >= 0 and math.isfinite(self.prior_weight)):
             raise SearchConfigError(
@@ -163,10 +187,14 @@ class ActionStats:
     """The values are exact (solved), not estimated: the interval is the point."""
     score_noise: float = math.inf
     """The 95% half-width of ``score``'s Monte Carlo noise (normal approximation)."""
+    share: float | None = None
+    """At a simultaneous decision searched with regret matching or Exp3: this action's probability
+    in the searching player's mean strategy (the equilibrium mix); ``None`` under UCT."""
 
     @classmethod
     def from_sums(cls, action: int, visits: int, value_sum: float, score_sum: float,
-                  player_sums: Sequence[float] = (), spread: float = 0.0) -> "ActionStats":
+                  player_sums: Sequence[float] = (), spread: float = 0.0,
+                  share: float | None = None) -> "ActionStats":
         """Statistics from raw sums; `player_sums` holds every player's return sum, every player's
         score sum and the searcher's squared-score sum; `spread` the half-width implied by the
         spread between trees (see :func:`worker_spread`)."""
@@ -182,7 +210,7 @@ class ActionStats:
         if visits > 1 and len(player_sums) > 2 * players:
             variance = max(0.0, player_sums[2 * players] / visits - score * score)
             score_noise = Z95 * math.sqrt(variance * visits / (visits - 1) / visits)
-        return cls(action, visits, win, low, high, score, wins, scores, score_noise=score_noise)
+        return cls(action, visits, win, low, high, score, wins, scores, score_noise=score_noise, share=share)
 
     @property
     def half_width(self) -> float:
@@ -199,8 +227,9 @@ def within_noise(first: ActionStats, second: ActionStats) -> bool:
 
 @dataclass(frozen=True)
 class RootSums:
-    """One tree's root sums: ``action -> [visits, value_sum, score_sum]`` and per action every
-    player's return sum, every player's score sum and the searcher's squared-score sum."""
+    """One tree's root sums: ``action -> [visits, value_sum, score_sum, policy_sum]`` (the last the
+    mean strategy's unnormalised weight, 0 under UCT) and per action every player's return sum,
+    every player's score sum and the searcher's squared-score sum."""
 
     sums: dict[int, list[float]]
     player_sums: dict[int, list[float]]
@@ -285,7 +314,9 @@ class SearchResult:
     """Every legal root action, in the game's order."""
     chosen: int
     """The action with most visits (ties: higher win rate, then the game's order); with
-    ``root_selection="uniform"``, the best mean win (ties: more visits, then the game's order)."""
+    ``root_selection="uniform"``, the best mean win (ties: more visits, then the game's order);
+    with a mean strategy (regret matching or Exp3 at a simultaneous decision), its likeliest
+    action (ties: more visits, higher win rate, the game's order)."""
     iterations: int
     seconds: float
     workers: int = 1
@@ -346,16 +377,23 @@ class SearchResult:
             for action, sums in tree.player_sums.items():
                 _add(players.setdefault(action, [0.0] * len(sums)), sums)
         actions = []
+        policy_total = sum(sums[3] for a, sums in merged.items() if a in legal and len(sums) > 3)
         for action in legal:
-            visits, value_sum, score_sum = merged.get(action, (0, 0.0, 0.0))
+            sums = merged.get(action, [0.0, 0.0, 0.0])
+            visits, value_sum, score_sum = sums[0], sums[1], sums[2]
+            share = sums[3] / policy_total if policy_total > 0 and len(sums) > 3 else None
+            if policy_total > 0 and share is None:
+                share = 0.0
             seen = [t.sums.get(action, (0, 0.0)) for t in trees]
             spread = worker_spread([s[1] / s[0] if s[0] else 0.0 for s in seen],
                                    [int(s[0]) for s in seen])
             actions.append(ActionStats.from_sums(action, int(visits), value_sum, score_sum,
-                                                 players.get(action, ()), spread))
+                                                 players.get(action, ()), spread, share))
         order = {a: i for i, a in enumerate(legal)}
         if by_win:
             chosen = max(actions, key=lambda s: (s.win, s.visits, -order[s.action])).action
+        elif policy_total > 0:
+            chosen = max(actions, key=lambda s: (s.share or 0.0, s.visits, s.win, -order[s.action])).action
         else:
             chosen = max(actions, key=lambda s: (s.visits, s.win, -order[s.action])).action
         per_worker = tuple(t.iterations for t in trees)

@@ -179,15 +179,20 @@ class ExactSolver:
         elif actor == CHANCE_PLAYER:
             result = self._expectation(node)
         else:
-            if self._decider < 0:
-                self._decider = actor
-            elif actor != self._decider:
-                raise SolverLimitError(
-                    f"solver: player {actor} also decides; the solver handles a single decider "
-                    f"(player {self._decider}), e.g. the last walk with one player still walking")
-            result = self._best(node, actor)
+            result = self._decision(node, actor)
         self.memo[key] = result
         return result
+
+    def _decision(self, node: SG, actor: int) -> Values:
+        """A decision's value: the single decider's best option (another decider is refused; the
+        two-walker solver, ``search.equilibrium``, overrides this)."""
+        if self._decider < 0:
+            self._decider = actor
+        elif actor != self._decider:
+            raise SolverLimitError(
+                f"solver: player {actor} also decides; the solver handles a single decider "
+                f"(player {self._decider}), e.g. the last walk with one player still walking")
+        return self._best(node, actor)
 
     def _expectation(self, node: SG) -> Values:
         weighted = [(weight, self._after(node, outcome)) for outcome, weight in node.chance_weights()]

@@ -2,15 +2,17 @@
 
 An AST walk over every module of ``positions``, ``search`` and ``advisor`` collects each import (at
 module level, in functions, under ``TYPE_CHECKING`` alike) and checks it against :data:`ALLOWED`;
-:func:`import_cycles` finds circles between files.
+:func:`import_cycles` finds circles between files; :func:`rederivations` finds facts of the game
+worked out again outside ``positions/`` (:data:`FACTS`).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 import networkx as nx
 
@@ -25,8 +27,9 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "advisor.analysis": ("advisor.analysis", "advisor.players", "search", "positions"),
     "advisor.arena": ("advisor.arena", "advisor.players", "search", "positions"),
     "advisor.openspiel": ("advisor.openspiel", "advisor.players", "search", "positions"),
-    "advisor.web": ("advisor.web", "advisor.analysis", "advisor.arena", "advisor.openspiel",
-                    "advisor.players", "search", "positions"),
+    "advisor.insights": ("advisor.insights", "advisor.players", "search", "positions"),
+    "advisor.web": ("advisor.web", "advisor.analysis", "advisor.arena", "advisor.insights",
+                    "advisor.openspiel", "advisor.players", "search", "positions"),
     "advisor.cli": ("advisor",  "search", "positions"),
 }
 """For each layer, the packages its modules may import (a layer is the longest matching key)."""
@@ -62,8 +65,9 @@ def _within(module: str, package: str) -> bool:
     return module == package or module.startswith(package + ".")
 
 
-def imports_in(root: Path, path: Path) -> Iterator[Import]:
-    """Every import of one of our packages in one file (relative imports resolved)."""
+def imports_in(root: Path, path: Path, ours_only: bool = True) -> Iterator[Import]:
+    """Every import of one of our packages in one file (relative imports resolved); with
+    ``ours_only=False`` every other import too."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     here = module_name(root, path).split(".")
     if path.name != "__init__.py":
@@ -80,7 +84,7 @@ def imports_in(root: Path, path: Path) -> Iterator[Import]:
         else:
             continue
         for name in dict.fromkeys(names):
-            if name.split(".")[0] in ROOTS:
+            if name.split(".")[0] in ROOTS or not ours_only:
                 yield Import(path.relative_to(root), node.lineno, name)
 
 
@@ -135,3 +139,53 @@ def import_cycles(root: Path) -> list[list[str]]:
         steps = zip(cycle, cycle[1:] + cycle[:1])
         cycles.append([graph.edges[a, b]["where"] for a, b in steps])
     return cycles
+
+
+# --- facts of the game asked of positions/, never derived again ---------------------------------------
+
+class Fact(NamedTuple):
+    """A fact of the game with its one home: a pattern that re-derives it, and who may hold it."""
+
+    name: str
+    pattern: str
+    owners: tuple[str, ...]
+    """Files (relative to the root) where the fact is defined."""
+    ask: str
+    """What to call instead."""
+    suffixes: tuple[str, ...] = (".py",)
+
+
+FACTS = (
+    Fact("Storms to hit", r"threshold\s*-|-\s*[\w.]*storms_on_track\(|track_storms\s*\+\s*sum\(",
+         ("positions/rules.py",), "positions.rules.storms_to_hit / Position.storms_to_hit()"),
+    Fact("an effect's gain", r"\.(vp|steps)_per_(sun|path_tile|paw)\b", ("positions/rules.py",
+         "positions/tiles.py"), "positions.rules.effect_gain"),
+    Fact("the supply of a kind", r"start_bag\.count\([\w.]+\)\s*\*", ("positions/rules.py",),
+         "positions.rules.supply"),
+    Fact("the walk number to show", r"walks\s*-\s*1\)\s*\+\s*1|min\([\w.]*walk\s*\+\s*1\s*,",
+         ("positions/view.py",), "positions.view.walk_number"),
+    Fact("a revealed choice", r"in RESOLVING and|in phases\.RESOLVING and", ("positions/rules.py",),
+         "positions.rules.choice_revealed"),
+    Fact("the player counts", r"<=\s*players\s*<=|players\s+in\s+\(2,\s*3,\s*4\)", (),
+         "Ruleset.player_counts (pages: /api/catalogue)"),
+    Fact("the phase names", r'"return-discard"\s*,\s*"deal"', ("positions/phases.py",),
+         "positions.phases.NAMES (pages: /api/catalogue)", (".py", ".js", ".html")),
+)
+"""The re-derivations a test can see (issue 23): arithmetic on the Storm threshold, an effect's
+fields, the supply, the walk shown, which choices are public, player counts and phase names."""
+
+
+def rederivations(root: Path) -> list[str]:
+    """Each line outside a fact's home that derives it again, as ``file:line: fact (ask ...)``."""
+    found = []
+    for path in sorted(p for package in (*ROOTS, "scripts", "benchmarks") if (root / package).is_dir()
+                       for p in (root / package).rglob("*") if p.is_file()):
+        relative = path.relative_to(root).as_posix()
+        facts = [f for f in FACTS if path.suffix in f.suffixes and relative not in f.owners]
+        if not facts:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for fact in facts:
+                if re.search(fact.pattern, line):
+                    found.append(f"{relative}:{number}: {fact.name} derived again (ask {fact.ask})")
+    return found

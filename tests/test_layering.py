@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from layering import ROOTS, import_cycles, violations
+from layering import ROOTS, import_cycles, imports_in, rederivations, source_files, violations
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -18,6 +18,34 @@ def test_every_import_runs_one_way() -> None:
 
 def test_no_import_circle_between_files() -> None:
     assert import_cycles(PROJECT) == []
+
+
+PENDING_IN_WEB = {
+    ("advisor/web/app.py", "the player counts"),
+    ("advisor/web/views.py", "the walk number to show"),
+    ("advisor/web/views.py", "a revealed choice"),
+    ("advisor/web/static/editor.js", "the phase names"),
+}
+"""Re-derivations left in advisor/web/ (helper "web"'s files in issue 23) for its owner to switch to
+positions/ (and /api/catalogue); remove an entry with its fix (the test then insists)."""
+
+
+def test_the_games_facts_are_asked_of_positions_not_derived_again() -> None:
+    found = rederivations(PROJECT)
+    pending = PENDING_IN_WEB
+    outside = [line for line in found if not any(line.startswith(w + ":") and fact in line
+                                                 for w, fact in pending)]
+    assert outside == []
+    still = {(w, fact) for w, fact in pending if any(line.startswith(w + ":") and fact in line for line in found)}
+    assert still == pending, f"fixed, remove from PENDING_IN_WEB: {sorted(pending - still)}"
+
+
+def test_a_rederived_fact_is_named_with_its_file_and_line(copy_of_tree: Path) -> None:
+    (copy_of_tree / "advisor" / "players" / "leak.py").write_text(
+        "def close(pos):\n    return pos.threshold - pos.storms_on_track() <= 1\n")
+    found = [line for line in rederivations(copy_of_tree) if "leak" in line]
+    assert found == ["advisor/players/leak.py:2: Storms to hit derived again "
+                     "(ask positions.rules.storms_to_hit / Position.storms_to_hit())"]
 
 
 def test_advisor_holds_packages_only() -> None:
@@ -59,3 +87,15 @@ def test_a_circle_is_reported_step_by_step(copy_of_tree: Path) -> None:
     (cycle,) = import_cycles(copy_of_tree)
     assert sorted(cycle) == ["positions/first.py:1 imports positions.second",
                              "positions/second.py:3 imports positions.first"]
+
+
+TERMINAL_LIBRARIES = ("click", "tqdm")
+"""What draws on the terminal: only the commands (advisor/cli/) and the web app use them."""
+
+
+def test_only_the_commands_and_the_web_app_use_the_terminal() -> None:
+    found = [str(item) for path in source_files(PROJECT)
+             if not path.relative_to(PROJECT).as_posix().startswith(("advisor/cli/", "advisor/web/"))
+             for item in imports_in(PROJECT, path, ours_only=False)
+             if item.module.split(".")[0] in TERMINAL_LIBRARIES]
+    assert found == []

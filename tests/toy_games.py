@@ -101,8 +101,8 @@ class BidGame:
     """Players 0 and 1 bid 0 or 1 simultaneously (in seat order, choices hidden until both bid).
 
     Bidding 1 never does worse: with both playing it, player 0's bid 1 is worth 1/2 and bid 0 is
-    worth 0. A player who cannot see the other's bid and assumes it uniform values bid 1 at 3/4
-    and bid 0 at 1/4.
+    worth 0, and so are player 1's. A player who cannot see the other's bid and assumes it uniform
+    values bid 1 at 3/4 and bid 0 at 1/4.
     """
 
     players = 2
@@ -163,6 +163,12 @@ class BidGame:
         """Player 1 sees that player 0 has bid, not what."""
         return (player, self.bids[player], self.bids[0] >= 0)
 
+    def step_start(self, player: int) -> "BidGame | None":
+        """Before anyone bid, for player 1 once player 0 has bid unseen; else ``None``."""
+        if player == 1 and self.bids[0] >= 0 and self.bids[1] < 0:
+            return BidGame()
+        return None
+
     def determinize(self, player: int, rng: random.Random, belief: Any = None) -> "BidGame":
         """The other's hidden bid resampled: uniformly, or by `belief` on their view of their bid."""
         state = self.copy()
@@ -173,4 +179,75 @@ class BidGame:
             else:
                 view = BidGame()  # the other's bid is player 0's, made before anyone bid
                 state.bids[other] = belief.choose(view, rng)
+        return state
+
+
+class MatrixGame:
+    """A one-shot simultaneous 2x2 constant-sum game: player 0 picks a row, player 1 a column, unseen;
+    player 0's return is ``payoff[row][column]``, player 1's the rest.
+
+    The default payoff ``((1.0, 0.2), (0.4, 0.6))`` has no pure equilibrium: player 0 mixes row 0
+    with probability 1/5, player 1 column 0 with 2/5, and the game is worth 0.52 to player 0 (each
+    mix leaves the other indifferent: 0.4 + 0.6 p = 0.6 - 0.4 p, q + 0.2 (1 - q) = 0.6 - 0.2 q).
+    """
+
+    players = 2
+
+    def __init__(self, payoff: tuple[tuple[float, float], tuple[float, float]] = ((1.0, 0.2), (0.4, 0.6))):
+        self.payoff = payoff
+        self.picks = [-1, -1]
+
+    def copy(self) -> "MatrixGame":
+        other = MatrixGame(self.payoff)
+        other.picks = self.picks[:]
+        return other
+
+    def current_player(self) -> int:
+        if self.picks[0] < 0:
+            return 0
+        return 1 if self.picks[1] < 0 else TERMINAL
+
+    def is_chance(self) -> bool:
+        return False
+
+    def is_terminal(self) -> bool:
+        return self.picks[1] >= 0
+
+    def is_simultaneous(self) -> bool:
+        return not self.is_terminal()
+
+    def legal_actions(self) -> list[int]:
+        return [0, 1]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return []
+
+    def sample_chance(self, rng: random.Random) -> int:
+        raise ValueError("MatrixGame has no chance events")
+
+    def apply(self, action: int) -> None:
+        self.picks[self.current_player()] = action
+
+    def returns(self) -> list[float]:
+        value = self.payoff[self.picks[0]][self.picks[1]]
+        return [value, 1.0 - value]
+
+    def scores(self) -> list[float]:
+        return self.returns()
+
+    def information_set_key(self, player: int) -> tuple[int, int, bool]:
+        """Player 1 sees that player 0 has picked, not what."""
+        return (player, self.picks[player], self.picks[0] >= 0)
+
+    def step_start(self, player: int) -> "MatrixGame | None":
+        """Before anyone picked, for player 1 once player 0 has picked unseen; else ``None``."""
+        if player == 1 and self.picks[0] >= 0 and self.picks[1] < 0:
+            return MatrixGame(self.payoff)
+        return None
+
+    def determinize(self, player: int, rng: random.Random) -> "MatrixGame":
+        """The other's hidden pick resampled uniformly."""
+        state = self.copy()
+        if player == 1 and state.picks[0] >= 0 and not state.is_terminal():
+            state.picks[0] = int(rng.random() * 2)
         return state

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from advisor.players.tablebase import ExactEndgames
 from advisor.players.bots import advisor_request
@@ -17,8 +18,8 @@ from positions.position import Position
 from positions.record import GameRecord, Replay
 from positions.render import tile_list
 from positions.rules import paw_total
-from search.ismcts import search
-from search.request import ActionStats, SearchRequest
+from search.ismcts import search, search_step
+from search.request import ActionStats, SearchRequest, SearchResult
 
 DEFAULT_ITERATIONS = 1200
 """Iterations per decision by default: each option of a typical two-option decision gets 600, so
@@ -66,7 +67,9 @@ class Annotation:
     played_visits: int
     best_visits: int
     chances: tuple[float, ...]
-    """Every player's win chance after the move played (they sum to 1, C18)."""
+    """Every player's win chance after the move played (they sum to 1, C18); at a step several
+    seats decided, the others playing as the step's search would have them (its recommendation
+    to each, or its mean strategy), not its exploration of their other options."""
     scores: tuple[float, ...]
     """Every player's expected final score after the move played."""
     exact: bool = False
@@ -121,7 +124,40 @@ def _loss(best: ActionStats, mine: ActionStats) -> tuple[str, float, float, floa
 
 def annotate_decision(position: Position, played: int, event: int, request: SearchRequest) -> Annotation:
     """Search one decision and compare the move played with the engine's recommendation."""
-    result = search(position, request)
+    return annotation_from(position, played, event, search(position, request))
+
+
+def annotate_step(positions: Sequence[Position], played: Sequence[int], events: Sequence[int],
+                  request: SearchRequest) -> list[Annotation]:
+    """Several seats' decisions of one simultaneous step (in seat order) from one search grown at
+    the step's start, each compared at its own node: every row's chances share one viewpoint, so
+    the rows of a step differ only by the move each played. With two or more seats every node
+    selects as the request says below the root (a round robin at one seat would have the others
+    valued against a uniformly random choice), so ``root_selection`` is UCT's there."""
+    if len(positions) > 1:
+        request = dataclasses.replace(request, root_selection="uct")
+    step = search_step(positions, request)
+    policies = [policy(result) for result in step.results]
+    rows = []
+    for index, (position, action, event, result) in enumerate(zip(positions, played, events, step.results)):
+        after = step.chances_after(index, action, policies) if len(positions) > 1 else None
+        rows.append(annotation_from(position, action, event, result, after))
+    return rows
+
+
+def policy(result: SearchResult) -> dict[int, float]:
+    """How the search would have a seat play: its mean strategy (regret matching, Exp3), else its
+    recommendation."""
+    shares = {s.action: s.share for s in result.actions if s.share is not None}
+    return shares if shares else {result.recommendation.action: 1.0}
+
+
+def annotation_from(position: Position, played: int, event: int, result: SearchResult,
+                    after: tuple[tuple[float, ...], tuple[float, ...]] | None = None) -> Annotation:
+    """The annotation of a decision from a search's result there: the move played against the
+    recommendation. `after` (every player's chances and scores after the move played, the other
+    seats of its step playing as the search would have them) replaces the option's own means,
+    which include the search's exploration of the others' options."""
     chosen = result.recommendation.action
     best = result.stats(chosen)
     mine = result.stats(played)
@@ -133,7 +169,7 @@ def annotate_decision(position: Position, played: int, event: int, request: Sear
     if seen:
         label = (label_for(score_loss, noise, SCORE_THRESHOLDS, unit=1.0) if measure == "score"
                  else label_for(loss, noise))
-    after = mine if seen else best
+    chances = mine if seen else best
     return Annotation(
         event=event, walk=position.walk + 1, turn=position.turn + 1, player=result.player,
         decision=phases.NAMES[position.phase], situation=situation(position, result.player),
@@ -143,7 +179,9 @@ def annotate_decision(position: Position, played: int, event: int, request: Sear
         loss=loss, score_loss=score_loss, measure=measure,
         noise=noise if math.isfinite(noise) else (100.0 if measure == "score" else 1.0),
         label=label, played_visits=mine.visits, best_visits=best.visits,
-        chances=after.wins, scores=after.scores, exact=best.exact and after.exact)
+        chances=chances.wins if after is None or chances.exact else after[0],
+        scores=chances.scores if after is None or chances.exact else after[1],
+        exact=best.exact and chances.exact)
 
 
 def decisions_to_annotate(game: Replay, players: Sequence[int] | None,
@@ -161,31 +199,62 @@ def decisions_to_annotate(game: Replay, players: Sequence[int] | None,
     return chosen
 
 
-def _job(args: tuple[Position, int, int, SearchRequest]) -> Annotation:
-    return annotate_decision(*args)
+Job = tuple[list[Position], list[int], list[int], SearchRequest]
+"""One search's work: the decisions of one step (one, or several seats of a simultaneous step),
+the moves played, their events, the request."""
+
+
+def _job(args: Job) -> list[Annotation]:
+    return annotate_step(*args)
+
+
+def step_groups(game: Replay, chosen: Sequence[int]) -> list[list[int]]:
+    """The chosen replay steps grouped by search: the seats' decisions of one simultaneous step
+    (C6, C8, C12: same walk, turn and step) together, every other decision alone."""
+    groups: list[list[int]] = []
+    last: tuple[int, int, int] | None = None
+    for i in chosen:
+        pos = game.steps[i].position
+        step = (pos.walk, pos.turn, pos.phase) if pos.phase in phases.SIMULTANEOUS else None
+        if step is not None and step == last:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+        last = step
+    return groups
 
 
 def annotate_game(game: Replay, players: Sequence[int] | None, iterations: int | None,
                   seconds: float | None, seed: int, workers: int, events: range | None = None,
-                  on_done: Callable[[Annotation], None] | None = None) -> list[Annotation]:
-    """Annotate every chosen decision; each search is seeded from (seed, event), so the result does
-    not depend on the worker count."""
-    jobs = []
-    for i in decisions_to_annotate(game, players, events):
-        step = game.steps[i]
-        request = advisor_request(iterations=iterations, seconds=seconds,
-                                  seed=derive_seed(seed, "annotate", step.event), root_selection="uniform",
-                                  exact=ExactEndgames())
-        jobs.append((step.position, int(step.action), step.event, request))
+                  on_done: Callable[[Annotation], None] | None = None,
+                  request: SearchRequest | None = None, by_step: bool = True) -> list[Annotation]:
+    """Annotate every chosen decision; the seats' decisions of one simultaneous step from one search
+    grown at the step's start (:func:`annotate_step`), every other decision from its own. Each
+    search is seeded from (seed, its first event), so the result does not depend on the worker
+    count. `request` (optional) replaces the advisor's request, the limits and seed set here;
+    ``by_step=False`` searches every decision on its own (as before issue 22)."""
+    jobs: list[Job] = []
+    chosen = decisions_to_annotate(game, players, events)
+    for group in step_groups(game, chosen) if by_step else [[i] for i in chosen]:
+        steps = [game.steps[i] for i in group]
+        fields: dict[str, Any] = {"iterations": iterations, "seconds": seconds,
+                                  "seed": derive_seed(seed, "annotate", steps[0].event)}
+        if request is None:
+            searching = advisor_request(root_selection="uniform", oracle=ExactEndgames(), **fields)
+        else:
+            searching = dataclasses.replace(request, **fields)
+        jobs.append(([s.position for s in steps], [int(s.action) for s in steps],
+                     [s.event for s in steps], searching))
     results: list[Annotation] = []
-    for annotation in _run(jobs, workers):
-        results.append(annotation)
-        if on_done is not None:
-            on_done(annotation)
+    for step_rows in _run(jobs, workers):
+        for annotation in step_rows:
+            results.append(annotation)
+            if on_done is not None:
+                on_done(annotation)
     return sorted(results, key=lambda a: a.event)
 
 
-def _run(jobs: list[tuple[Position, int, int, SearchRequest]], workers: int) -> Iterator[Annotation]:
+def _run(jobs: list[Job], workers: int) -> Iterator[list[Annotation]]:
     if workers <= 1 or len(jobs) <= 1:
         yield from map(_job, jobs)
         return
@@ -227,7 +296,8 @@ def summarise(annotations: Sequence[Annotation], record: GameRecord) -> list[Pla
 def win_curves(annotations: Sequence[Annotation]) -> dict[int, list[tuple[int, float]]]:
     """Every player's estimated win probability after each annotated decision: (event, probability).
 
-    All players' values come from the same search, so at every event the curves sum to 1.
+    All players' values come from the same search, so at every event the curves sum to 1; the
+    seats' decisions of one simultaneous step share one search, grown at the step's start.
     """
     curves: dict[int, list[tuple[int, float]]] = {}
     for a in annotations:

@@ -17,6 +17,9 @@ from search.ismcts import LiveTree, search
 from search.request import ActionStats, Recommendation, SearchRequest, SearchResult, with_exact_values
 
 JSON_FORMAT = "refuge-best-move/1"
+MIXED_SHARE = 0.1
+"""A mean strategy is shown as a mix when its second likeliest option has at least this share (less
+is within what the search's exploration and noise leave on an option it rejects)."""
 DEFAULT_ITERATIONS = 2000
 """The default budget: answers in a few seconds on one core (see docs/performance.md)."""
 
@@ -63,6 +66,16 @@ class Advice:
         return str(action_from_code(self.recommendation.action))
 
     @property
+    def mix(self) -> list[tuple[int, float]]:
+        """At a simultaneous decision searched with regret matching or Exp3 whose mean strategy is
+        genuinely mixed (``MIXED_SHARE``): each option with its share, likeliest first; else empty."""
+        shares = sorted(((s.action, s.share) for s in self.result.actions if s.share is not None),
+                        key=lambda a: -a[1])
+        if len(shares) < 2 or shares[1][1] < MIXED_SHARE:
+            return []
+        return shares
+
+    @property
     def players(self) -> list[PlayerChances]:
         """Every player's win chance and expected score if the recommendation is played."""
         stats = self.result.stats(self.recommendation.action)
@@ -85,7 +98,7 @@ def advise(position: Position, request: SearchRequest, with_facts: bool = True,
     searching = dataclasses.replace(request, keep_tree=True)
     hook = None
     if on_progress is not None:
-        solved = request.exact.exact_options(position) if request.exact is not None else None
+        solved = request.oracle.exact_options(position) if request.oracle is not None else None
 
         def hook(so_far: SearchResult, live: LiveTree) -> bool | None:
             def build() -> Advice:
@@ -122,6 +135,17 @@ def line_text(advice: Advice) -> str:
     return line_in_words(advice.line)
 
 
+def mix_text(advice: Advice) -> str:
+    """The mixed strategy in words, e.g. ``return 70% / draw 30%`` (empty when not mixed)."""
+    return " / ".join(f"{action_from_code(a)} {100 * share:.0f}%" for a, share in advice.mix if share >= 0.005)
+
+
+MIX_NOTE = ("mix: at this simultaneous step the search's equilibrium strategy varies between these "
+            "options (regret matching, docs/search.md); a strong player mixes too, so the others cannot "
+            "read the choice.")
+"""What the mix line means, printed under it."""
+
+
 def recommendation_reason(advice: Advice) -> str:
     """Why the recommendation is first, in a few words, with the difference to #2 it rests on."""
     chosen = advice.recommendation
@@ -155,6 +179,7 @@ def option_to_data(stats: ActionStats) -> dict[str, object]:
         "expected_score": round(stats.score, 4),
         "visits": stats.visits,
         "exact": stats.exact,
+        "share": None if stats.share is None else round(stats.share, 4),
     }
 
 
@@ -190,6 +215,7 @@ def advice_to_data(advice: Advice, source: str = "") -> dict[str, object]:
         "players": [{"player": c.player, "win_probability": round(c.win, 6),
                      "expected_score": round(c.score, 4)} for c in advice.players],
         "line": [str(action_from_code(a)) for a in advice.line],
+        "mix": [{"action": str(action_from_code(a)), "probability": round(share, 4)} for a, share in advice.mix],
         "iterations": advice.result.iterations,
         "seconds": round(advice.result.seconds, 4),
         "seed": advice.request.seed,
@@ -201,12 +227,15 @@ def advice_to_data(advice: Advice, source: str = "") -> dict[str, object]:
 def advice_rows(advice: Advice) -> list[list[object]]:
     """Table rows: rank, action, win %, 95% noise interval, expected score, visits, note."""
     chosen = advice.recommendation
+    mixed = bool(advice.mix)
     rows: list[list[object]] = []
     for rank, stats in enumerate(advice.ranked, 1):
         note = "exact" if stats.exact else ""
         if stats.action == chosen.action and chosen.within_noise:
             tied = stats.exact and advice.result.stats(chosen.runner_up or stats.action).exact
             note = ", ".join(filter(None, [note, "tied with #2" if tied else "within noise of #2"]))
+        if mixed and stats.share is not None:
+            note = ", ".join(filter(None, [f"mix {100 * stats.share:.0f}%", note]))
         interval = ("exact" if stats.exact else
                     f"{100 * stats.ci_low:.1f}–{100 * stats.ci_high:.1f}%")
         rows.append([rank, str(action_from_code(stats.action)),

@@ -7,9 +7,11 @@ import random
 from typing import Iterator
 
 from advisor.analysis.exact import option_to_data, players_to_data
+from advisor.players.games import GameLoop
 from advisor.players.heuristics import HeuristicPolicy
 from positions import Position
-from positions.actions import action_from_code
+from positions.actions import Action, action_from_code
+from positions.tiles import STORM
 from search.solver import SolverResult
 
 BUY_STYLES = ("per_step", "max_value")
@@ -20,31 +22,47 @@ def seat_players(players: int, rng: random.Random) -> list[HeuristicPolicy]:
     return [HeuristicPolicy(rng.uniform(0.6, 2.0), BUY_STYLES[seat % 2]) for seat in range(players)]
 
 
-def single_walker_stops(players: int, route: str, seed: int,
-                        noise: float = 0.1) -> Iterator[tuple[list[str], Position]]:
-    """Every decision of the last walk with a single player still walking, in game `seed` of
-    heuristic players who take a random legal action with probability `noise` (for variety).
+class NoisyPlayer:
+    """A heuristic player who takes a uniformly random legal action with probability `noise`."""
+
+    def __init__(self, policy: HeuristicPolicy, noise: float) -> None:
+        self.name = "heuristic-noisy"
+        self.policy = policy
+        self.noise = noise
+
+    def choose(self, position: Position, rng: random.Random) -> Action:
+        """The heuristic's action, or with probability `noise` a random legal one."""
+        action = self.policy.choose(position, rng)
+        if rng.random() < self.noise:
+            legal = position.legal_actions()
+            action = legal[int(rng.random() * len(legal))]
+        return action_from_code(action)
+
+
+def single_walker_stops(players: int, route: str, seed: int, noise: float = 0.1,
+                        walkers: int = 1) -> Iterator[tuple[list[str], Position]]:
+    """Every decision of the last walk with a single player (or `walkers` players) still walking,
+    in game `seed` of heuristic players who take a random legal action with probability `noise`
+    (for variety), played through the game loop (deal seed `seed`).
 
     Yields the actions so far (notation, from ``Position.new_game(players, route)``) and the
     position; the game goes on with the same decisions whatever the caller does with them.
     """
-    rng = random.Random(seed)
-    seats = seat_players(players, rng)
-    pos = Position.new_game(players, route)
-    actions: list[str] = []
-    while not pos.is_terminal():
-        action: int
-        if pos.is_chance():
-            action = pos.sample_chance(rng)
-        else:
-            if pos.walk == pos.ruleset.walks - 1 and sum(pos.walking) == 1:
-                yield actions[:], pos.copy()
-            legal = pos.legal_actions()
-            action = seats[pos.current_player()].choose(pos, rng)
-            if rng.random() < noise:
-                action = legal[int(rng.random() * len(legal))]
-        actions.append(str(action_from_code(action)))
-        pos.apply(action)
+    seats = [NoisyPlayer(policy, noise) for policy in seat_players(players, random.Random(seed))]
+    game = GameLoop(seats, route, seed)
+    while not game.position.is_terminal():
+        pos = game.position
+        if (not pos.is_chance() and pos.walk == pos.ruleset.walks - 1 and sum(pos.walking) == walkers
+                and len(pos.legal_actions()) > 1):
+            yield [str(a) for a in game.recorder.events], pos.copy()
+        game.step()
+
+
+def two_walker_stops(route: str, seed: int, noise: float = 0.1) -> Iterator[tuple[list[str], Position]]:
+    """Every decision of the last walk of 2-player game `seed` while both players walk (the
+    two-walker solver's scope; a simultaneous step's second decider comes after the first's
+    choice, which it cannot see)."""
+    return single_walker_stops(2, route, seed, noise, walkers=2)
 
 
 def exact_options(result: SolverResult) -> list[dict[str, object]]:
@@ -65,3 +83,20 @@ def is_real_choice(result: SolverResult) -> bool:
 def is_contested(result: SolverResult) -> bool:
     """Whether the options differ in the decider's win share."""
     return len({o.win for o in result.options}) > 1
+
+
+def trimmed(pos: Position, rng: random.Random, keep: int, most_steps: int) -> Position:
+    """A copy of the two-walker `pos` small enough to solve: each walker keeps `keep` of its bag's
+    non-Storm tiles (drawn by `rng`; the rest go to the box, so every tile total still holds) and
+    at most `most_steps` Steps. Storms stay where they are (C5 counts them)."""
+    small = pos.copy()
+    for player in range(small.players):
+        if not small.walking[player]:
+            continue
+        tiles = [k for k in small.bags[player] if k != STORM]
+        rng.shuffle(tiles)
+        storms = (STORM,) * small.bags[player].count(STORM)
+        small.bags[player] = tuple(sorted(storms + tuple(tiles[:keep])))
+        small.box = tuple(sorted(small.box + tuple(tiles[keep:])))
+        small.steps[player] = min(small.steps[player], most_steps)
+    return small

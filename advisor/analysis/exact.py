@@ -4,11 +4,38 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from advisor.players.tablebase import step_start, two_walkers
+from positions import Position
 from positions.actions import action_from_code
-from search.solver import ExactValue, SolvedOption, SolverResult
+from search.equilibrium import EquilibriumSolver, SeatStrategy, StepResult
+from search.errors import SolverLimitError
+from search.solver import ExactSolver, ExactValue, SolvedOption, SolverResult
 
 JSON_FORMAT = "refuge-solve/1"
 SOLVE_HEADERS = ["action", "win", "exp. score"]
+STEP_HEADERS = ["action", "win", "exp. score", "equilibrium"]
+OPTION_VALUE_MEANING = ("each option's value against the other seat's equilibrium strategy; the "
+                        "options a seat mixes all have the step's value")
+
+
+def solve_position(position: Position, max_nodes: int) -> SolverResult | StepResult:
+    """The exact answer at `position`'s decision: the equilibrium of a simultaneous step two
+    walkers decide (the step's start is solved: a later seat cannot see the earlier's choice),
+    else every option's value under best play (one walker, or two at a step only one decides).
+
+    Raises:
+        SolverLimitError: out of the solvers' scope, or more than `max_nodes` new positions.
+    """
+    if two_walkers(position):
+        start = step_start(position)
+        solver = EquilibriumSolver(max_nodes)
+        return solver.solve(position) if start is None else solver.solve_step(start)
+    try:
+        return ExactSolver(max_nodes).solve(position)
+    except SolverLimitError as error:
+        if "also decides" not in str(error):
+            raise
+        raise SolverLimitError(f"{error}, or a two-player last walk with both walking") from None
 
 
 def percent(share: Fraction) -> str:
@@ -54,3 +81,40 @@ def chances_line(value: ExactValue) -> str:
     """Every player's win chance and expected score: ``P0 0.00% (8.00), P1 100.00% (19.10)``."""
     return ", ".join(f"P{p} {percent(win)} ({float(score):.2f})"
                      for p, (win, score) in enumerate(zip(value.wins, value.scores)))
+
+
+def seat_mix_text(seat: SeatStrategy) -> str:
+    """A seat's equilibrium strategy, its options played: ``return 70.00% / draw 30.00%``."""
+    return " / ".join(f"{action_from_code(o.action)} {percent(p)}"
+                      for o, p in zip(seat.options, seat.mix) if p)
+
+
+def seat_to_data(seat: SeatStrategy) -> dict[str, object]:
+    """One seat at a simultaneous step: its mix and each option's value, best first."""
+    return {"player": seat.player, "mix": seat_mix_text(seat), "best": str(action_from_code(seat.best)),
+            "options": [option_to_data(o) | {"probability": float(seat.probability(o.action)),
+                                             "probability_exact": str(seat.probability(o.action))}
+                        for o in seat.ranked()]}
+
+
+def step_to_data(result: StepResult) -> dict[str, object]:
+    """A simultaneous step's equilibrium: every player's value under it, each seat's strategy."""
+    return {"value": players_to_data(result.value), "option_values": OPTION_VALUE_MEANING,
+            "seats": [seat_to_data(seat) for seat in result.seats], "nodes": result.nodes}
+
+
+def step_solve_to_data(result: StepResult, player: int, source: str = "") -> dict[str, object]:
+    """The ``refuge-solve/1`` document at a simultaneous step: `player`'s options (valued against
+    the other seat's equilibrium strategy) and best, plus the whole ``equilibrium``."""
+    seat = result.seat(player)
+    return {"format": JSON_FORMAT, "position": source, "player": player,
+            "options": [option_to_data(o) for o in seat.ranked()],
+            "best": str(action_from_code(seat.best)), "nodes": result.nodes,
+            "equilibrium": step_to_data(result)}
+
+
+def step_rows(seat: SeatStrategy) -> list[list[str]]:
+    """Table rows, best first: action, win share and expected score against the other seat's
+    equilibrium strategy, and the option's equilibrium probability."""
+    return [[str(action_from_code(o.action)), percent(o.win), f"{float(o.score):.2f}",
+             percent(seat.probability(o.action))] for o in seat.ranked()]

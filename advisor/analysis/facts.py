@@ -11,7 +11,7 @@ from positions.render import plural
 from positions.tiles import STORM
 from positions.actions import DRAW, RETURN
 from positions.phases import BUY, DECIDE, TIEBREAK, WEATHER
-from positions.rules import paw_total, storm_penalty
+from positions.rules import paw_total, storm_penalty, storms_to_hit, weather_hit_chance
 
 
 @dataclass(frozen=True)
@@ -20,6 +20,8 @@ class ReturnFacts:
 
     storms_on_track: int
     threshold: int
+    storms_to_hit: int
+    """How many more Storms make the Storm hit (``Position.storms_to_hit``)."""
     hit_chance_this_turn: float
     """Chance that the Storm hits at the end of this turn if the player draws, i.e. before their
     next return-or-draw decision."""
@@ -47,7 +49,7 @@ class ReturnFacts:
         how = "exact" if self.hit_chance_this_turn_exact else f"estimated from {self.samples} playouts"
         return [
             f"Storms on the track: {self.storms_on_track}/{self.threshold} "
-            f"({storms_to_hit(self.threshold - self.storms_on_track)})",
+            f"({storm_words(self.storms_to_hit)})",
             f"Chance the Storm hits before your next return-or-draw decision (end of this turn) if "
             f"you draw: {100 * self.hit_chance_this_turn:.1f}% ({how}; weather tile alone: "
             f"{100 * self.hit_chance_weather_only:.1f}%, exact)",
@@ -63,38 +65,22 @@ class ReturnFacts:
         ]
 
 
-def storms_to_hit(missing: int) -> str:
+def storm_words(missing: int) -> str:
     """``1 more Storm and it hits``, ``2 more Storms and it hits``, ``the Storm has hit``."""
     if missing <= 0:
         return "the Storm has hit"
     return f"{missing} more {'Storm' if missing == 1 else 'Storms'} and it hits"
 
 
-def weather_hit_chance(pos: Position) -> float:
-    """Chance that this turn's weather tile alone brings the Storms to the threshold (C13)."""
-    missing = pos.threshold - pos.storms_on_track()
-    if missing <= 0:
-        return 1.0
-    if missing > 1:
-        return 0.0
-    deck = pos.deck_suns + pos.deck_storms
-    if deck == 0:
-        return 1.0 if pos.reserve else 0.0
-    return pos.deck_storms / deck
-
-
 def _hit_chance_after_plays(state: Position) -> float:
     """Chance the Storm hits at the end of the turn once every tile of the turn has been played."""
-    missing = state.threshold - state.storms_on_track()
-    if missing <= 0:
-        return 1.0
     return weather_hit_chance(state)
 
 
 def _turn_hit_is_certain(pos: Position) -> bool:
     """Whether no draw of this turn can change whether the Storm hits at its end: it already will,
     or even every Storm left in the walkers' bags plus the weather tile cannot reach the threshold."""
-    missing = pos.threshold - pos.storms_on_track()
+    missing = storms_to_hit(pos)
     if missing <= 0:
         return True
     in_bags = sum(pos.bags[p].count(STORM) for p in range(pos.players) if pos.walking[p])
@@ -151,6 +137,7 @@ def return_facts(pos: Position, samples: int = 1000, seed: int = 0) -> ReturnFac
     return ReturnFacts(
         storms_on_track=pos.storms_on_track(),
         threshold=pos.threshold,
+        storms_to_hit=pos.storms_to_hit(),
         hit_chance_this_turn=turn,
         hit_chance_this_turn_exact=exact,
         hit_chance_weather_only=weather_hit_chance(pos),

@@ -4,12 +4,13 @@ A :class:`TrackSession` holds the game so far as the list of entries typed (who,
 they were typed. Simultaneous steps (decide, choose, buy; C6, C8, C12) take their choices in any
 order: a choice is kept until every earlier seat of the step has chosen, then they are applied in
 seat order, as the engine resolves them, so the record is the same whatever the typing order.
-Undo drops the last entries and replays the rest.
+Undo drops the last entries and replays the rest. :meth:`TrackSession.enter_saved` and
+:meth:`TrackSession.undo_saved` change the session only once a save of the new record has succeeded.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from advisor.analysis.best_move import Advice, advise
 from advisor.players.bots import DEFAULT_ROLLOUT
@@ -109,11 +110,7 @@ class TrackSession:
 
     def waiting(self) -> list[int]:
         """Seats still to choose in the current simultaneous step (empty outside one)."""
-        pos = self.position
-        if not pos.is_simultaneous():
-            return []
-        return [p for p in range(pos.actor, pos.players)
-                if len(rules.step_legal(pos, p)) >= 2 and p not in self.held]
+        return [p for p in choosing(self.position) if p not in self.held]
 
     def expected(self) -> list[int]:
         """Whose event comes next: the waiting seats, the player to decide, or ``CHANCE_PLAYER``."""
@@ -252,6 +249,36 @@ class TrackSession:
             self.enter(entry.player, entry.action)
         return count
 
+    # --- save, then commit ----------------------------------------------------------------------
+
+    def _copy(self) -> "TrackSession":
+        twin = TrackSession(self.setup)
+        twin.recorder.position = self.position.copy()
+        twin.recorder.events = list(self.recorder.events)
+        twin.entries, twin.held, twin.revealed = list(self.entries), dict(self.held), list(self.revealed)
+        return twin
+
+    def _take(self, twin: "TrackSession") -> None:
+        self.recorder, self.entries, self.held, self.revealed = \
+            twin.recorder, twin.entries, twin.held, twin.revealed
+
+    def enter_saved(self, player: int, action: Action, save: Callable[[GameRecord], None]) -> Outcome:
+        """:meth:`enter` on a copy, `save` its record, then adopt it: when the event is refused or
+        `save` raises, the session is as it was and the error propagates."""
+        twin = self._copy()
+        outcome = twin.enter(player, action)
+        save(twin.record())
+        self._take(twin)
+        return outcome
+
+    def undo_saved(self, count: int, save: Callable[[GameRecord], None]) -> int:
+        """:meth:`undo` on a copy, `save` its record, then adopt it (unchanged if `save` raises)."""
+        twin = self._copy()
+        dropped = twin.undo(count)
+        save(twin.record())
+        self._take(twin)
+        return dropped
+
     # --- questions --------------------------------------------------------------------------------
 
     def decision_view(self, player: int | None = None) -> Position:
@@ -314,6 +341,14 @@ class TrackSession:
                         words += options
         low = text.lower()
         return sorted({w for w in words if w.startswith(low)})
+
+
+def choosing(pos: Position) -> list[int]:
+    """The seats with a choice to make in the current simultaneous step, from the one the engine
+    resolves next on (empty outside one); they may choose in any order."""
+    if not pos.is_simultaneous():
+        return []
+    return [p for p in range(pos.actor, pos.players) if len(rules.step_legal(pos, p)) >= 2]
 
 
 def _step(pos: Position) -> tuple[int, int, int]:

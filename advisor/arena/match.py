@@ -8,15 +8,13 @@ indices already stored. See docs/arena.md.
 from __future__ import annotations
 
 import math
+import os
 import re
 import shlex
-import sys
 import time
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Iterable, Iterator, Sequence
-
-import click
+from typing import Callable, Iterable, Iterator, Sequence
 
 from advisor.players.specs import AgentSpec, parse_agent_spec
 from advisor.players.agents import make_agent
@@ -28,10 +26,12 @@ from advisor.arena.report import PairStats, Played, SprtWatch, pair_stats, summa
 from advisor.arena.sprt import SprtSettings, check_reachable
 from advisor.arena.revisions import describe_checkout, prepare
 from advisor.arena.store import ArenaStore
-from advisor.players.games import derive_seed
+from advisor.players.games import deal_seed, record_file
 from advisor.players.engine import EngineClient, EngineError, package_version
 from positions.errors import RefugeError
+from positions.files import write_atomically
 from positions.position import Position
+from positions.record import dump_record, read_record_text
 
 NAME = re.compile(r"[A-Za-z0-9_.@+-]+")
 DEFAULT_MOVE_TIMEOUT = 60.0
@@ -97,11 +97,10 @@ class Schedule:
         """Every game, in index order, made as it is asked for (a run may hold a billion games)."""
         index = 0
         for deal in range(self.deals):
-            deal_seed = derive_seed(self.seed, "deal", deal)
+            seed = deal_seed(self.seed, deal)
             for table, seatings in enumerate(self.tables):
                 for rotation, seats in enumerate(seatings):
-                    yield GameJob(index, table, deal, rotation, self.players, self.route, deal_seed,
-                                  seats)
+                    yield GameJob(index, table, deal, rotation, self.players, self.route, seed, seats)
                     index += 1
 
 
@@ -220,6 +219,8 @@ class ArenaSettings:
     move_timeout: float | None = None
     worker_timeout: float | None = None
     """Dask: give up once no worker has been connected for this many seconds (``None``: wait)."""
+    records: str | None = None
+    """A folder for each game's ``refuge-game/1`` record (``game-00001.json``, ...), or ``None``."""
 
     def identity(self) -> dict[str, object]:
         """What fixes the game list (and so identifies the run in the store)."""
@@ -227,9 +228,26 @@ class ArenaSettings:
                 "route": self.route, "seed": self.seed}
 
 
+def _quiet(*_: object) -> None:
+    """Reports nothing."""
+
+
+@dataclass(frozen=True)
+class ArenaReports:
+    """How a run reports as it goes, as the search's progress hook does: the command decides how to
+    show it (``refuge arena``: a bar on a terminal, lines otherwise); every hook is optional."""
+
+    line: Callable[[str], None] = _quiet
+    """A summary line (every tenth of the run or every minute, and at the end of the games)."""
+    played: Callable[[int, int], None] = _quiet
+    """Games finished so far and games in the whole schedule, after each finished task."""
+    waiting: Callable[[str], None] = _quiet
+    """A line while the executor waits for workers (Dask)."""
+
+
 @dataclass
-class Progress:
-    """What has been played so far and how it is reported."""
+class ArenaTally:
+    """What has been played so far, and when a summary line is due."""
 
     names: list[str]
     schedule: Schedule
@@ -237,7 +255,7 @@ class Progress:
     played: list[Played] = field(default_factory=list)
     last_line: float = field(default_factory=time.monotonic)
     last_count: int = 0
-    bar: object = None
+    reports: ArenaReports = ArenaReports()
 
     def rows(self) -> list[PairStats]:
         """The pair statistics so far."""
@@ -267,30 +285,13 @@ class Progress:
             return
         self.last_line, self.last_count = time.monotonic(), done
         rows = self.rows()
-        _echo(summary_line(self.names, rows, done, total,
-                           None if self.sprt is None else self.sprt.current), self.bar)
+        self.reports.line(summary_line(self.names, rows, done, total,
+                                       None if self.sprt is None else self.sprt.current))
 
 
-def _echo(text: str, bar: object) -> None:
-    if bar is not None:
-        bar.write(text, file=sys.stdout)  # type: ignore[attr-defined]
-    else:
-        click.echo(text)
-
-
-def _progress_bar(total: int, initial: int) -> object:
-    """A tqdm bar on stderr when it is a terminal, else ``None`` (quiet in logs and tests)."""
-    if not sys.stderr.isatty():
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return None
-    return tqdm(total=total, initial=initial, unit="game", file=sys.stderr, leave=False)
-
-
-def run_arena(settings: ArenaSettings) -> Progress:
+def run_arena(settings: ArenaSettings, reports: ArenaReports = ArenaReports()) -> ArenaTally:
     """Play (the rest of) a run, storing each game as it finishes; the tally of the whole run.
+    How it goes is told to `reports`.
 
     Raises:
         RefugeError: bad agents or settings, a clashing run in the store, an unusable executor.
@@ -316,8 +317,13 @@ def run_arena(settings: ArenaSettings) -> Progress:
         try:
             watch = None if settings.sprt is None else SprtWatch(settings.sprt,
                                                                  schedule.rotations_per_table())
-            progress = Progress(names, schedule, watch)
+            progress = ArenaTally(names, schedule, watch, reports=reports)
             done = store.finished(run)
+            if settings.records is not None:
+                os.makedirs(settings.records, exist_ok=True)
+                for index in sorted(done):  # a resumed run: the records of earlier sessions too
+                    if not os.path.exists(record_file(settings.records, index)):
+                        write_record(settings.records, index, store.record(run, index) or "")
             for game in store.games(run):  # in index order: the SPRT replays the stored deals
                 seats = tuple(_seat_index(names, name, settings.db) for name, _, _ in game.seats)
                 info = game.fault or {}
@@ -334,6 +340,16 @@ def run_arena(settings: ArenaSettings) -> Progress:
             store.release(run)
     finally:
         store.close()
+
+
+def write_record(directory: str, index: int, record: str) -> None:
+    """Write a game's record (compact JSON as the arena keeps it) to its file, atomically.
+
+    Raises:
+        FileWriteError: the file cannot be written.
+    """
+    path = record_file(directory, index)
+    write_atomically(path, dump_record(read_record_text(record, path)))
 
 
 def _seat_index(names: list[str], name: str, db: str) -> int:
@@ -374,23 +390,22 @@ def _open_run(store: ArenaStore, settings: ArenaSettings) -> int:
 
 def _play(settings: ArenaSettings, address: str | None, store: ArenaStore, run: int,
           entrants: list[Entrant], remaining: Iterable[GameJob], left: int,
-          progress: Progress) -> None:
+          progress: ArenaTally) -> None:
     runner = Runner(min(settings.workers, left), address, worker_timeout=settings.worker_timeout,
-                    on_wait=lambda line: click.echo(line, err=True))
+                    on_wait=progress.reports.waiting)
     groups = left * len(progress.schedule.tables) // progress.schedule.per_deal  # deals x tables
     # Batches save per-task overhead for the instant bots; a searching agent takes seconds to
     # minutes a game, so each deal is its own task and is stored as soon as it is played.
     instant = all(parse_agent_spec(e.spec).kind in INSTANT_KINDS for e in entrants)
     per_task = (1 if settings.sprt is not None or not instant
                 else max(1, min(8, groups // (4 * runner.workers))))
-    progress.bar = _progress_bar(progress.schedule.total, len(progress.played))
-
     def finished(task: Sequence[GameJob], outcomes: list[GameOutcome]) -> bool:
         for job, outcome in zip(task, outcomes):
+            if settings.records is not None:  # before the store: a stored game has its record
+                write_record(settings.records, job.index, outcome.record)
             store.add(run, job, entrants, outcome)
             progress.add(job, outcome)
-        if progress.bar is not None:
-            progress.bar.update(len(outcomes))  # type: ignore[attr-defined]
+        progress.reports.played(len(progress.played), progress.schedule.total)
         progress.report()
         return progress.decided()
 
@@ -402,6 +417,4 @@ def _play(settings: ArenaSettings, address: str | None, store: ArenaStore, run: 
     else:
         runner.shutdown()
     finally:
-        if progress.bar is not None:
-            progress.bar.close()  # type: ignore[attr-defined]
         stop_engines()

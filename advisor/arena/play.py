@@ -1,4 +1,4 @@
-"""One arena game: paired-deal chance streams, agents at their seats, faults turned into losses.
+"""One arena game: the game loop of `players.games` with agents at their seats, faults turned into losses.
 
 Everything here runs in worker processes (local or Dask), so jobs and entrants are small picklable
 values and agents are built (and external engines started) once per worker thread, then reused.
@@ -7,16 +7,15 @@ values and agents are built (and external engines started) once per worker threa
 from __future__ import annotations
 
 import json
-import random
 import threading
 import time
 from dataclasses import dataclass
 from typing import Sequence
 
 from advisor.players.agents import Agent, make_agent
-from advisor.players.games import DealStreams, derive_seed
+from advisor.players.games import GameLoop
 from advisor.players.engine import EngineAgent, EngineError
-from positions.record import GameRecorder
+from positions.errors import IllegalActionError
 
 
 @dataclass(frozen=True)
@@ -107,58 +106,43 @@ def forfeit_returns(players: int, loser: int) -> tuple[float, ...]:
 
 
 def play_game(job: GameJob, entrants: Sequence[Entrant]) -> GameOutcome:
-    """Play one game of the schedule; a crash, overrun or illegal answer loses it for that agent."""
+    """Play one game of the schedule through the game loop; a crash, overrun or illegal answer
+    loses it for that agent."""
     start = time.perf_counter()
     names = [entrants[e].name for e in job.seats]
-    recorder = GameRecorder.new(job.players, job.route, names, job.deal_seed)
-    streams = DealStreams(job.deal_seed, job.players)
-    # Decisions' randomness belongs to the seat too: two identical agents replay the same game
-    # in every rotation, so a paired deal between equals is always an even score.
-    choices = [random.Random(derive_seed(job.deal_seed, "agent", s)) for s in range(job.players)]
-    agents = [agent_for(entrants[e]) for e in job.seats]
+    game = GameLoop([agent_for(entrants[e]) for e in job.seats], job.route, job.deal_seed, names)
     fault: Fault | None = None
     decisions = 0
-    position = recorder.position
-    while not position.is_terminal():
-        if position.is_chance():
-            recorder.apply(position.sample_chance(streams.stream(position)))
-            continue
-        seat = position.current_player()
-        fault = _decide(recorder, agents[seat], entrants[job.seats[seat]], seat, choices[seat])
-        if fault is not None:
-            break
-        decisions += 1
+    while fault is None and not game.position.is_terminal():
+        seat = game.position.current_player()
+        fault = _step(game, entrants[job.seats[seat]] if seat >= 0 else None)
+        decisions += seat >= 0 and fault is None
+    position = game.position
     returns = (forfeit_returns(job.players, fault.seat) if fault is not None
                else tuple(position.returns()))
     return GameOutcome(job.index, tuple(position.scores()), returns, fault,
-                       json.dumps(recorder.to_data(), separators=(",", ":")),
+                       json.dumps(game.recorder.to_data(), separators=(",", ":")),
                        time.perf_counter() - start, decisions)
 
 
-def _decide(recorder: GameRecorder, agent: Agent, entrant: Entrant, seat: int,
-            rng: random.Random) -> Fault | None:
-    """Ask the agent at `seat` and apply its action; the fault if it failed."""
-    position = recorder.position
-    legal = position.legal_actions()
-    if len(legal) == 1:
-        recorder.apply(legal[0])
-        return None
-    # In-process agents get the player's own view: the others' unrevealed choices resampled.
-    view = position if isinstance(agent, EngineAgent) else position.determinize(seat, rng)
-    began = time.perf_counter()
+def _step(game: GameLoop, entrant: Entrant | None) -> Fault | None:
+    """Play the next event (asking the agent of `entrant` if it is a decision); the fault if it failed."""
+    seat = game.position.current_player()
     try:
-        action = agent.choose(view, rng)
+        decision = game.decide()
     except EngineError as error:
         return Fault(seat, error.kind, str(error))
     except Exception as error:  # noqa: BLE001 - any failure of an agent loses its game, not the run
+        assert entrant is not None
         return Fault(seat, "crash", f"{entrant.name}: {type(error).__name__}: {error}")
-    elapsed = time.perf_counter() - began
-    if entrant.timeout is not None and elapsed > entrant.timeout:
-        return Fault(seat, "timeout", f"{entrant.name}: took {elapsed:.2f} s, over its "
+    if entrant is not None and entrant.timeout is not None and decision.seconds > entrant.timeout:
+        return Fault(seat, "timeout", f"{entrant.name}: took {decision.seconds:.2f} s, over its "
                      f"{entrant.timeout:g} s budget")
-    if action not in legal:
-        return Fault(seat, "illegal", f"{entrant.name}: {action!s} is not legal here")
-    recorder.apply(action)
+    try:
+        game.play(decision)
+    except IllegalActionError:
+        assert entrant is not None
+        return Fault(seat, "illegal", f"{entrant.name}: {decision.action!s} is not legal here")
     return None
 
 

@@ -29,6 +29,11 @@ from positions.errors import RefugeError
 STAMP = "built"
 
 
+LEGACY_ENGINE = "from advisor.cli import main; main()"
+"""How a revision from before ``python -m advisor.players.engine`` (issue 23) starts its engine: its
+``refuge engine`` command (the only place above ``cli/`` that names it, for old code only)."""
+
+
 class RevisionError(RefugeError):
     """A revision that cannot be resolved or built."""
 
@@ -43,8 +48,17 @@ class Revision:
     python: str
 
     def argv(self, spec: str) -> list[str]:
-        """The command running this revision's ``refuge engine --agent SPEC``."""
-        return engine_argv(spec, self.python, isolated=True)
+        """The command running this revision's engine serving `spec` (``python -m
+        advisor.players.engine``; a revision from before it had one: its ``refuge engine``)."""
+        engine = os.path.join(self.tree, "advisor", "players", "engine.py")
+        try:
+            with open(engine, encoding="utf-8") as source:
+                runnable = 'if __name__ == "__main__":' in source.read()
+        except OSError:
+            runnable = False
+        if runnable:
+            return engine_argv(spec, self.python, isolated=True)
+        return [self.python, "-I", "-c", LEGACY_ENGINE, "engine", "--agent", spec]
 
 
 def cache_dir() -> str:

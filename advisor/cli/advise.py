@@ -11,9 +11,12 @@ from tabulate import tabulate
 from advisor.players.tablebase import ExactEndgames
 from advisor.analysis.best_move import (
     ADVICE_HEADERS, DEFAULT_ITERATIONS, NOISE_NOTE, PLAYER_HEADERS, PLAYERS_TITLE, Advice, advice_rows, advice_to_data, advise,
-    line_text, player_rows, recommendation_reason,
+    MIX_NOTE, line_text, mix_text, player_rows, recommendation_reason,
 )
-from advisor.analysis.exact import SOLVE_HEADERS, chances_line, solve_rows, solve_to_data
+from advisor.analysis.exact import (
+    OPTION_VALUE_MEANING, SOLVE_HEADERS, STEP_HEADERS, chances_line, seat_mix_text, solve_position, solve_rows, solve_to_data,
+    step_rows, step_solve_to_data,
+)
 from advisor.players.bots import advisor_request
 from advisor.cli.errors import fail, reports_bad_input
 from advisor.cli.files import load_position_arg
@@ -22,8 +25,9 @@ from advisor.analysis.tree_export import write_tree
 from positions import Position
 from positions.actions import action_from_code
 from positions.render import render
-from search.request import SearchRequest
-from search.solver import DEFAULT_MAX_NODES, solve as solve_exactly
+from search.request import SIMULTANEOUS_SELECTIONS, SearchRequest
+from search.equilibrium import StepResult
+from search.solver import DEFAULT_MAX_NODES
 
 
 def _decision_or_fail(position: Position, source: str) -> None:
@@ -40,7 +44,7 @@ def search_request(iterations: int | None, seconds: float | None, seed: int, wor
     if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
     return advisor_request(iterations=iterations, seconds=seconds, seed=seed, workers=workers,
-                           exploration=exploration, exact=ExactEndgames())
+                           exploration=exploration, oracle=ExactEndgames())
 
 
 def budget_options(command):
@@ -64,9 +68,13 @@ def budget_options(command):
 @click.option("--json", "as_json", is_flag=True, help="Print the documented JSON document.")
 @click.option("--tree", "tree_path", type=click.Path(dir_okay=False), default=None,
               help="Also write the search tree as GraphML (networkx) for inspection.")
+@click.option("--simultaneous", type=click.Choice(SIMULTANEOUS_SELECTIONS), default="uct", show_default=True,
+              help="Selection at simultaneous steps: rm (regret matching) or exp3 give the equilibrium "
+                   "mix, shown when mixed.")
 @reports_bad_input
 def best_move(position_file: str, iterations: int | None, seconds: float | None, seed: int,
-              workers: int, exploration: float, as_json: bool, tree_path: str | None) -> None:
+              workers: int, exploration: float, as_json: bool, tree_path: str | None,
+              simultaneous: str) -> None:
     """Every option at the decision of POSITION with win %, noise interval, expected score and visits;
     every player's chances, the principal line and, at a return-or-draw decision, the Storm facts.
 
@@ -76,7 +84,8 @@ def best_move(position_file: str, iterations: int | None, seconds: float | None,
     """
     position = load_position_arg(position_file)
     _decision_or_fail(position, position_file)
-    request = search_request(iterations, seconds, seed, workers, exploration)
+    request = dataclasses.replace(search_request(iterations, seconds, seed, workers, exploration),
+                                  simultaneous=simultaneous)
     if tree_path:
         request = dataclasses.replace(request, keep_tree=True)
     budget = f"{request.iterations} iterations" if request.iterations else f"{request.seconds} s"
@@ -105,6 +114,9 @@ def echo_advice(advice: Advice, seed: int, workers: int) -> None:
     click.echo(NOISE_NOTE)
     click.echo()
     click.echo(f"Recommendation: {advice.best} ({recommendation_reason(advice)})")
+    if advice.mix:
+        click.echo(f"Mix: {mix_text(advice)}")
+        click.echo(MIX_NOTE)
     click.echo(f"Line: {line_text(advice)}")
     click.echo()
     click.echo(PLAYERS_TITLE)
@@ -125,14 +137,19 @@ def solve(position_file: str, max_nodes: int, as_json: bool) -> None:
     """Exact win probability and expected score of every option, where the position is small enough.
 
     The solver handles positions where one player makes every remaining decision, such as the last
-    walk with a single player still walking.
+    walk with a single player still walking, and small two-player last walks with both walking:
+    there each simultaneous step (return or draw, tile choice, buy) is solved as a matrix game, and
+    an option's value is its value against the other seat's equilibrium strategy.
 
     Example: refuge solve endgame-solo
     """
     position = load_position_arg(position_file)
     _decision_or_fail(position, position_file)
     with Spinner("solving", enabled=None if not as_json else False):
-        result = solve_exactly(position, max_nodes)
+        result = solve_position(position, max_nodes)
+    if isinstance(result, StepResult):
+        _echo_step(result, position.actor, position_file, as_json)
+        return
     if as_json:
         click.echo(json.dumps(solve_to_data(result, position_file), indent=2))
         return
@@ -141,6 +158,23 @@ def solve(position_file: str, max_nodes: int, as_json: bool) -> None:
                         colalign=("left", "right", "right")))
     click.echo(f"Best: {action_from_code(result.best)}")
     click.echo(f"After it, every player: {chances_line(result.option(result.best).value)}")
+
+
+def _echo_step(result: StepResult, player: int, source: str, as_json: bool) -> None:
+    """A simultaneous step's equilibrium, as `refuge solve` prints it for `player`."""
+    if as_json:
+        click.echo(json.dumps(step_solve_to_data(result, player, source), indent=2))
+        return
+    seat = result.seat(player)
+    other = next(s for s in result.seats if s.player != player)
+    click.echo(f"Player {player} decides at a simultaneous step, unseen by player {other.player}; "
+               f"exact equilibrium over {result.nodes} positions.")
+    click.echo(f"Equilibrium: player {seat.player} {seat_mix_text(seat)}; player {other.player} {seat_mix_text(other)}")
+    click.echo(f"Option values: {OPTION_VALUE_MEANING}:")
+    click.echo(tabulate(step_rows(seat), headers=STEP_HEADERS, disable_numparse=True,
+                        colalign=("left", "right", "right", "right")))
+    click.echo(f"Best: {action_from_code(seat.best)}")
+    click.echo(f"At the equilibrium, every player: {chances_line(result.value)}")
 
 
 COMMANDS = (best_move, solve)

@@ -7,10 +7,13 @@ import math
 import click
 
 from advisor.arena.executors import default_workers
-from advisor.arena.match import ArenaSettings, make_tables, parse_named_agent, rotations, run_arena
+from advisor.arena.match import (
+    ArenaReports, ArenaSettings, make_tables, parse_named_agent, rotations, run_arena,
+)
 from advisor.arena.report import ELO_NOTE, fault_lines, format_table, sprt_lines
 from advisor.arena.sprt import ELO_MODELS, SprtSettings
 from advisor.cli.errors import fail_on_one_line as fail
+from advisor.cli.progress import ArenaDisplay
 from positions.errors import RefugeError
 
 
@@ -55,9 +58,13 @@ def parse_sprt(text: str) -> tuple[float, float]:
 @click.option("--worker-timeout", type=click.FloatRange(0, min_open=True), default=None,
               metavar="SECONDS", help="with Dask: stop once no worker has been connected for this "
               "long (default: wait, saying so every 30 s)")
+@click.option("--records", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="also write each game as a refuge-game/1 record, DIR/game-00001.json, ... "
+              "(by game index; a resumed run writes the stored games' missing records too)")
 def arena_command(agents: tuple[str, ...], games: int, players: int, route: str, seed: int, db: str,
                   workers: int | None, sprt_text: str | None, elo_model: str, executor: str,
-                  resume: bool, move_timeout: float | None, worker_timeout: float | None) -> None:
+                  resume: bool, move_timeout: float | None, worker_timeout: float | None,
+                  records: str | None) -> None:
     """Play agents against each other on paired deals and report Elo (optionally an SPRT).
 
     Example: refuge arena --agent new=ismcts:iterations=400 --agent old=rev:HEAD~1:ismcts:iterations=400
@@ -70,9 +77,13 @@ def arena_command(agents: tuple[str, ...], games: int, players: int, route: str,
     try:
         settings = ArenaSettings([parse_named_agent(a) for a in agents], games, players, route, seed,
                                  db, workers or default_workers(), sprt, executor, resume,
-                                 move_timeout, worker_timeout)
+                                 move_timeout, worker_timeout, records)
         schedule_note(settings)
-        progress = run_arena(settings)
+        display = ArenaDisplay()
+        try:
+            progress = run_arena(settings, ArenaReports(display.line, display.played, display.waiting))
+        finally:
+            display.close()
     except KeyboardInterrupt:
         click.echo(f"interrupted: finished games are in {db}; rerun with --resume to go on", err=True)
         raise click.exceptions.Exit(130)

@@ -27,7 +27,7 @@ def bench_command(iterations: int, as_json: bool) -> None:
                                "iterations": result.iterations,
                                "seconds": round(result.seconds, 3),
                                "iterations_per_second": round(result.speed, 1),
-                               "engine": {m: native.build_state(m) for m in native.NATIVE_MODULES}}))
+                               "engine": {m: native.build_state(m) for m in native.native_modules()}}))
         return
     for line in result.lines:
         top = max(line.visits, key=lambda v: v[1])

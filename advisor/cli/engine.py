@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
-from advisor.players.agents import make_agent
-from advisor.players.engine import DEFAULT_AGENT, serve
-from advisor.players.specs import parse_agent_spec
-from positions import RefugeError
+from advisor.players.engine import DEFAULT_AGENT, main
 
 
 @click.command("engine")
@@ -20,10 +15,4 @@ def engine_command(spec_text: str) -> None:
 
     Example: echo '{"cmd":"identify"}' | refuge engine --agent heuristic
     """
-    try:
-        spec = parse_agent_spec(spec_text)
-        agent = make_agent(spec)
-    except RefugeError as error:
-        click.echo(f"error: {error}", err=True)
-        raise click.exceptions.Exit(1)
-    serve(agent, spec, sys.stdin.buffer, sys.stdout)
+    main(["--agent", spec_text])

@@ -10,6 +10,7 @@ import click
 from tabulate import tabulate
 
 from positions import phases
+from positions.documents import is_record, parse_document
 from positions.errors import MalformedFileError, RefugeError
 from positions.events import movetext
 from positions.examples import example_names, load_example
@@ -20,6 +21,7 @@ from positions.record import FORMAT as GAME_FORMAT
 from positions.record import GameRecord, Replay, find_decision, parse_record, replay, where
 from positions.saved import SavedPosition, dump_position, parse_position, position_to_data
 from positions.tiles import TILES, Kind
+from positions.view import walk_number
 from positions.validation import did_you_mean, parse_json
 
 ERROR_EXIT = 1
@@ -39,10 +41,6 @@ def _read_document(text: str) -> tuple[object, str]:
                              + f" (examples: {', '.join(names)})")
 
 
-def _is_game(data: object) -> bool:
-    return isinstance(data, dict) and data.get("format") == GAME_FORMAT
-
-
 def load_saved_arg(text: str) -> SavedPosition:
     """A position from a path or an example name; a game record gives its final position.
 
@@ -50,10 +48,10 @@ def load_saved_arg(text: str) -> SavedPosition:
         RefugeError: no such file or example, or the file is not a valid position or record.
     """
     data, source = _read_document(text)
-    if _is_game(data):
-        record = parse_record(data, source)
-        return _seen_by_actor(replay(record, source).final, record.names)
-    return parse_position(data, source)
+    document = parse_document(data, source)
+    if isinstance(document, GameRecord):
+        return _seen_by_actor(replay(document, source).final, document.names)
+    return document
 
 
 def load_position_arg(text: str) -> Position:
@@ -91,7 +89,7 @@ def render_tables(pos: Position, names: tuple[str, ...] = ()) -> str:
     """The position as text tables: header, decision, weather, market, players."""
     walks = pos.ruleset.walks
     lines = [f"Refuge, {pos.players} players, route {pos.route.name}, ruleset {pos.ruleset.name}",
-             f"Walk {min(pos.walk + 1, walks)}/{walks}, turn {pos.turn + 1}",
+             f"Walk {walk_number(pos)}/{walks}, turn {pos.turn + 1}",
              "Decision: " + _decision_text(pos, names), ""]
     lines.append(tabulate(
         [["track", pos.track_suns, f"{pos.track_storms} + {sum(pos.owned_storms)} owned "
@@ -136,7 +134,7 @@ def render_game(record: GameRecord, game: Replay) -> str:
               ["events", len(record.events)]]
     if record.title:
         header.insert(0, ["name", printable(record.title)])
-    per_walk = Counter(min(step.position.walk, record.ruleset.walks - 1) + 1 for step in game.steps)
+    per_walk = Counter(walk_number(step.position) for step in game.steps)
     walks = tabulate([[walk, per_walk[walk]] for walk in sorted(per_walk)],
                      headers=["walk", "events"])
     final = "Final position:" if game.final.is_terminal() else f"Position after the last event " \
@@ -164,7 +162,7 @@ def show(target: str, as_events: bool) -> None:
     """
     try:
         data, source = _read_document(target)
-        if _is_game(data):
+        if is_record(data):
             record = parse_record(data, source)
             game = replay(record, source)
             if as_events:
@@ -197,7 +195,7 @@ def validate(files: tuple[str, ...]) -> None:
     for name in files:
         try:
             data, source = _read_document(name)
-            if _is_game(data):
+            if is_record(data):
                 record = parse_record(data, source)
                 game = replay(record, source)
                 click.echo(f"{name}: ok ({GAME_FORMAT}, {len(record.events)} events, "
@@ -239,7 +237,7 @@ def position(game: str, event: int | None, walk: int | None, turn: int | None,
         raise click.UsageError("--walk, --turn and --player go together")
     try:
         data, source = _read_document(game)
-        if not _is_game(data):
+        if not is_record(data):
             raise MalformedFileError(f"{source}: format: expected a game record ({GAME_FORMAT})")
         record = parse_record(data, source)
         played = replay(record, source)

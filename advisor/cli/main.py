@@ -15,6 +15,7 @@ from advisor.cli.bench import bench_command
 from advisor.cli.engine import engine_command
 from advisor.cli.ladder import ladder_command
 from advisor.cli.files import COMMANDS as FILE_COMMANDS
+from advisor.cli.insights import insights_group
 from advisor.cli.play import play
 from advisor.cli.selfplay import selfplay
 from advisor.cli.serve import serve
@@ -30,7 +31,8 @@ def cli() -> None:
 
 
 for _command in (*FILE_COMMANDS, *ADVISE_COMMANDS, selfplay, play, track, annotate,
-                 arena_command, engine_command, ladder_command, bench_command, sprt_command, serve):
+                 arena_command, engine_command, ladder_command, bench_command, sprt_command, serve,
+                 insights_group):
     cli.add_command(_command)
 
 

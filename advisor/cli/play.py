@@ -48,7 +48,8 @@ class QuitGame(Exception):
 
 
 class HumanAgent:
-    """A person at the terminal: sees the position, picks an option by number or in words."""
+    """A person at the terminal, asked by the game loop like any agent: sees their seat's view of
+    the position, picks an option by number or in words (or a command: hint, undo, quit)."""
 
     def __init__(self, seat: int, label: str, hint_seed: int) -> None:
         self.name = label
@@ -193,7 +194,7 @@ def play(seats: str, names: str, seed: int, route: str, record_path: str | None)
     while not game.position.is_terminal():
         before = game.position.copy()
         try:
-            actor, action, hidden = game.step()
+            event = game.step()
         except TakeBack:
             index = game.last_decision_of(humans)
             if index is None:
@@ -209,7 +210,7 @@ def play(seats: str, names: str, seed: int, route: str, record_path: str | None)
             click.echo(f"\nstopped; the game so far ({len(game.recorder.events)} events) is in {path}")
             return
         walks = len(narrator.walks)
-        for line in narrator.event(before, actor, action, game.position, hidden):
+        for line in narrator.event(before, event.actor, event.action, game.position, event.hidden):
             click.echo(f"  {line}")
         if len(narrator.walks) > walks:
             click.echo(f"\nEnd of walk {walks + 1}:")

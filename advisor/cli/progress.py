@@ -105,3 +105,43 @@ def progress_bar(iterable: Any = None, **options: Any) -> Any:
     if not sys.stderr.isatty():
         return Heartbeat(iterable, options.get("length"), options.get("label", ""))
     return click.progressbar(iterable, show_eta=True, file=sys.stderr, **options)
+
+
+class ArenaDisplay:
+    """`refuge arena`'s reports (``arena.match.ArenaReports``): summary lines on stdout, a tqdm bar of
+    games on stderr while it is a terminal, the executor's waiting lines on stderr."""
+
+    def __init__(self, enabled: bool | None = None) -> None:
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.bar: Any = None
+
+    def line(self, text: str) -> None:
+        """A summary line, above the bar if there is one."""
+        if self.bar is not None:
+            self.bar.write(text, file=sys.stdout)
+        else:
+            click.echo(text)
+
+    def played(self, done: int, total: int) -> None:
+        """Move the bar to `done` of `total` games (started at the first report)."""
+        if not self.enabled:
+            return
+        if self.bar is None:
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                self.enabled = False
+                return
+            self.bar = tqdm(total=total, initial=done, unit="game", file=sys.stderr, leave=False)
+        else:
+            self.bar.update(done - self.bar.n)
+
+    def waiting(self, text: str) -> None:
+        """A line from the executor while it waits for workers."""
+        click.echo(text, err=True)
+
+    def close(self) -> None:
+        """Take the bar off the terminal."""
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None

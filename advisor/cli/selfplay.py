@@ -11,19 +11,9 @@ from advisor.players.specs import parse_agent_spec
 from advisor.players.agents import make_agent
 from advisor.cli.errors import fail, reports_bad_input
 from advisor.cli.progress import progress_bar
-from advisor.players.games import derive_seed, play_game, split_agent_list
+from advisor.players.games import deal_seed, play_game, record_file, rotation, split_agent_list
 from positions.record import load_record, replay
 from positions.routes import parse_route
-
-
-def game_file(out: str, index: int) -> str:
-    """The record file of game `index` in `out`."""
-    return os.path.join(out, f"game-{index + 1:05d}.json")
-
-
-def seat_order(index: int, agents: int) -> list[int]:
-    """Which agent sits in each seat in game `index`: seats rotate from game to game."""
-    return [(seat + index) % agents for seat in range(agents)]
 
 
 @click.command("selfplay")
@@ -39,7 +29,9 @@ def seat_order(index: int, agents: int) -> list[int]:
 def selfplay(agent_list: str, games: int, seed: int, route: str, out: str) -> None:
     """Play bot games and write each as a game record; games already in OUT are kept, not replayed.
 
-    Seats rotate from game to game so every agent plays every seat.
+    Seats rotate from game to game so every agent plays every seat, each deal once per rotation
+    (game i plays deal i // AGENTS): the deals are the arena's, so with the same --seed, agents and
+    seats, selfplay's games are the arena's games event for event.
 
     Example: refuge selfplay --agents heuristic,cautious --games 20 --seed 1 --out runs/h-vs-c
     """
@@ -52,15 +44,16 @@ def selfplay(agent_list: str, games: int, seed: int, route: str, out: str) -> No
     totals: dict[int, list[float]] = {i: [0, 0, 0, 0.0, 0.0] for i in range(len(specs))}
     with progress_bar(range(games), label="selfplay") as bar:
         for index in bar:
-            path = game_file(out, index)
-            order = seat_order(index, len(specs))
+            path = record_file(out, index)
+            deal, turn = divmod(index, len(specs))
+            order = rotation(turn, len(specs))
             if os.path.exists(path):
                 final = replay(load_record(path), path).final
                 if not final.is_terminal():
                     fail(f"{path}: unfinished game record; delete it to replay the game")
             else:
                 recorder = play_game([agents[i] for i in order], the_route,
-                                     derive_seed(seed, "selfplay", index),
+                                     deal_seed(seed, deal),
                                      names=[specs[i] for i in order])
                 recorder.write(path)
                 final = recorder.position

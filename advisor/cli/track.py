@@ -17,7 +17,7 @@ from positions.files import write_atomically
 from positions.record import GameRecord, dump_record, load_record
 from positions.routes import parse_route
 from positions.rulesets import RULESETS
-from positions.validation import did_you_mean
+from positions.errors import did_you_mean
 
 TRACK_ITERATIONS = 1000
 

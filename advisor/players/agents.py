@@ -14,10 +14,10 @@ from typing import Any, Callable, Hashable, Protocol
 
 from advisor.players.specs import AgentSpec, AgentSpecError, parse_agent_spec
 from positions import Position
-from positions.validation import did_you_mean
+from positions.errors import did_you_mean
 from positions.actions import Action, action_from_code
 from search.protocol import Evaluator, Policy
-from search.request import SearchRequest, SearchResult
+from search.request import SIMULTANEOUS_SELECTIONS, SearchRequest, SearchResult
 
 
 class Agent(Protocol):
@@ -31,16 +31,16 @@ class Agent(Protocol):
 
 
 class PolicyAgent:
-    """A bot or rollout policy used as a player; it sees a determinized copy, never hidden choices."""
+    """A bot or rollout policy used as a player, on the seat's view it is handed
+    (:func:`positions.view.seat_view`: never another player's hidden choice)."""
 
     def __init__(self, name: str, policy) -> None:
         self.name = name
         self.policy = policy
 
     def choose(self, position: Position, rng: random.Random) -> Action:
-        """The policy's action on the player's own view of the position."""
-        view = position.determinize(position.current_player(), rng)
-        return action_from_code(self.policy.choose(view, rng))
+        """The policy's action on the seat's view `position`."""
+        return action_from_code(self.policy.choose(position, rng))
 
 
 AGENT_ROOT_NODES = 5_000
@@ -60,7 +60,10 @@ class SearchAgent:
     The defaults are what passed issue 16's SPRT (docs/strength.md): the heuristic as prior, exact
     endgames, rollouts cut off after ``DEFAULT_CUTOFF`` decisions and judged by the learned
     evaluator, and the tree kept between a game's decisions when there is one worker.
-    ``prior=none,exact=none,evaluator=rollout,reuse=0`` is the search before it.
+    ``prior=none,exact=none,evaluator=rollout,reuse=0`` is the search before it. A simultaneous
+    decision others have chosen in is searched from the step's start (issue 22); ``step_root=0``
+    is the search before that (the others' hidden choices redrawn by ``belief``), and
+    ``simultaneous=uct|rm|exp3`` picks the selection at the nodes of simultaneous steps.
     """
 
     def __init__(self, name: str, iterations: int | None = None, seconds: float | None = None,
@@ -68,7 +71,7 @@ class SearchAgent:
                  cutoff: int | None = None, belief: str = "uniform", trust: float = 0.8,
                  prior: str = "heuristic", prior_weight: float = 1.0, exact: str = "endgames",
                  widening: float = 0.0, below: float | None = None, reuse: int | None = None,
-                 evaluator: str = "learned") -> None:
+                 evaluator: str = "learned", simultaneous: str = "uct", step_root: int = 1) -> None:
         from advisor.players.bots import (
             DEFAULT_ROLLOUT, HeuristicEvaluator, SearchedBelief, TrustedPolicy, random_bot)
         from advisor.players.learned import LearnedEvaluator
@@ -93,6 +96,11 @@ class SearchAgent:
                                  "(evaluator=learned or heuristic), not evaluator=rollout")
         if make_evaluator is not None and cutoff is None:
             cutoff = DEFAULT_CUTOFF
+        if simultaneous not in SIMULTANEOUS_SELECTIONS:
+            raise AgentSpecError(f"ismcts: unknown simultaneous {simultaneous!r} "
+                                 f"(expected {' or '.join(SIMULTANEOUS_SELECTIONS)})")
+        if step_root not in (0, 1) or isinstance(step_root, bool):
+            raise AgentSpecError(f"ismcts: step_root must be 0 or 1, got {step_root!r}")
         if reuse is None:
             reuse = 1 if workers == 1 else 0
         if reuse not in (0, 1) or isinstance(reuse, bool):
@@ -104,8 +112,9 @@ class SearchAgent:
                                       workers=workers, rollout=policies[rollout], rollout_cutoff=cutoff,
                                       evaluator=None if make_evaluator is None else make_evaluator(),
                                       belief=beliefs[belief], prior=priors[prior],
-                                      prior_weight=prior_weight, exact=oracles[exact],
-                                      widening=widening, exploration_below=below)
+                                      prior_weight=prior_weight, oracle=oracles[exact],
+                                      widening=widening, exploration_below=below,
+                                      simultaneous=simultaneous, step_root=bool(step_root))
         self.oracle = oracles[exact]
         """``exact=endgames``: this agent's own probes (``shared=False``), emptied at each new game."""
         self.reuse = bool(reuse)
@@ -172,7 +181,8 @@ def _bot(spec: AgentSpec) -> Agent:
 
 def _ismcts(spec: AgentSpec) -> Agent:
     known = {"iterations", "seconds", "exploration", "workers", "rollout", "cutoff", "belief", "trust",
-             "prior", "prior_weight", "exact", "widening", "below", "reuse", "evaluator"}
+             "prior", "prior_weight", "exact", "widening", "below", "reuse", "evaluator", "simultaneous",
+             "step_root"}
     unknown = set(spec.params) - known
     if unknown:
         raise AgentSpecError(f"ismcts: unknown parameter {sorted(unknown)[0]!r} "

@@ -7,21 +7,21 @@ in :mod:`advisor.players.heuristics` (re-exported here).
 from __future__ import annotations
 
 import bisect
-import hashlib
 import itertools
 import math
 import random
 from typing import Any, Hashable
 
 from advisor.players.heuristics import (  # noqa: F401  (re-exported: the bots' public names)
-    DEFAULT_ROLLOUT, STEP_VALUE, WORTH, HeuristicPolicy, bag_value, effect_gain, storm_hit_chance,
+    DEFAULT_ROLLOUT, STEP_VALUE, WORTH, HeuristicPolicy, bag_value, projected_score, storm_hit_chance,
     walk_index,
 )
+from positions.rules import paw_total
 from positions.position import Position
-from positions.tiles import PAW
 from search.ismcts import search
+from search.seeds import derive_seed
 from search.policies import UniformRandom
-from search.request import SearchRequest, SearchResult
+from search.request import SearchRequest
 
 
 def cautious_bot() -> HeuristicPolicy:
@@ -87,7 +87,7 @@ class SearchedBelief:
         key = state.information_set_key(player)
         found = self._cache.get(key)
         if found is None:
-            seed = int.from_bytes(hashlib.sha256(repr(key).encode()).digest()[:8], "big")
+            seed = derive_seed("searched-belief", key)
             result = search(state, SearchRequest(iterations=self.iterations, seed=seed,
                                                  rollout=DEFAULT_ROLLOUT))
             found = ([s.action for s in result.actions],
@@ -113,41 +113,13 @@ class HeuristicEvaluator:
         walks_left = max(0, state.ruleset.walks - 1 - state.walk)
         projected = []
         for p in range(state.players):
-            bag_worth = sum(WORTH[walk_index(state)][k] for k in state.bags[p]) / max(1, len(state.bags[p]))
-            paws = sum(PAW[k] for k in state.paths[p]) if state.walking[p] else 0
-            projected.append(state.vp[p] + 0.6 * paws + walks_left * 4.0 * bag_worth)
+            bag_sum = sum(WORTH[walk_index(state)][k] for k in state.bags[p])
+            paws = paw_total(state.paths[p]) if state.walking[p] else 0
+            projected.append(projected_score(state.vp[p], paws, walks_left, bag_sum, len(state.bags[p])))
         top = max(projected)
         weights = [math.exp((s - top) / self.scale) for s in projected]
         total = sum(weights)
         return [w / total for w in weights], projected
-
-
-class SearchBot:
-    """Plays by ISMCTS with a fixed number of iterations per decision (seeded from the game's rng)."""
-
-    def __init__(self, iterations: int, rollout: HeuristicPolicy | UniformRandom | None = DEFAULT_ROLLOUT,
-                 exploration: float = 0.7, workers: int = 1, name: str | None = None):
-        SearchRequest(iterations=iterations, exploration=exploration, workers=workers)  # validate now
-        self.iterations = iterations
-        self.rollout = rollout
-        self.exploration = exploration
-        self.workers = workers
-        self.name = name or f"ismcts{iterations}"
-        self.last: SearchResult | None = None
-
-    def __repr__(self) -> str:
-        return f"SearchBot({self.iterations!r}, {self.rollout!r}, {self.exploration!r})"
-
-    def choose(self, state: Position, rng: random.Random) -> int:
-        """The most visited root action of a search seeded from `rng`."""
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        request = SearchRequest(iterations=self.iterations, seed=rng.getrandbits(63),
-                                exploration=self.exploration, workers=self.workers,
-                                rollout=self.rollout)
-        self.last = search(state, request)
-        return self.last.chosen
 
 
 ADVISOR_WIDENING = 0.1

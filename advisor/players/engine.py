@@ -7,6 +7,7 @@ arena can pit this project against other programs and against older versions of 
 
 from __future__ import annotations
 
+import argparse
 import copy
 import dataclasses
 import json
@@ -21,9 +22,9 @@ import time
 from importlib import metadata
 from typing import IO, Iterator, Sequence
 
-from advisor.players.agents import Agent, SearchAgent
+from advisor.players.agents import Agent, SearchAgent, make_agent
 from advisor.players.processes import kill_group, start_guarded
-from advisor.players.specs import AgentSpec
+from advisor.players.specs import AgentSpec, parse_agent_spec
 from positions import RULES_VERSION, RefugeError
 from positions.actions import Action, action_from_code, parse_action
 from positions.errors import InvalidActionError, MalformedFileError
@@ -31,6 +32,7 @@ from positions.position import Position
 from positions.record import parse_record, replay
 from positions.render import printable
 from positions.saved import parse_position, position_to_data
+from positions.view import seat_view
 from positions.validation import parse_json
 
 PROTOCOL = "refuge-engine/1"
@@ -116,7 +118,8 @@ class EngineServer:
         agent = self._limited(request.get("limits"))
         if isinstance(agent, SearchAgent):
             agent.last = None
-        action = agent.choose(position, random.Random(seed))
+        rng = random.Random(seed)
+        action = agent.choose(seat_view(position, position.current_player(), rng), rng)
         answer: dict[str, object] = {"action": str(action)}
         if isinstance(agent, SearchAgent) and agent.last is not None:
             result = agent.last
@@ -480,5 +483,24 @@ def engine_argv(spec: str, executable: str | None = None, isolated: bool = False
     so that the environment alone decides which copy of the project is imported.
     """
     python = executable or sys.executable
-    return [python, *(["-I"] if isolated else []), "-c", "from advisor.cli import main; main()",
-            "engine", "--agent", spec]
+    return [python, *(["-I"] if isolated else []), "-m", "advisor.players.engine", "--agent", spec]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m advisor.players.engine [--agent SPEC]``: serve an agent on stdin/stdout (what
+    ``refuge engine`` runs); a bad spec is one line on stderr and exit status 1."""
+    parser = argparse.ArgumentParser(prog="python -m advisor.players.engine",
+                                     description="Serve an agent over the engine protocol.")
+    parser.add_argument("--agent", default=DEFAULT_AGENT, metavar="SPEC")
+    spec_text = parser.parse_args(argv).agent
+    try:
+        spec = parse_agent_spec(spec_text)
+        agent = make_agent(spec)
+    except RefugeError as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(1)
+    serve(agent, spec, sys.stdin.buffer, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

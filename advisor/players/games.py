@@ -1,25 +1,37 @@
-"""Playing whole games between agents: seeded chance streams, seats, and the record as it grows."""
+"""Playing whole games between agents: the one game loop every tool plays through.
+
+Self-play, the arena, the evaluator's training games, the endgame generator, `refuge play` and the
+scripts all play through :class:`GameLoop`: chance from the deal's :class:`DealStreams`, each seat's
+decisions from that seat's own stream, every agent handed :func:`positions.view.seat_view` of the
+position, and a forced decision (a single legal action) played without asking. So the same deal and
+the same agents in the same seats give the same game, event for event, in every tool.
+"""
 
 from __future__ import annotations
 
-import hashlib
+import os
 import random
-from typing import Callable, Sequence
+import time
+from typing import Callable, Iterator, NamedTuple, Sequence
 
 from advisor.players.agents import Agent
+from advisor.players.narration import step_of
 from positions import phases
 from positions.actions import Action
 from positions.errors import IllegalActionError
 from positions.position import Position
 from positions.record import GameRecorder
 from positions.routes import Route
-from advisor.players.narration import step_of
+from positions.view import seat_view
+from search.seeds import derive_seed
+
+__all__ = ["Decision", "DealStreams", "Event", "GameLoop", "Listener", "deal_seed", "derive_seed",
+           "play_game", "record_file", "rotation", "split_agent_list"]
 
 
-def derive_seed(*parts: object) -> int:
-    """A 63-bit seed from any parts, the same in every process and on every machine."""
-    digest = hashlib.sha256(repr(parts).encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+def deal_seed(seed: int, deal: int) -> int:
+    """The seed of deal number `deal` of a run seeded `seed`: self-play's and the arena's alike."""
+    return derive_seed(seed, "deal", deal)
 
 
 class DealStreams:
@@ -48,18 +60,42 @@ class DealStreams:
         return position.sample_chance(self.stream(position))
 
 
-Listener = Callable[[GameRecorder, int, Action, bool], None]
-"""Called after every event with the recorder, the actor (or CHANCE_PLAYER), the action, and whether
-the action is a choice still hidden from the other players (their step is not complete)."""
+class Decision(NamedTuple):
+    """What is to happen next, before it is applied: who acts and what, and how it was found."""
+
+    actor: int
+    """The seat deciding, or ``CHANCE_PLAYER``."""
+    action: Action
+    asked: bool
+    """Whether an agent was asked (``False``: chance, or the only legal action)."""
+    seconds: float
+    """How long the agent took (0 when not asked)."""
 
 
+class Event(NamedTuple):
+    """An event applied by the loop."""
+
+    actor: int
+    """The seat that decided, or ``CHANCE_PLAYER``."""
+    action: Action
+    hidden: bool
+    """Whether it is a choice still hidden from the other players (their step is not complete)."""
+    asked: bool
+    """Whether an agent was asked (``False``: chance, or the only legal action)."""
+    seconds: float
+
+
+Listener = Callable[[GameRecorder, Event], None]
+"""Called after every event with the recorder and the event."""
 
 
 class GameLoop:
     """A game between agents, one event at a time, that can be taken back to an earlier event.
 
-    Chance comes from :class:`DealStreams` of `seed`; taking back replays the kept events and draws
-    their chance again from fresh streams, so the luck of the kept events is the same.
+    `seed` is the deal's seed (:func:`deal_seed`): chance comes from its :class:`DealStreams` and
+    seat `s` decides with ``random.Random(derive_seed(seed, "agent", s))``, so two identical agents
+    replay the same game in every rotation. Taking back replays the kept events and draws their
+    chance again from fresh streams, so the luck of the kept events is the same.
     """
 
     def __init__(self, agents: Sequence[Agent], route: Route | str, seed: int,
@@ -79,28 +115,54 @@ class GameLoop:
         """The position now."""
         return self.recorder.position
 
-    def step(self) -> tuple[int, Action, bool]:
-        """Ask whoever is next (an agent or chance) and apply the event: the actor, the action, and
-        whether it is a choice still hidden from the others (their step is not complete).
+    def decide(self) -> Decision:
+        """The next event, not yet applied: chance drawn from its stream, a forced decision, or the
+        agent's answer on :func:`~positions.view.seat_view` of the position (whatever the agent
+        raises is passed on)."""
+        pos = self.position
+        actor = pos.current_player()
+        if actor == phases.CHANCE_PLAYER:
+            return Decision(actor, self.streams.sample(pos), False, 0.0)
+        legal = pos.legal_actions()
+        if len(legal) == 1:
+            return Decision(actor, legal[0], False, 0.0)
+        rng = self.agent_rngs[actor]
+        view = seat_view(pos, actor, rng)
+        began = time.perf_counter()
+        action = self.agents[actor].choose(view, rng)
+        return Decision(actor, action, True, time.perf_counter() - began)
+
+    def play(self, decision: Decision) -> Event:
+        """Apply a decision from :meth:`decide`.
 
         Raises:
             IllegalActionError: an agent chose an illegal action (the message names agent and turn).
         """
         pos = self.position
-        actor = pos.current_player()
-        if actor == phases.CHANCE_PLAYER:
-            action = self.streams.sample(pos)
-        else:
-            action = self.agents[actor].choose(pos, self.agent_rngs[actor])
-            if action not in pos.legal_actions():
-                raise IllegalActionError(
-                    f"agent {self.agents[actor].name!r} (seat {actor}) chose {action!s}, which is "
-                    f"not legal at walk {pos.walk + 1}, turn {pos.turn + 1}")
+        actor, action = decision.actor, decision.action
+        if actor >= 0 and action not in pos.legal_actions():
+            raise IllegalActionError(
+                f"agent {self.agents[actor].name!r} (seat {actor}) chose {action!s}, which is "
+                f"not legal at walk {pos.walk + 1}, turn {pos.turn + 1}")
         step = step_of(pos)
         self.recorder.apply(action)
         self.actors.append(actor)
         after = self.position
-        return actor, action, after.is_simultaneous() and step_of(after) == step
+        hidden = after.is_simultaneous() and step_of(after) == step
+        return Event(actor, action, hidden, decision.asked, decision.seconds)
+
+    def step(self) -> Event:
+        """Ask whoever is next (an agent or chance) and apply the event.
+
+        Raises:
+            IllegalActionError: an agent chose an illegal action (the message names agent and turn).
+        """
+        return self.play(self.decide())
+
+    def events(self) -> Iterator[Event]:
+        """Play to the end, one event at a time."""
+        while not self.position.is_terminal():
+            yield self.step()
 
     def take_back(self, events: int) -> None:
         """Go back to the position before event `events`. The luck from there on is drawn afresh
@@ -125,17 +187,26 @@ class GameLoop:
 
 def play_game(agents: Sequence[Agent], route: Route | str, seed: int,
               names: Sequence[str] = (), on_event: Listener | None = None) -> GameRecorder:
-    """Play a whole game, agent i in seat i; every random choice flows from `seed`.
+    """Play a whole game of deal seed `seed`, agent i in seat i (see :class:`GameLoop`).
 
     Raises:
         IllegalActionError: an agent chose an illegal action (the message names agent and turn).
     """
     game = GameLoop(agents, route, seed, names)
-    while not game.position.is_terminal():
-        actor, action, hidden = game.step()
+    for event in game.events():
         if on_event is not None:
-            on_event(game.recorder, actor, action, hidden)
+            on_event(game.recorder, event)
     return game.recorder
+
+
+def record_file(directory: str, index: int) -> str:
+    """The record file of game `index` of a run in `directory` (``game-00001.json`` for game 0)."""
+    return os.path.join(directory, f"game-{index + 1:05d}.json")
+
+
+def rotation(index: int, agents: int) -> list[int]:
+    """Which agent sits in each seat in rotation `index`: agent ``(seat + index) % agents``."""
+    return [(seat + index) % agents for seat in range(agents)]
 
 
 def split_agent_list(text: str) -> list[str]:

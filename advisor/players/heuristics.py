@@ -16,6 +16,7 @@ from positions.actions import (
     OPTION_NAMES, PASS, PLAY_BASE, RETURN, DRAW,
 )
 from positions.position import Position
+from positions.rules import effect_gain, storms_to_hit, weather_hit_chance
 from positions.tiles import COST, KIND_BY_NAME, PAW, STORM, TILES, Effect, Kind
 
 MARSHMALLOWS = KIND_BY_NAME["toasted_marshmallows"]
@@ -26,15 +27,10 @@ TYPICAL = (2, 4, 4)
 """A typical context (suns on the track, walk tiles in the path, paw points in the path)."""
 
 
-def effect_gain(effect: Effect, suns: int, path_len: int, paws: int, steps: int, vp: int,
-                ) -> tuple[int, int]:
-    """(VP, Steps) one effect gives in this context (C9); a cost that cannot be paid gives nothing."""
-    if steps < effect.pay_steps or vp < effect.pay_vp:
-        return 0, 0
-    return (effect.vp - effect.pay_vp + effect.vp_per_sun * suns + effect.vp_per_path_tile * path_len
-            + effect.vp_per_paw * paws,
-            effect.steps - effect.pay_steps + effect.steps_per_sun * suns
-            + effect.steps_per_path_tile * path_len + effect.steps_per_paw * paws)
+def projected_score(vp: int, paws: int, walks_left: int, bag_sum: float, bag_size: int) -> float:
+    """A player's final score as the heuristics project it: their VP, 0.6 per paw point on the path
+    of a walker, and 4 per walk left times the mean worth of a bag tile (`bag_sum` over `bag_size`)."""
+    return vp + 0.6 * paws + walks_left * 4.0 * bag_sum / max(1, bag_size)
 
 
 def _effect_value(effect: Effect, suns: int, path_len: int, paws: int, steps: int, vp: int,
@@ -93,7 +89,7 @@ def storm_hit_chance(pos: Position, player: int) -> float:
     Counts the Storms the drawing players may pull from their bags (each walking player is assumed
     to draw) and the weather tile; extra draws are ignored.
     """
-    needed = pos.threshold - pos.track_storms - sum(pos.owned_storms)
+    needed = storms_to_hit(pos)
     if needed <= 0:
         return 1.0
     dist = [1.0]
@@ -120,17 +116,6 @@ def storm_hit_chance(pos: Position, player: int) -> float:
     weather = pos.deck_storms / total if total else (1.0 if pos.reserve else 0.0)
     dist = _convolve(dist, (1.0 - weather, weather))
     return sum(dist[needed:])
-
-
-def weather_hit_chance(pos: Position) -> float:
-    """Chance that this turn's weather tile brings the Storm, the turn's draws being done (C5, C13)."""
-    missing = pos.threshold - pos.track_storms - sum(pos.owned_storms)
-    if missing <= 0:
-        return 1.0
-    if missing > 1:
-        return 0.0
-    total = pos.deck_suns + pos.deck_storms
-    return pos.deck_storms / total if total else (1.0 if pos.reserve else 0.0)
 
 
 def _share(score: float, lead: int, ties: int) -> float:
@@ -346,7 +331,7 @@ class HeuristicPolicy:
             # weather tile are all it can meet, C5/C7/C13) and no forced tile costs the lead: then
             # drawing scores more (the solver's tie-break, C18).
             bag = pos.bags[player]
-            safe = pos.threshold - pos.storms_on_track() > bag.count(STORM) + 1
+            safe = storms_to_hit(pos) > bag.count(STORM) + 1
             costly = home - lead <= 2 and MARSHMALLOWS in bag
             return DRAW if safe and not costly else RETURN
         share = 1.0 / (1 + others.count(lead))

@@ -20,9 +20,10 @@ from importlib import resources
 from operator import mul
 from typing import TYPE_CHECKING, Any, Sequence
 
-from advisor.players.heuristics import STEP_VALUE, WORTH, walk_index
+from advisor.players.heuristics import STEP_VALUE, WORTH, projected_score, walk_index
 from positions.errors import RefugeError
 from positions.position import Position
+from positions.rules import storms_to_hit
 from positions.tiles import PAW
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ def feature_rows(state: Position) -> list[list[float]]:
     step_value = STEP_VALUE[row]
     progress = min(1.0, (state.walk + 1) / walks)
     vp = state.vp
-    to_hit = state.threshold - state.track_storms - sum(state.owned_storms)
+    to_hit = storms_to_hit(state)
     pressure = 1.0 / to_hit if to_hit > 1 else 1.0
     rows = []
     for p in range(players):
@@ -92,7 +93,7 @@ def feature_rows(state: Position) -> list[list[float]]:
         walking = state.walking[p]
         paws = sum(PAW[k] for k in path) if walking else 0
         bag_sum = _worth_sum(row, bag)
-        projection = vp[p] + 0.6 * paws + walks_left * 4.0 * bag_sum / max(1, len(bag))
+        projection = projected_score(vp[p], paws, walks_left, bag_sum, len(bag))
         hand_sum = sum(worth[k] for k in hand)
         owned_worth = ((bag_sum + _worth_sum(row, path) + hand_sum + sum(worth[k] for k in aside))
                        / max(1, len(bag) + len(path) + len(hand) + len(aside) + state.owned_storms[p]))

@@ -1,14 +1,19 @@
 """Exact endgames for the search: the solver's values where it can finish the game, like a chess
 engine probing endgame tablebases (``search.protocol.ExactValues`` for Refuge).
 
-In scope: the last walk once a single player is still walking, at that player's decision. One
-``ExactSolver`` per budget and process (or, for an agent, per game) keeps its memo between probes,
-so every position solved for one leaf answers the next leaves below it too.
+In scope: the last walk once a single player is still walking, at that player's decision; and the
+last walk of a two-player game with both still walking, small enough (``TWO_WALKER_MAX_TILES``), at
+any decision — at a simultaneous step both decide (C6, C8, C12) the values are the step's
+equilibrium (``search.equilibrium``): an option's value is its value against the other seat's
+equilibrium strategy. One solver per kind, budget and process (or, for an agent, per game) keeps
+its memo between probes, so every position solved for one leaf answers the next leaves below it too.
 """
 
 from __future__ import annotations
 
-from positions import Position
+from positions import Position, rules
+from positions.phases import SIMULTANEOUS
+from search.equilibrium import EquilibriumSolver, StepResult
 from search.errors import SolverLimitError
 from search.solver import ExactSolver, ExactValue
 
@@ -17,6 +22,13 @@ DEFAULT_MAX_NODES = 100_000
 LEAF_MAX_NODES = 2_000
 """New positions a probe inside the search may solve (a few tens of milliseconds at most): larger
 positions roll out instead."""
+TWO_WALKER_MAX_NODES = 20_000
+"""New positions the root's probe of a two-walker position may solve (a few seconds at most)."""
+TWO_WALKER_LEAF_MAX_NODES = 500
+"""New positions a two-walker probe inside the search may solve."""
+TWO_WALKER_MAX_TILES = 8
+"""Two-walker positions are probed only when the walkers hold at most this many tiles in their
+bags and hands together (larger ones are far beyond any budget: docs/search.md)."""
 MEMO_LIMIT = 500_000
 """Positions a process's solvers keep before they start afresh."""
 
@@ -33,6 +45,9 @@ class _Probes:
         """Budget -> the fewest tiles (bag and hand) of a walker whose position was over that
         budget: positions with as many tiles are not probed again (a failed probe costs its whole
         budget)."""
+        self.pair_solvers: dict[int, EquilibriumSolver] = {}
+        self.pair_too_large: dict[int, int] = {}
+        """As ``too_large`` for two walkers: the fewest tiles of both walkers together."""
 
     def solver(self, budget: int) -> ExactSolver:
         """The solver for `budget`, afresh once its memo is full."""
@@ -40,6 +55,24 @@ class _Probes:
         if solver is None or len(solver.memo) > MEMO_LIMIT:
             solver = self.solvers[budget] = ExactSolver(budget)
         return solver
+
+    def pair_solver(self, budget: int) -> EquilibriumSolver:
+        """The two-walker solver for `budget`, afresh once its memo is full."""
+        solver = self.pair_solvers.get(budget)
+        if solver is None or len(solver.memo) > MEMO_LIMIT:
+            solver = self.pair_solvers[budget] = EquilibriumSolver(budget)
+        return solver
+
+    def pair_in_budget(self, pos: Position, budget: int) -> bool:
+        """Whether `pos` is a two-walker position small enough and not known too large for `budget`."""
+        if not two_walkers(pos):
+            return False
+        tiles = walker_tiles(pos)
+        return tiles <= TWO_WALKER_MAX_TILES and tiles < self.pair_too_large.get(budget, 1 << 30)
+
+    def pair_refused(self, pos: Position, budget: int) -> None:
+        """Remember that the two-walker `pos` was over `budget`."""
+        self.pair_too_large[budget] = min(walker_tiles(pos), self.pair_too_large.get(budget, 1 << 30))
 
     def in_budget(self, pos: Position, budget: int) -> int | None:
         """The walker, if `pos` is in scope and not known to be too large for `budget`."""
@@ -66,6 +99,34 @@ def single_walker(pos: Position) -> int | None:
         return None
     player = pos.current_player()
     return player if player >= 0 and pos.walking[player] else None
+
+
+def two_walkers(pos: Position) -> bool:
+    """Whether `pos` is a decision of the last walk of a two-player game with both still walking."""
+    return (pos.players == 2 and pos.walk == pos.ruleset.walks - 1 and all(pos.walking)
+            and pos.current_player() >= 0)
+
+
+def walker_tiles(pos: Position) -> int:
+    """The tiles in the walking players' bags and hands together (what makes a solve large)."""
+    return sum(len(pos.bags[p]) + len(pos.hands[p]) for p in range(pos.players) if pos.walking[p])
+
+
+def step_start(pos: Position) -> Position | None:
+    """The start of `pos`'s simultaneous step (its first decider to act, no choice of the step
+    made yet) if `pos`'s player and another decide it; else None. A later seat's decision cannot
+    see the earlier seats' choices (C6, C8, C12), so its values are the step's."""
+    if pos.phase not in SIMULTANEOUS or pos.current_player() < 0:
+        return None
+    deciders = [p for p in range(pos.players) if len(rules.step_legal(pos, p)) > 1]
+    if len(deciders) < 2 or pos.actor not in deciders:
+        return None
+    start = pos.copy()
+    first = deciders[0]
+    start.pending = [choice if p < first else rules.NO_CHOICE for p, choice in enumerate(pos.pending)]
+    start.actor = first
+    start.legal = rules.step_legal(pos, first)
+    return start
 
 
 def _floats(value: ExactValue) -> Values:
@@ -108,11 +169,14 @@ class ExactEndgames:
         return state
 
     def exact_value(self, state: Position) -> Values | None:
-        """Every player's exact values at the walker's decision under best play, or None."""
+        """Every player's exact values at the walker's decision under best play, or None. With two
+        walkers, at a simultaneous step: the step's equilibrium value at its start, and after the
+        first decider's choice (hidden from the second) that choice's value against the second's
+        equilibrium strategy."""
         probes = self._probes
         walker = probes.in_budget(state, self.leaf_max_nodes)
         if walker is None:
-            return None
+            return self._pair_value(state)
         try:
             return _floats(probes.solver(self.leaf_max_nodes).value(state))
         except SolverLimitError:
@@ -120,15 +184,59 @@ class ExactEndgames:
             return None
 
     def exact_options(self, state: Position) -> dict[int, Values] | None:
-        """Every player's exact values after each option at the walker's decision, or None."""
+        """Every player's exact values after each option at the walker's decision, or None. With
+        two walkers at a simultaneous step both decide: each option's value against the other
+        seat's equilibrium strategy."""
         probes = self._probes
         walker = probes.in_budget(state, self.max_nodes)
         if walker is None:
-            return None
+            return self._pair_options(state)
         try:
             result = probes.solver(self.max_nodes).solve(state)
         except SolverLimitError:
             probes.refused(state, walker, self.max_nodes)
+            return None
+        return {o.action: _floats(o.value) for o in result.options}
+
+    def exact_step(self, state: Position) -> StepResult | None:
+        """The exact equilibrium of `state`'s simultaneous step (two walkers, both deciding), or None."""
+        start = step_start(state)
+        if start is None or not self._probes.pair_in_budget(state, TWO_WALKER_MAX_NODES):
+            return None
+        try:
+            return self._probes.pair_solver(TWO_WALKER_MAX_NODES).solve_step(start)
+        except SolverLimitError:
+            self._probes.pair_refused(state, TWO_WALKER_MAX_NODES)
+            return None
+
+    def _pair_value(self, state: Position) -> Values | None:
+        probes, budget = self._probes, TWO_WALKER_LEAF_MAX_NODES
+        if not probes.pair_in_budget(state, budget):
+            return None
+        solver = probes.pair_solver(budget)
+        try:
+            start = step_start(state)
+            if start is None:
+                return _floats(solver.value(state))
+            step = solver.solve_step(start)
+        except SolverLimitError:
+            probes.pair_refused(state, budget)
+            return None
+        first = step.seats[0].player
+        choice = state.pending[first]
+        return _floats(step.value if state.actor == first else step.seats[0].option(choice).value)
+
+    def _pair_options(self, state: Position) -> dict[int, Values] | None:
+        if step_start(state) is not None:
+            step = self.exact_step(state)
+            return None if step is None else {o.action: _floats(o.value) for o in step.seat(state.actor).options}
+        probes, budget = self._probes, TWO_WALKER_MAX_NODES
+        if not probes.pair_in_budget(state, budget):
+            return None
+        try:
+            result = probes.pair_solver(budget).solve(state)
+        except SolverLimitError:
+            probes.pair_refused(state, budget)
             return None
         return {o.action: _floats(o.value) for o in result.options}
 
@@ -139,4 +247,5 @@ class ExactEndgames:
 
 def solved_positions() -> int:
     """How many positions this process's shared solvers hold."""
-    return sum(len(s.memo) for s in _SHARED.solvers.values())
+    return (sum(len(s.memo) for s in _SHARED.solvers.values())
+            + sum(len(s.memo) for s in _SHARED.pair_solvers.values()))

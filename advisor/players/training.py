@@ -20,7 +20,8 @@ import numpy as np
 
 from advisor.players.bots import (
     DEFAULT_ROLLOUT, HeuristicEvaluator, TrustedPolicy, cautious_bot, greedy_bot)
-from advisor.players.games import derive_seed
+from advisor.players.agents import PolicyAgent
+from advisor.players.games import GameLoop, derive_seed
 from advisor.players.learned import FEATURES, Model, feature_rows, softmax, walks_left
 from positions.position import Position
 from positions.routes import ROUTES
@@ -65,21 +66,22 @@ def _pick(rng: random.Random, table: Sequence[tuple[Any, float]]) -> Any:
     return table[-1][0]
 
 
-def play_game(game: int, seed: int, per_game: int) -> list[Sample]:
-    """Game number `game` of the run seeded `seed`: up to `per_game` of its decisions, labelled."""
+def training_game(game: int, seed: int, per_game: int) -> list[Sample]:
+    """Game number `game` of the run seeded `seed` (played through the game loop, every bot on its
+    seat's view): up to `per_game` of its decisions, labelled."""
     rng = random.Random(derive_seed(seed, "evaluator-training", game))
     bots = _seat_bots()
     players = _pick(rng, PLAYER_COUNTS)
     route = rng.choice(sorted(ROUTES))
-    seats = [bots[_pick(rng, SEATS)] for _ in range(players)]
-    pos = Position.new_game(players, route)
+    seats = [_pick(rng, SEATS) for _ in range(players)]
+    loop = GameLoop([PolicyAgent(name, bots[name]) for name in seats], route,
+                    derive_seed(seed, "evaluator-training", game, "deal"))
     decisions: list[Position] = []
-    while not pos.is_terminal():
-        if pos.is_chance():
-            pos.apply(pos.sample_chance(rng))
-            continue
-        decisions.append(pos.copy())
-        pos.apply(seats[pos.current_player()].choose(pos, rng))
+    while not loop.position.is_terminal():
+        if not loop.position.is_chance():
+            decisions.append(loop.position.copy())
+        loop.step()
+    pos = loop.position
     kept = sorted(rng.sample(range(len(decisions)), min(per_game, len(decisions))))
     returns, scores = pos.returns(), [float(v) for v in pos.scores()]
     heuristic = HeuristicEvaluator()
@@ -96,7 +98,7 @@ def generate(games: int, seed: int, per_game: int, first: int = 0) -> list[Sampl
     """The samples of games `first` .. `first + games - 1` of the run seeded `seed`."""
     samples: list[Sample] = []
     for game in range(first, first + games):
-        samples.extend(play_game(game, seed, per_game))
+        samples.extend(training_game(game, seed, per_game))
     return samples
 
 

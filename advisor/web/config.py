@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+"""Names a browser on this machine uses for a loopback server (always allowed as ``Host``)."""
 
 
 @dataclass(frozen=True)
@@ -30,7 +33,23 @@ class WebConfig:
     """A job nobody has listened to or asked about for this long is cancelled."""
     update_seconds: float = 0.2
     """How often a running analysis reports (at least twice a second)."""
+    max_paused: int = 0
+    """Paused analyses kept at once (each holds a search process); 0: twice the slots. Pausing one
+    more cancels the one paused longest ago."""
+    max_tracked: int = 200
+    """Tracked games in the folder at most; starting one more is refused."""
+    max_problems: int = 50
+    """Problems listed in one answer (the count says how many there were)."""
+    hosts: tuple[str, ...] = field(default=LOOPBACK_HOSTS)
+    """``Host`` names a request may use (without the port); others get 421 (DNS rebinding)."""
+    token: str = ""
+    """When set, every request must carry it (``?token=`` once, then a cookie, or a header)."""
 
     def __post_init__(self) -> None:
         if self.slots < 1 or self.max_jobs < 1:
             raise ValueError("slots and max_jobs must be at least 1")
+
+    @property
+    def paused_cap(self) -> int:
+        """:attr:`max_paused`, its default resolved."""
+        return self.max_paused or 2 * self.slots

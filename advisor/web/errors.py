@@ -14,6 +14,15 @@ from positions.errors import RefugeError
 from search.errors import SearchError
 
 LOG = logging.getLogger("refuge.web")
+MAX_MESSAGE = 300
+"""Characters of a message (or of input it quotes) in an answer; the rest is cut."""
+MAX_PROBLEMS = 50
+"""Problems listed in an answer; ``problem_count`` says how many there were."""
+
+
+def clip(text: str, limit: int = MAX_MESSAGE) -> str:
+    """`text` cut to `limit` characters (with "…" when cut)."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 class ApiError(Exception):
@@ -26,15 +35,22 @@ class ApiError(Exception):
         self.details = details
 
 
-def problems_of(error: RefugeError) -> list[dict[str, str]]:
-    """The reader's lines (``JSONPATH: message``, as `refuge validate` prints them) as path and message."""
+def problems_of(error: RefugeError, limit: int = MAX_PROBLEMS) -> list[dict[str, str]]:
+    """The reader's first `limit` lines (``JSONPATH: message``, as `refuge validate` prints them) as
+    path and message, each cut short."""
     problems = []
-    for line in str(error).splitlines():
+    for line in str(error).splitlines()[:limit]:
         path, sep, message = line.partition(": ")
         if not sep or " " in path:
             path, message = "", line
-        problems.append({"path": path, "message": message})
+        problems.append({"path": clip(path, 120), "message": clip(message)})
     return problems
+
+
+def problem_count(error: RefugeError) -> int:
+    """How many problems an error reports (the reader counts those it did not word)."""
+    counted = getattr(error, "problem_count", None)
+    return counted if isinstance(counted, int) else max(1, str(error).count("\n") + 1)
 
 
 def error_response(status: int, message: str, **details: Any) -> JSONResponse:
@@ -45,15 +61,17 @@ def error_response(status: int, message: str, **details: Any) -> JSONResponse:
 async def on_api_error(request: Request, error: Exception) -> Response:
     """An :class:`ApiError` as JSON."""
     assert isinstance(error, ApiError)
-    return error_response(error.status, error.message, **error.details)
+    return error_response(error.status, clip(error.message), **error.details)
 
 
 async def on_refuge_error(request: Request, error: Exception) -> Response:
     """Bad input met by the game library (a position, record or action): 422 with every problem."""
     assert isinstance(error, (RefugeError, SearchError))
     problems = problems_of(error) if isinstance(error, RefugeError) else []
-    first = str(error).splitlines()[0] if str(error) else type(error).__name__
-    return error_response(422, first, problems=problems)
+    count = problem_count(error) if isinstance(error, RefugeError) else 0
+    text = str(error)
+    first = clip(text[:MAX_MESSAGE * 2].splitlines()[0]) if text else type(error).__name__
+    return error_response(422, first, problems=problems, problem_count=count)
 
 
 async def on_http_error(request: Request, error: Exception) -> Response:

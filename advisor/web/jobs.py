@@ -10,8 +10,8 @@ second, starts queued jobs and cancels idle ones; nothing blocks the server.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import multiprocessing
+import secrets
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -56,6 +56,8 @@ class Job:
     """When a finished job's process that has not exited gets terminated."""
     terminated: bool = False
     place: int = 0
+    paused_at: float = 0.0
+    """When it last paused (the paused cap cancels the oldest first)."""
 
     def touch(self) -> None:
         """Someone asked about this job: it is not idle."""
@@ -72,7 +74,6 @@ class JobManager:
         self.config = config
         self.jobs: dict[str, Job] = {}
         self.counts: Counter[str] = Counter()
-        self._ids = itertools.count(1)
         self.stopping = False
         """Set when the server shuts down: event streams end."""
         self._task: asyncio.Task[None] | None = None
@@ -111,7 +112,7 @@ class JobManager:
         if active >= self.config.max_jobs:
             raise ApiError(503, f"busy: {active} analyses and annotations already queued or running "
                            f"(cap {self.config.max_jobs}); try again later")
-        job = Job(f"{kind}-{next(self._ids)}", kind, target, args)
+        job = Job(f"{kind}-{secrets.token_hex(12)}", kind, target, args)  # unguessable
         self.jobs[job.id] = job
         self._schedule()
         return job
@@ -140,6 +141,7 @@ class JobManager:
             raise ApiError(409, f"analysis {job.id} has not started yet")
         if job.state == "queued":
             job.state, job.resume = "paused", False
+            self._paused(job)
         elif job.conn is not None:
             job.conn.send("pause")
             job.pause_wanted = True
@@ -250,6 +252,7 @@ class JobManager:
             job.pause_wanted = False
             if job.state == "running":
                 job.state = "paused"
+                self._paused(job)
         elif kind == "final":
             if message["data"] is not None:
                 job.result = message["data"]
@@ -259,6 +262,17 @@ class JobManager:
         elif kind == "error":
             self._finish(job, "failed", "", str(message.get("message", "error")))
         job.changed()
+
+    def _paused(self, job: Job) -> None:
+        """`job` has just paused: beyond the cap of paused analyses (each holds a process), cancel
+        the one paused longest ago."""
+        job.paused_at = time.monotonic()
+        paused = sorted((j for j in self.jobs.values() if j.state == "paused" or
+                         (j.state == "queued" and j.resume)), key=lambda j: j.paused_at)
+        for old in paused[:max(0, len(paused) - self.config.paused_cap)]:
+            self.cancel(old, "too many paused")
+            old.error = (f"cancelled: more than {self.config.paused_cap} paused analyses "
+                         f"(this one was paused longest ago)")
 
     def _finish(self, job: Job, state: str, reason: str, error: str = "") -> None:
         job.state, job.reason, job.error = state, reason, error

@@ -132,7 +132,7 @@ def read_start(body: dict[str, Any], config: WebConfig,
     if source == "tracked":
         if tracked is None:
             raise ApiError(404, "tracked: no tracked games on this server")
-        return None, tracked(value).recorder.record()
+        return None, tracked(value).session.record()
     data = read_game_file(config, value) if source == "file" else value
     label = str(value) if source == "file" else source
     if source == "position" or (source == "file" and is_position(data)):
@@ -161,7 +161,7 @@ def read_events(value: object) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(e, str) for e in value):
-        raise ApiError(400, "events: expected a list of actions in notation, e.g. [\"draw\"]")
+        raise ApiError(422, "events: expected a list of actions in notation, e.g. [\"draw\"]")
     if len(value) > MAX_LINE_EVENTS:
         raise ApiError(413, f"events: {len(value)} events, over the cap of {MAX_LINE_EVENTS}")
     return list(value)
@@ -196,7 +196,7 @@ def read_line(body: object, config: WebConfig, tracked: Any = None) -> Line:
     at = body.get("at")
     if saved is not None:
         if at is not None:
-            raise ApiError(400, "at: only a game record has events to stop at")
+            raise ApiError(422, "at: only a game record has events to stop at")
         line = Line(saved.position.copy(), saved.names, events, title=saved.title, story=saved.story,
                     start=saved)
     else:
@@ -205,7 +205,7 @@ def read_line(body: object, config: WebConfig, tracked: Any = None) -> Line:
         if at is None:
             at = len(record.events)
         if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at <= len(record.events):
-            raise ApiError(400, f"at: expected an event index 0 to {len(record.events)}")
+            raise ApiError(422, f"at: expected an event index 0 to {len(record.events)}")
         line = Line(game.position_at(at).copy(), record.names, events, record, at, record.title,
                     record.story)
     apply_events(line.position, events)
@@ -226,7 +226,7 @@ def sample_outcome(pos: Position, seed: object) -> str:
     if not pos.is_chance():
         raise ApiError(409, "sample: the next event is not chance")
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ApiError(400, "sample: expected an integer seed")
+        raise ApiError(422, "sample: expected an integer seed")
     return str(action_from_code(pos.sample_chance(random.Random(seed))))
 
 

@@ -122,7 +122,7 @@ def analysis_snapshot(advice: Advice, seconds: float) -> dict[str, object]:
 def analysis_request(max_iterations: int, seed: int) -> SearchRequest:
     """The request `refuge best-move` makes (the advisor's rollouts and widening, exact endgames),
     capped at `max_iterations`."""
-    return advisor_request(iterations=max_iterations, seed=seed, exact=ExactEndgames())
+    return advisor_request(iterations=max_iterations, seed=seed, oracle=ExactEndgames())
 
 
 def run_analysis(conn: Connection, document: dict[str, object], seed: int, max_iterations: int,

@@ -6,18 +6,13 @@ from importlib import resources
 
 from positions.errors import MalformedFileError
 from positions.saved import SavedPosition, read_position_text
-from positions.validation import did_you_mean
+from positions.errors import did_you_mean
 
 
 def example_names() -> list[str]:
     """The names of the shipped examples, sorted (a name is the file name without ``.json``)."""
     folder = resources.files(__name__)
     return sorted(item.name[:-5] for item in folder.iterdir() if item.name.endswith(".json"))
-
-
-def is_example(name: str) -> bool:
-    """Whether `name` names a shipped example."""
-    return name in example_names()
 
 
 def example_text(name: str) -> str:

@@ -33,7 +33,7 @@ def test_the_deliberate_blunder_is_labelled_and_the_engines_moves_are_not() -> N
     result = _annotate(BLUNDER_GAME, "--players", "0", "--from-event", "100", "--json",
                        "--workers", "1")
     assert result.exit_code == 0, result.output
-    doc = json.loads(result.stdout)  # the heartbeat of a slow run goes to stderr
+    doc = json.loads(result.stdout)
     by_event = {d["event"]: d for d in doc["decisions"]}
     blunder = by_event[_blunder_event()]
     assert (blunder["played"], blunder["best"]) == ("draw", "return")

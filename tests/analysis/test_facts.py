@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.analysis.facts import return_facts, weather_hit_chance
+from advisor.analysis.facts import return_facts
+from positions.rules import weather_hit_chance
 from advisor.cli.files import load_position_arg
 from positions import TILES, Position
 

@@ -126,3 +126,26 @@ def test_completions_offer_the_open_events_and_commands() -> None:
     assert "draw" in session.completions("dr")
     assert "2: return" in session.completions("2: r")
     assert session.completions("und") == ["undo"]
+
+
+def test_a_failed_save_leaves_the_session_as_it_was(game: GameRecord) -> None:
+    """Save, then commit (issue 24): the session changes only once `save` has the new record."""
+    session = new_session()
+    saved: list[GameRecord] = []
+    session.enter_saved(0, game.events[0], saved.append)
+    assert saved[-1].events == game.events[:1] == session.record().events
+
+    def broken(record: GameRecord) -> None:
+        raise OSError("disk full")
+
+    entries, held, record, actor = list(session.entries), dict(session.held), session.record(), session.position.actor
+    for attempt in (lambda: session.enter_saved(1, game.events[1], broken),
+                    lambda: session.undo_saved(1, broken)):
+        with pytest.raises(OSError, match="disk full"):
+            attempt()
+        assert (session.entries, session.held, session.record()) == (entries, held, record)
+        assert session.position.actor == actor and session.recorder.events == list(record.events)
+    with pytest.raises(IllegalActionError):
+        session.enter_saved(0, game.events[0], saved.append)  # seat 0 has chosen: refused, not saved
+    assert len(saved) == 1
+    assert session.undo_saved(1, saved.append) == 1 and saved[-1].events == () == session.record().events

@@ -14,7 +14,8 @@ from advisor.players.agents import PolicyAgent, register_agent_kind
 import itertools
 
 from advisor.arena.match import ArenaSettings, Schedule, batches, make_tables, rotations, run_arena
-from advisor.arena.play import DealStreams, Entrant, GameJob, derive_seed, play_game
+from advisor.arena.play import Entrant, GameJob, play_game
+from advisor.players.games import DealStreams, derive_seed
 from advisor.arena.report import Played, pair_stats
 from advisor.cli import cli
 from advisor.arena.stats import pentanomial
@@ -212,3 +213,17 @@ def test_a_broken_pool_is_rebuilt_and_its_games_replayed(tmp_path) -> None:
                                        workers=2))
     assert os.path.exists(flag)  # a worker did die
     assert [g[0] for g in _games(db)] == list(range(8)) and len(progress.played) == 8
+
+
+def test_a_run_reports_through_its_hooks_not_the_terminal(tmp_path, capsys) -> None:
+    """The arena prints nothing itself: summary lines and the count of games go to the hooks."""
+    from advisor.arena.match import ArenaReports
+
+    lines: list[str] = []
+    counts: list[tuple[int, int]] = []
+    run_arena(ArenaSettings([("h", "heuristic"), ("r", "random")], games=4, seed=2,
+                            db=str(tmp_path / "a.sqlite"), workers=1),
+              ArenaReports(line=lines.append, played=lambda done, total: counts.append((done, total))))
+    assert counts and counts[-1] == (4, 4) and all(total == 4 for _, total in counts)
+    assert lines and lines[0].startswith("games ") and "h vs r" in lines[0]
+    assert capsys.readouterr().out == ""

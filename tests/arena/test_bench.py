@@ -44,4 +44,4 @@ def test_bench_command_prints_signature_and_speed() -> None:
     assert f"signature: {EXPECTED['test']['signature']}" in result.output
     assert "iterations: 150" in result.output and "iterations/s:" in result.output
     as_json = CliRunner().invoke(cli, ["bench", "--iterations", "25", "--json"])
-    assert json.loads(as_json.output)["signature"] == EXPECTED["test"]["signature"]
+    assert json.loads(as_json.stdout)["signature"] == EXPECTED["test"]["signature"]

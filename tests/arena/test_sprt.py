@@ -233,7 +233,7 @@ def test_cli_json_defaults_to_normalized_elo() -> None:
     result = _sprt("--pentanomial", "100,400,1000,400,100", "--elo0", "0", "--elo1", "10", "--json",
                    "--alpha", "0.1")
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["sprt"]["elo_model"] == "normalized" and data["sprt"]["decision"] == "continue"
     assert data["sprt"]["llr"] == pytest.approx(-1.66, abs=0.02)
     assert data["sprt"]["upper"] == pytest.approx(math.log(0.95 / 0.1))

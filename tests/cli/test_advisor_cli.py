@@ -25,7 +25,7 @@ def _without_timing(document: dict) -> dict:
 def test_best_move_json_lists_every_option_with_the_documented_fields() -> None:
     result = _run("best-move", "storm-one-away", "--iterations", "300", "--seed", "4", "--json")
     assert result.exit_code == 0, result.output
-    doc = json.loads(result.output)
+    doc = json.loads(result.stdout)
     legal = [str(a) for a in load_position_arg("storm-one-away").legal_actions()]
     assert sorted(o["action"] for o in doc["options"]) == sorted(legal)
     assert sum(o["visits"] for o in doc["options"]) == doc["iterations"] == 300
@@ -33,7 +33,7 @@ def test_best_move_json_lists_every_option_with_the_documented_fields() -> None:
         low, high = option["ci95"]
         assert 0 <= low <= option["win_probability"] <= high <= 1
         assert set(option) == {"action", "win_probability", "ci95", "expected_score", "visits",
-                               "exact"}
+                               "exact", "share"}
     assert doc["best"] == doc["options"][0]["action"]
     assert doc["seed"] == 4 and doc["facts"]["storms_on_track"] + 1 == doc["facts"]["threshold"]
 
@@ -42,7 +42,7 @@ def test_best_move_json_gives_every_players_chances_summing_to_one_and_a_line() 
     """One search gives every player's win share (C18: they sum to 1) and expected score."""
     result = _run("best-move", "thinning-cave-3p", "--iterations", "400", "--seed", "2", "--json")
     assert result.exit_code == 0, result.output
-    doc = json.loads(result.output)
+    doc = json.loads(result.stdout)
     assert [p["player"] for p in doc["players"]] == [0, 1, 2]
     assert abs(sum(p["win_probability"] for p in doc["players"]) - 1) < 1e-5
     mine = doc["players"][doc["player"]]
@@ -56,7 +56,7 @@ def test_best_move_json_gives_every_players_chances_summing_to_one_and_a_line() 
 def test_best_move_is_reproducible_for_a_seed() -> None:
     first = _run("best-move", "which-tile", "--iterations", "200", "--seed", "9", "--json")
     second = _run("best-move", "which-tile", "--iterations", "200", "--seed", "9", "--json")
-    assert _without_timing(json.loads(first.output)) == _without_timing(json.loads(second.output))
+    assert _without_timing(json.loads(first.stdout)) == _without_timing(json.loads(second.stdout))
 
 
 def test_best_move_text_has_table_recommendation_and_return_facts() -> None:
@@ -93,7 +93,7 @@ def test_best_move_on_a_finished_game_says_there_is_no_decision(tmp_path) -> Non
 def test_solve_gives_exact_values_where_one_player_is_left() -> None:
     result = _run("solve", "endgame-solo", "--json")
     assert result.exit_code == 0, result.output
-    doc = json.loads(result.output)
+    doc = json.loads(result.stdout)
     best = max(doc["options"], key=lambda o: (o["win_probability"], o["expected_score"]))
     assert doc["best"] == best["action"] and doc["nodes"] > 0
 
@@ -107,7 +107,7 @@ def test_solve_says_draw_where_both_options_win_for_sure() -> None:
             if line.startswith(("draw ", "return "))}
     assert rows == {"draw": ["100.00%", "19.10"], "return": ["100.00%", "17.00"]}
     assert "Best: draw" in result.output
-    doc = json.loads(_run("solve", data, "--json").output)
+    doc = json.loads(_run("solve", data, "--json").stdout)
     assert [(o["action"], o["win_exact"], o["score_exact"]) for o in doc["options"]] == [
         ("draw", "1", "191/10"), ("return", "1", "17")]
     assert sum(p["win_probability"] for p in doc["options"][0]["players"]) == 1
@@ -195,7 +195,7 @@ def test_best_move_exports_the_search_tree_as_graphml(tmp_path) -> None:
     graph = nx.read_graphml(path)
     root = [n for n, data in graph.nodes(data=True) if data["root"]]
     assert len(root) == 1 and graph.nodes[root[0]]["visits"] == 200
-    options = {o["action"]: o["visits"] for o in json.loads(result.output)["options"]}
+    options = {o["action"]: o["visits"] for o in json.loads(result.stdout)["options"]}
     walked = {}
     for _, _, data in graph.out_edges(root[0], data=True):
         walked[data["action"]] = walked.get(data["action"], 0) + data["walked"]

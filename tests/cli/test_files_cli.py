@@ -93,7 +93,7 @@ def test_position_at_an_event_is_seen_by_the_player_to_decide(tmp_path) -> None:
 def test_position_by_walk_turn_and_player(tmp_path) -> None:
     result = _run("position", _game_file(tmp_path), "--walk", "1", "--turn", "1", "--player", "1")
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["walk"] == 1 and data["turn"] == 1 and data["decision"]["player"] == 1
 
 

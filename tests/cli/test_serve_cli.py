@@ -10,23 +10,40 @@ from starlette.applications import Starlette
 from advisor.cli import cli
 
 
+def fake_run(calls: list[dict]):
+    """uvicorn.Server.run standing in for the real one: records the socket serve bound and the app."""
+    def run(server: uvicorn.Server, sockets: list) -> None:
+        (sock,) = sockets
+        calls.append({"address": sock.getsockname(), "app": server.config.app})
+        sock.close()
+    return run
+
+
 def test_serve_listens_on_loopback_by_default_and_prints_its_url(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[dict] = []
-    monkeypatch.setattr(uvicorn.Server, "run", lambda server: calls.append(
-        {"host": server.config.host, "port": server.config.port, "app": server.config.app}))
-    result = CliRunner().invoke(cli, ["serve", "--games", str(tmp_path), "--max-seconds", "5"])
+    monkeypatch.setattr(uvicorn.Server, "run", fake_run(calls))
+    result = CliRunner().invoke(cli, ["serve", "--games", str(tmp_path), "--max-seconds", "5", "--port", "0"])
     assert result.exit_code == 0, result.output
-    assert "http://127.0.0.1:8765/" in result.output and str(tmp_path) in result.output
     (call,) = calls
-    assert (call["host"], call["port"]) == ("127.0.0.1", 8765) and isinstance(call["app"], Starlette)
+    host, port = call["address"]
+    assert host == "127.0.0.1" and isinstance(call["app"], Starlette)
+    assert f"http://127.0.0.1:{port}/  (games: {tmp_path}" in result.output  # no token on loopback
     config = call["app"].state.config
-    assert (config.games_dir, config.max_seconds) == (str(tmp_path), 5.0)
+    assert (config.games_dir, config.max_seconds, config.token) == (str(tmp_path), 5.0, "")
+    assert config.paused_cap == 2 * config.slots and "127.0.0.1" in config.hosts
 
 
-def test_serve_says_when_other_machines_can_reach_it(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(uvicorn.Server, "run", lambda server: None)
-    result = CliRunner().invoke(cli, ["serve", "--games", str(tmp_path), "--host", "0.0.0.0", "--port", "0"])
+def test_serve_beyond_loopback_needs_a_token_printed_in_its_url(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[dict] = []
+    monkeypatch.setattr(uvicorn.Server, "run", fake_run(calls))
+    result = CliRunner().invoke(cli, ["serve", "--games", str(tmp_path), "--host", "0.0.0.0", "--port", "0",
+                                      "--allow-host", "board.lan", "--max-paused", "3"])
     assert result.exit_code == 0 and "other machines can reach this server" in result.output
+    config = calls[0]["app"].state.config
+    assert len(config.token) >= 32 and f"/?token={config.token}" in result.output
+    assert "board.lan" in config.hosts and config.paused_cap == 3
+    given = CliRunner().invoke(cli, ["serve", "--games", str(tmp_path), "--port", "0", "--token", "abc"])
+    assert given.exit_code == 0 and "/?token=abc" in given.output
 
 
 def test_serve_refuses_a_missing_games_folder(tmp_path) -> None:

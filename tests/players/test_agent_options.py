@@ -20,7 +20,7 @@ from solver_positions import load_entries, replay
 
 def _root_visits(table: dict, pos: Position) -> int:
     node = table.get((pos.current_player(), pos.information_set_key(pos.current_player())), {})
-    return sum(stats[0] for stats in node.values())
+    return sum(stats.visits for stats in node.values())
 
 
 def _next_decision_of(pos: Position, player: int, rng: random.Random) -> Position:
@@ -127,13 +127,13 @@ def test_spec_options_reach_the_request() -> None:
     """exact=, widening=, below= build the request; exact endgames and the heuristic prior are the
     defaults (issue 16 step 2), and prior=none,exact=none,evaluator=rollout is the search before."""
     request = make_agent("ismcts:iterations=50,exact=endgames,widening=0.1,below=0.3").request(1)  # type: ignore[attr-defined]
-    assert isinstance(request.exact, ExactEndgames)
+    assert isinstance(request.oracle, ExactEndgames)
     assert request.widening == 0.1 and request.exploration_below == 0.3
     default = make_agent("ismcts:iterations=50").request(1)  # type: ignore[attr-defined]
-    assert isinstance(default.exact, ExactEndgames) and default.prior is not None
+    assert isinstance(default.oracle, ExactEndgames) and default.prior is not None
     assert default.widening == 0.0 and default.exploration_below is None
     before = make_agent("ismcts:iterations=50,prior=none,exact=none,evaluator=rollout").request(1)  # type: ignore[attr-defined]
-    assert before.exact is None and before.prior is None and before.evaluator is None
+    assert before.oracle is None and before.prior is None and before.evaluator is None
     assert before.rollout_cutoff is None and before.belief is None
     with pytest.raises(AgentSpecError, match="unknown exact 'perfect'"):
         make_agent("ismcts:iterations=50,exact=perfect")

@@ -137,3 +137,19 @@ def test_a_program_that_is_not_an_engine_is_refused() -> None:
     with pytest.raises(EngineError, match="cannot start") as missing:
         EngineClient(["/no/such/engine"], "ghost")
     assert missing.value.kind == "crash"
+
+
+def test_the_engine_module_runs_by_itself() -> None:
+    """``python -m advisor.players.engine`` starts the engine (no command layer), a bad spec is one line."""
+    import subprocess
+    import sys
+
+    argv = engine_argv("heuristic")
+    assert argv[1:3] == ["-m", "advisor.players.engine"]
+    done = subprocess.run(argv, input=b'{"cmd":"identify"}\n{"cmd":"quit"}\n', capture_output=True,
+                          timeout=60)
+    assert done.returncode == 0 and b'"protocol"' in done.stdout.splitlines()[0]
+    bad = subprocess.run([sys.executable, "-m", "advisor.players.engine", "--agent", "nope"],
+                         capture_output=True, timeout=60, text=True)
+    assert bad.returncode == 1 and bad.stderr.startswith("error: unknown agent 'nope'")
+    assert bad.stderr.count("\n") == 1

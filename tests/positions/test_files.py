@@ -96,3 +96,34 @@ def test_a_read_only_file_is_refused_even_for_root(tmp_path) -> None:
     with pytest.raises(FileWriteError, match="kept.json: the file is read-only; not replacing it"):
         write_atomically(str(path), "text")
     assert path.read_text() == "keep me"
+
+
+def test_a_document_of_many_unknown_keys_is_worded_up_to_the_cap_and_counted() -> None:
+    """A reader's work per document is bounded: the first MAX_KEPT problems in words (with their
+    suggestions), the rest counted on one line (issue 24: a 4 MB body of unknown keys)."""
+    from positions.errors import RefugeError
+    from positions.saved import parse_position
+    from positions.validation import MAX_KEPT
+
+    document = {"format": "refuge-position/1", **{f"zz{i}": 0 for i in range(MAX_KEPT + 500)}}
+    with pytest.raises(RefugeError) as caught:
+        parse_position(document)
+    lines = str(caught.value).splitlines()
+    assert len(lines) == MAX_KEPT + 1 and lines[-1].endswith("more problems")
+    assert caught.value.problem_count >= MAX_KEPT + 500  # type: ignore[attr-defined]
+
+
+def test_the_folder_writer_syncs_and_never_follows_a_link(tmp_path) -> None:
+    from positions.files import write_in_folder
+
+    write_in_folder(str(tmp_path), "a.json", "1", new=True)
+    write_in_folder(str(tmp_path), "a.json", "2")
+    assert (tmp_path / "a.json").read_text() == "2"
+    with pytest.raises(FileWriteError, match="exists already"):
+        write_in_folder(str(tmp_path), "a.json", "3", new=True)
+    (tmp_path / "target").write_text("keep")
+    os.symlink(tmp_path / "target", tmp_path / "b.json")
+    with pytest.raises(FileWriteError, match="symbolic link"):
+        write_in_folder(str(tmp_path), "b.json", "x")
+    assert (tmp_path / "target").read_text() == "keep"
+    assert sorted(os.listdir(tmp_path)) == ["a.json", "b.json", "target"]  # no temporary left

@@ -20,6 +20,14 @@ import positions.rules
 from positions import native
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+GROUPS = (("positions.state", "positions.rules", "positions.position"), ("advisor.players.heuristics",))
+"""The groups scripts/build_native.py compiles (the record, not this module, tells the guard)."""
+MODULES = tuple(m for group in GROUPS for m in group)
+
+
+def _record(digests: dict[str, str]) -> str:
+    """A build record as scripts/build_native.py writes it."""
+    return json.dumps({"groups": [list(g) for g in GROUPS], "digests": digests})
 
 SEARCH_PROBE = """
 import json, random
@@ -69,12 +77,12 @@ def test_this_process_runs_what_the_build_state_says() -> None:
 def test_a_build_older_than_its_source_is_stale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A recorded digest that is not the source's own marks the build stale (or absent)."""
     record = tmp_path / "record.json"
-    record.write_text(json.dumps({m: "0" * 64 for m in native.NATIVE_MODULES}))
+    record.write_text(_record({m: "0" * 64 for m in MODULES}))
     monkeypatch.setattr(native, "BUILD_RECORD", record)
     monkeypatch.delenv(native.PURE_ENV, raising=False)
-    for module in native.NATIVE_MODULES:
+    for module in MODULES:
         assert native.build_state(module) in ("stale", "not built")
-    record.write_text(json.dumps({m: native.source_digest(m) for m in native.NATIVE_MODULES}))
+    record.write_text(_record({m: native.source_digest(m) for m in MODULES}))
     if native.build_state("positions.rules") != "not built":
         assert native.build_state("positions.rules") == "compiled"
 
@@ -82,8 +90,8 @@ def test_a_build_older_than_its_source_is_stale(tmp_path: Path, monkeypatch: pyt
 def test_a_group_is_used_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The rules and the position are compiled together: one stale source makes both stale."""
     record = tmp_path / "record.json"
-    digests = {m: native.source_digest(m) for m in native.NATIVE_MODULES}
-    record.write_text(json.dumps({**digests, "positions.rules": "0" * 64}))
+    digests = {m: native.source_digest(m) for m in MODULES}
+    record.write_text(_record({**digests, "positions.rules": "0" * 64}))
     monkeypatch.setattr(native, "BUILD_RECORD", record)
     monkeypatch.delenv(native.PURE_ENV, raising=False)
     if native.build_state("positions.position") == "not built":
@@ -92,7 +100,7 @@ def test_a_group_is_used_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     # the heuristic was compiled against the native Position: with the position from source it
     # would reject every position it is given, so it runs from source too
     assert native.build_state("advisor.players.heuristics") == "stale"
-    record.write_text(json.dumps({**digests, "advisor.players.heuristics": "0" * 64}))
+    record.write_text(_record({**digests, "advisor.players.heuristics": "0" * 64}))
     assert native.build_state("positions.position") == "compiled"
     assert native.build_state("advisor.players.heuristics") == "stale"
 
@@ -100,7 +108,7 @@ def test_a_group_is_used_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 def test_pure_python_can_be_forced(monkeypatch: pytest.MonkeyPatch) -> None:
     """REFUGE_PURE_PYTHON=1 disables every compiled module."""
     monkeypatch.setenv(native.PURE_ENV, "1")
-    assert {native.build_state(m) for m in native.NATIVE_MODULES} == {"disabled"}
+    assert {native.build_state(m) for m in MODULES} == {"disabled"}
 
 
 def test_a_module_kept_out_of_its_build_loads_from_source() -> None:

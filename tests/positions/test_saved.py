@@ -10,7 +10,8 @@ import pytest
 
 from positions import ROUTES, ImpossiblePositionError, MalformedFileError, Position, phases
 from positions.examples import example_text
-from positions.saved import parse_position, position_to_data, public_facts, read_position_text
+from positions.saved import parse_position, position_to_data, read_position_text
+from positions.view import public_facts
 from positions.validation import Problems, check_position
 
 

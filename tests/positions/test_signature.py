@@ -2,7 +2,7 @@
 
 Any change in behaviour (legal actions, their order, chance outcomes, automatic moves, scores) changes
 the hash. If the change is deliberate, bump ``RULES_VERSION`` in positions/rulesets.py and rewrite the
-file with ``.venv/bin/python tests/test_signature.py --update``.
+file with ``.venv/bin/python tests/positions/test_signature.py --update``.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def test_rules_signature_is_unchanged() -> None:
     current = signature(stored["games"])
     how = ("The engine's behaviour changed: seeded random games no longer replay as before. If the "
            "change is deliberate, bump RULES_VERSION in positions/rulesets.py and run "
-           "`.venv/bin/python tests/test_signature.py --update` to rewrite tests/data/signature.json; "
+           "`.venv/bin/python tests/positions/test_signature.py --update` to rewrite tests/data/signature.json; "
            "otherwise this is a regression.")
     assert current["sha256"] == stored["sha256"], f"{how}\nstored {stored}\ncurrent {current}"
     assert stored["rules_version"] == RULES_VERSION, (

@@ -96,18 +96,21 @@ def _view_of_player_0(pos: Position) -> Position:
 
 def test_belief_changes_the_value_in_the_bid_game() -> None:
     """Search stays game-agnostic: believing player 0 always bids 1, player 1's bid 1 is worth 1/2
-    (not 3/4 as under the uniform sampler) and bid 0 is worth 0."""
+    (not 3/4 as under the uniform sampler) and bid 0 is worth 0. (The belief determinizes a search
+    grown from the decision, ``step_root=False``; from the step's start there is nothing to redraw.)"""
     state = BidGame()
     state.apply(0)  # the hidden bid; the belief never sees it
-    request = SearchRequest(iterations=2000, seed=9, root_selection="uniform", belief=Always(1))
+    request = SearchRequest(iterations=2000, seed=9, root_selection="uniform", belief=Always(1),
+                            step_root=False)
     result = search(state, request)
     assert result.stats(1).win == pytest.approx(0.5) and result.stats(0).win == pytest.approx(0.0)
 
 
-def test_belief_search_never_reads_the_hidden_choice() -> None:
+@pytest.mark.parametrize("step_root", [False, True])
+def test_belief_search_never_reads_the_hidden_choice(step_root: bool) -> None:
     """Same key and the same statistics with a belief, whatever player 0 chose secretly."""
     first, second = two_hidden_choices()
-    request = SearchRequest(iterations=300, seed=8, rollout=DEFAULT_ROLLOUT,
+    request = SearchRequest(iterations=300, seed=8, rollout=DEFAULT_ROLLOUT, step_root=step_root,
                             belief=TrustedPolicy(DEFAULT_ROLLOUT), prior=DEFAULT_ROLLOUT)
     assert search(first, request).actions == search(second, request).actions
 
@@ -117,10 +120,10 @@ def test_belief_and_prior_are_deterministic_by_seed(workers: int) -> None:
     """Same seed, same statistics; another seed, others (STYLE 7)."""
     first, _ = two_hidden_choices()
     request = SearchRequest(iterations=400, seed=5, workers=workers, rollout=DEFAULT_ROLLOUT,
-                            belief=TrustedPolicy(DEFAULT_ROLLOUT), prior=DEFAULT_ROLLOUT)
+                            belief=TrustedPolicy(DEFAULT_ROLLOUT), prior=DEFAULT_ROLLOUT, step_root=False)
     assert search(first, request).actions == search(first, request).actions
     other = SearchRequest(iterations=400, seed=6, workers=workers, rollout=DEFAULT_ROLLOUT,
-                          belief=TrustedPolicy(DEFAULT_ROLLOUT), prior=DEFAULT_ROLLOUT)
+                          belief=TrustedPolicy(DEFAULT_ROLLOUT), prior=DEFAULT_ROLLOUT, step_root=False)
     assert search(first, other).actions != search(first, request).actions
 
 
@@ -140,11 +143,11 @@ def test_prior_is_used_only_when_asked() -> None:
 
 def test_prior_bias_shifts_visits_to_its_action() -> None:
     """The bias w/(visits+1) draws visits to the prior's action, more with a larger weight: player 1
-    of the bid game (their last decision) favouring the worse bid 0."""
+    of the bid game (their last decision) favouring the worse bid 0 (visits summed over four seeds)."""
     state = BidGame()
     state.apply(1)
-    visits = [search(state, SearchRequest(iterations=300, seed=2, prior=Always(0), prior_weight=weight)
-                     ).stats(0).visits for weight in (0.0, 1.0, 5.0)]
+    visits = [sum(search(state, SearchRequest(iterations=300, seed=seed, prior=Always(0), prior_weight=weight)
+                         ).stats(0).visits for seed in range(4)) for weight in (0.0, 1.0, 5.0)]
     assert visits[0] < visits[1] < visits[2]
 
 

@@ -7,9 +7,10 @@ import random
 import pytest
 
 from advisor.players.bots import (
-    DEFAULT_ROLLOUT, HeuristicEvaluator, HeuristicPolicy, SearchBot, cautious_bot, greedy_bot,
+    DEFAULT_ROLLOUT, HeuristicEvaluator, HeuristicPolicy, cautious_bot, greedy_bot,
     random_bot, storm_hit_chance,
 )
+from advisor.players.agents import make_agent
 from positions import Position, parse_action
 from search.errors import SearchConfigError, SearchError
 from search.ismcts import search
@@ -136,7 +137,7 @@ def test_hidden_choice_of_another_player_changes_nothing() -> None:
 def test_bots_do_not_read_hidden_choices() -> None:
     """Bots see only what their player may know: same choice whatever player 0 chose secretly."""
     first, second = two_hidden_choices()
-    for bot in (cautious_bot(), greedy_bot(), random_bot(), SearchBot(50)):
+    for bot in (cautious_bot(), greedy_bot(), random_bot(), make_agent("ismcts:iterations=50,reuse=0")):
         assert bot.choose(first, random.Random(1)) == bot.choose(second, random.Random(1))
 
 
@@ -180,7 +181,7 @@ def test_heuristic_bots_beat_random() -> None:
 
 def test_search_bot_plays_a_whole_game() -> None:
     """A search bot with a tiny budget plays legal moves to the end against a heuristic bot."""
-    end = play([SearchBot(8, rollout=None), cautious_bot()], 3)
+    end = play([make_agent("ismcts:iterations=8,rollout=random,evaluator=rollout"), cautious_bot()], 3)
     assert end.walk == 5 and sum(end.returns()) == pytest.approx(1.0)
 
 

@@ -8,19 +8,26 @@ import pytest
 
 from advisor.players.bots import DEFAULT_ROLLOUT
 from search.errors import SearchConfigError
-from search.ismcts import widened_actions, search
+from search.ismcts import EdgeStats, widened_actions, search
 from search.request import SearchRequest
 from advisor.analysis.value_accuracy import load_cases
 
 HELD_OUT = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "continuation_heldout.json"
 
 
+def visited(times: int) -> EdgeStats:
+    """An action's statistics after `times` visits."""
+    stats = EdgeStats()
+    stats.visits = stats.availability = times
+    return stats
+
+
 def test_a_thin_node_considers_only_the_policys_action() -> None:
     """Visited n times, a node offers the guide and floor(widening * sqrt(n)) others, in order."""
     legal = [0, 1, 2, 3]
     assert widened_actions(legal, {}, 0.5, 2) == [2]
-    assert widened_actions(legal, {2: [16, 16, 0.0, 0.0]}, 0.5, 2) == [2, 0, 1]
-    assert widened_actions(legal, {0: [50, 50, 0.0, 0.0], 2: [50, 50, 0.0, 0.0]}, 0.5, 2) == [2, 0, 1, 3]
+    assert widened_actions(legal, {2: visited(16)}, 0.5, 2) == [2, 0, 1]
+    assert widened_actions(legal, {0: visited(50), 2: visited(50)}, 0.5, 2) == [2, 0, 1, 3]
 
 
 @pytest.mark.parametrize("field, value", [("widening", -1.0), ("widening", float("nan")),

@@ -9,7 +9,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from advisor.web.app import create_app
-from webtools import CHROMIUM, CHROMIUM_ARGS, LiveServer, make_games, small_config
+from webtools import CHROMIUM, CHROMIUM_ARGS, LiveServer, make_games, small_config, LOCAL
 
 
 @pytest.fixture
@@ -19,7 +19,7 @@ def games(tmp_path) -> str:
 
 @pytest.fixture
 def client(games) -> Iterator[TestClient]:
-    with TestClient(create_app(small_config(games)), raise_server_exceptions=False) as test_client:
+    with TestClient(create_app(small_config(games)), raise_server_exceptions=False, base_url=LOCAL) as test_client:
         yield test_client
 
 

@@ -8,9 +8,9 @@ import os
 import pytest
 from starlette.testclient import TestClient
 
-from advisor.web import views
+from advisor.web import present as views
 from advisor.web.app import create_app
-from webtools import GAME, small_config
+from webtools import GAME, small_config, LOCAL
 
 
 def opening(client: TestClient) -> dict:
@@ -34,7 +34,7 @@ def test_static_modules_and_unknown_paths(client: TestClient) -> None:
     assert client.get("/nowhere").status_code == 404
     missing = client.get("/api/nowhere")
     assert missing.status_code == 404 and "error" in missing.json()
-    assert client.post("/api/catalogue").status_code == 405
+    assert client.post("/api/catalogue", json={}).status_code == 405
 
 
 def test_catalogue_examples_and_status(client: TestClient) -> None:
@@ -58,15 +58,15 @@ def test_effect_text_names_both_options_of_an_or_tile() -> None:
 def test_new_game_position(client: TestClient) -> None:
     data = client.post("/api/new", json={"players": 3, "route": "forest"}).json()
     assert data["route"] == "forest" and len(data["players"]) == 3
-    assert client.post("/api/new", json={"players": 5}).status_code == 400
-    assert client.post("/api/new", json={"route": "moon"}).status_code == 400
+    assert client.post("/api/new", json={"players": 5}).status_code == 422
+    assert client.post("/api/new", json={"route": "moon"}).status_code == 422
 
 
 # --- validate, view, apply, export ---------------------------------------------------------------
 
 def test_validate_reports_each_problem_with_its_json_path(client: TestClient) -> None:
     assert client.post("/api/validate", json={"position": opening(client)}).json() == {
-        "valid": True, "format": "refuge-position/1", "problems": []}
+        "valid": True, "format": "refuge-position/1", "problems": [], "problem_count": 0}
     bad = opening(client)
     bad["players"][0]["vp"] = -3
     bad["players"][1]["bag"]["bearr"] = 1
@@ -86,7 +86,7 @@ def test_validate_records_replays_their_events(client: TestClient, games: str) -
 
 
 @pytest.mark.parametrize("body, status", [
-    (b"{not json", 400), (b"[1, 2]", 400), (b'{"nothing": 1}', 400),
+    (b"{not json", 400), (b"[1, 2]", 400), (b'{"nothing": 1}', 422),
 ])
 def test_validate_refuses_malformed_requests(client: TestClient, body: bytes, status: int) -> None:
     response = client.post("/api/validate", content=body, headers={"content-type": "application/json"})
@@ -117,10 +117,10 @@ def test_view_shows_the_board(client: TestClient) -> None:
     ({}, 400, "exactly one of"),
     ({"example": "opening-2p", "file": GAME}, 400, "exactly one of"),
     ({"example": "nope"}, 404, "no example"),
-    ({"example": "opening-2p", "at": 2}, 400, "only a game record"),
-    ({"file": GAME, "at": 10_000}, 400, "event index"),
-    ({"file": GAME, "at": "3"}, 400, "event index"),
-    ({"example": "opening-2p", "events": "draw"}, 400, "list of actions"),
+    ({"example": "opening-2p", "at": 2}, 422, "only a game record"),
+    ({"file": GAME, "at": 10_000}, 422, "event index"),
+    ({"file": GAME, "at": "3"}, 422, "event index"),
+    ({"example": "opening-2p", "events": "draw"}, 422, "list of actions"),
     ({"example": "opening-2p", "events": ["draw"]}, 422, "not legal"),
     ({"example": "opening-2p", "events": ["fly away"]}, 422, "cannot read"),
     ({"position": {"format": "refuge-position/1"}}, 422, "required"),
@@ -152,7 +152,7 @@ def test_apply_plays_a_move_then_samples_chance(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize("extra, status", [
-    ({}, 400), ({"sample": 3}, 409), ({"action": "buy bear"}, 422), ({"action": 5}, 400),
+    ({}, 422), ({"sample": 3}, 409), ({"action": "buy bear"}, 422), ({"action": 5}, 422),
 ])
 def test_apply_errors(client: TestClient, extra: dict, status: int) -> None:
     assert client.post("/api/apply", json={"example": "opening-2p", **extra}).status_code == status
@@ -160,7 +160,7 @@ def test_apply_errors(client: TestClient, extra: dict, status: int) -> None:
 
 def test_apply_sample_needs_an_integer_seed(client: TestClient) -> None:
     response = client.post("/api/apply", json={"file": GAME, "at": 2, "sample": "x"})
-    assert response.status_code == 400 and "seed" in response.json()["error"]
+    assert response.status_code == 422 and "seed" in response.json()["error"]
 
 
 def test_export_gives_a_valid_saved_position(client: TestClient) -> None:
@@ -239,7 +239,7 @@ def test_a_bug_is_one_json_line_never_a_traceback(games: str, monkeypatch: pytes
         raise RuntimeError("secret internals")
 
     monkeypatch.setattr(views, "catalogue", broken)
-    with TestClient(create_app(small_config(games)), raise_server_exceptions=False) as client:
+    with TestClient(create_app(small_config(games)), raise_server_exceptions=False, base_url=LOCAL) as client:
         response = client.get("/api/catalogue")
     assert response.status_code == 500
     assert response.json() == {"error": "internal error (the server log has the details)"}

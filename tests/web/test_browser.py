@@ -108,7 +108,7 @@ def test_stepping_through_a_game_and_clicking_a_chart_marker(page, live: LiveSer
     page.click("#annotate")
     page.wait_for_selector("svg.win-chart circle.point", timeout=60_000)
     markers = page.locator("svg.win-chart g.marker")
-    target = markers.first if markers.count() else page.locator("svg.win-chart circle.point").nth(5)
+    target = markers.last if markers.count() else page.locator("svg.win-chart circle.point").nth(5)  # drawn last: on top
     event = target.get_attribute("data-event")
     target.click()
     page.wait_for_selector(f'.move[data-event="{event}"].current')
@@ -141,3 +141,145 @@ def test_following_three_events_at_the_table_and_undoing_one(page, live: LiveSer
     page.wait_for_selector("#saved:has-text('2 events')")
     assert len(load_record(os.path.join(live.app.state.config.games_dir, f"tracked-{game_id}.json")).events) == 2
     page.wait_for_selector(".draw-picker")
+
+
+# --- a whole turn, weather tile included (issue 23 item 3) -----------------------------------------
+
+def tap(page, button, tapped: list[str]) -> None:
+    """Click `button` and wait until the page has re-rendered (the button gone)."""
+    handle = button.element_handle()
+    handle.click()
+    try:
+        page.wait_for_function("(el) => !el.isConnected", arg=handle)
+    except Exception:
+        raise AssertionError(f"no re-render; errors {page.inner_text('#errors')!r} after {tapped}") from None
+
+
+def tap_through_a_turn(page, saved_events=None) -> list[str]:
+    """Tap every event of the turn until its weather tile is tapped: at each simultaneous step the
+    last seat's choice first (any order), draws by Sample, the weather by its outcome button; a draw
+    over a return so that the turn goes on. The decisions tapped, in order."""
+    tapped: list[str] = []
+    for _ in range(80):
+        page.wait_for_selector("section.actions")
+        weather = page.locator('button.action.chance[data-action^="weather"]')
+        if weather.count():
+            assert weather.count() >= 1 and page.locator("section.actions button.sample").count() == 1
+            options = weather.all_inner_texts()
+            assert all(re.fullmatch(r"weather (sun|storm) \(\d+\.\d%\)", o) for o in options), options
+            button = weather.last  # Storm when it can come
+            tapped.append(button.get_attribute("data-action"))
+            tap(page, button, tapped)
+            return tapped
+        chance = page.locator("section.actions button.action.chance")
+        if page.locator(".draw-picker").count() or chance.count():
+            button = page.locator("section.actions button.sample")
+        else:
+            rows = page.locator("section.actions .seat-choices")
+            row = rows.last  # the last seat first: simultaneous choices in any order
+            draw = row.locator('button.action[data-action="draw"]')
+            button = draw if draw.count() else row.locator("button.action").first
+            tapped.append(f"{row.get_attribute('data-seat')}: {button.get_attribute('data-action')}")
+        tap(page, button, tapped)
+    raise AssertionError(f"no weather tile within 80 taps: {tapped}")
+
+
+def test_a_whole_turn_at_the_table_weather_included(page, live: LiveServer, tmp_path) -> None:
+    page.goto(f"{live.url}/track")
+    page.fill("#names", "Ann, Ben")
+    page.click("#create")
+    page.wait_for_selector('.seat-choices[data-seat="1"] button.action[data-action="draw"]')
+    assert page.locator(".seat-choices").count() == 2  # both decide at once, either may tap first
+    page.click('.seat-choices[data-seat="1"] button.action[data-action="draw"]')  # Ben before Ann
+    page.wait_for_selector('.player[data-seat="1"] .choice:has-text("has chosen")')
+    assert page.locator(".seat-choices").count() == 1
+    shot(page, tmp_path, "track-held")
+    tapped = tap_through_a_turn(page)
+    page.wait_for_selector("#decision-text:has-text('decide')")
+    assert page.inner_text(".summary .pill:nth-child(2)") == "Turn 2"
+    game_id = re.search(r"id=([\w-]+)", page.url).group(1)  # type: ignore[union-attr]
+    saved = [str(e) for e in load_record(os.path.join(live.app.state.config.games_dir,
+                                                      f"tracked-{game_id}.json")).events]
+    assert saved[:2] == ["draw", "draw"]  # applied in seat order, whatever the tapping order
+    assert saved[-1] == tapped[-1] and saved[-1].startswith("weather ")
+    shot(page, tmp_path, "track-turn")
+
+
+def test_a_whole_turn_on_the_board_weather_included(page, live: LiveServer, tmp_path) -> None:
+    page.goto(f"{live.url}/board?example=opening-2p")  # turn 2, at the choose step
+    page.wait_for_selector(".player >> nth=1")
+    assert page.locator(".seat-choices").count() == 2  # both choose at once, either may tap first
+    tap_through_a_turn(page)  # the rest of turn 2
+    page.wait_for_selector("#decision-text:has-text('decide')")
+    assert page.inner_text(".summary .pill:nth-child(2)") == "Turn 3"
+    tapped = tap_through_a_turn(page)  # turn 3 whole, from decide to its weather tile
+    page.wait_for_selector("#decision-text:has-text('decide')")
+    assert tapped[0].startswith("1: ") and tapped[-1].startswith("weather ")  # Ben tapped before Ann
+    assert page.inner_text("#line-text").endswith(tapped[-1])
+    assert page.inner_text(".summary .pill:nth-child(2)") == "Turn 4"
+    shot(page, tmp_path, "board-turn")
+
+
+# --- cross-site requests from a page on another origin (issue 24 item 1) ---------------------------
+
+EVIL_PAGE = """<!doctype html><html><body>
+<form id="f" method="post" enctype="text/plain" target="sink"><input name='{"players":2,"x":"' value='"}'></form>
+<iframe name="sink"></iframe>
+<script>
+const target = new URLSearchParams(location.search).get("target");
+async function attack() {
+  const results = [];
+  for (const path of ["/api/tracked", "/api/analyses"]) {
+    try { await fetch(target + path, { method: "POST", mode: "no-cors", headers: { "content-type": "text/plain" },
+                                       body: JSON.stringify({ players: 2, example: "opening-2p" }) }); results.push("sent"); }
+    catch (e) { results.push("blocked"); }
+    try { await fetch(target + path, { method: "POST", headers: { "content-type": "application/json" },
+                                       body: JSON.stringify({ players: 2, example: "opening-2p" }) }); results.push("sent"); }
+    catch (e) { results.push("blocked"); }
+  }
+  const form = document.getElementById("f");
+  form.action = target + "/api/tracked";
+  form.submit();
+  document.title = "done " + results.join(",");
+}
+attack();
+</script></body></html>"""
+
+
+def test_a_page_on_another_origin_cannot_change_anything(page, live: LiveServer, tmp_path) -> None:
+    import http.server
+    import threading
+
+    (tmp_path / "evil.html").write_text(EVIL_PAGE)
+    handler = lambda *a, **k: http.server.SimpleHTTPRequestHandler(*a, directory=str(tmp_path), **k)  # noqa: E731
+    evil = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=evil.serve_forever, daemon=True).start()
+    folder = live.app.state.config.games_dir
+    before = sorted(n for n in os.listdir(folder) if n.startswith("tracked-"))
+    jobs_before = dict(live.app.state.jobs.counts), len(live.app.state.jobs.jobs)
+    try:  # localhost vs 127.0.0.1: another origin (and another port) on this machine
+        page.goto(f"http://localhost:{evil.server_address[1]}/evil.html?target={live.url}")
+        page.wait_for_function("document.title.startsWith('done')")
+        page.wait_for_timeout(1000)  # the form's post
+    finally:
+        evil.shutdown()
+    assert sorted(n for n in os.listdir(folder) if n.startswith("tracked-")) == before
+    assert (dict(live.app.state.jobs.counts), len(live.app.state.jobs.jobs)) == jobs_before
+
+
+def test_the_printed_token_url_opens_the_pages_and_nothing_opens_without_it(browser, tmp_path) -> None:
+    from webtools import make_games, small_config
+
+    config = small_config(make_games(str(tmp_path / "games")), token="t0ken-for-the-test")
+    with LiveServer(config) as server:
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        tab = context.new_page()
+        tab.set_default_timeout(TIMEOUT_MS)
+        refused = tab.goto(f"{server.url}/track")
+        assert refused is not None and refused.status == 403
+        tab.goto(f"{server.url}/?token=t0ken-for-the-test")  # the URL `refuge serve` prints
+        tab.goto(f"{server.url}/track")  # the cookie carries the token from then on
+        tab.click("#create")
+        tab.wait_for_selector('.seat-choices[data-seat="1"] button.action[data-action="draw"]')
+        assert len([n for n in os.listdir(config.games_dir) if n.startswith("tracked-")]) == 1
+        context.close()

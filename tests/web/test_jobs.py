@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 from advisor.cli import cli
 from advisor.web.app import create_app
 from advisor.web.jobs import JobManager
-from webtools import GAME, LiveServer, small_config, stubborn_job
+from webtools import GAME, LiveServer, small_config, stubborn_job, LOCAL
 
 WAIT = 30.0
 """No wait in these tests lasts longer: a hang fails instead of blocking."""
@@ -61,7 +61,7 @@ def test_an_analysis_streams_its_growing_search_until_the_iteration_cap(client: 
     growing = [e["result"]["iterations"] for e in seen if e["result"]]
     assert growing == sorted(growing) and len(set(growing)) >= 2
     option = result["options"][0]
-    assert set(option) == {"action", "win_probability", "ci95", "expected_score", "visits", "exact"}
+    assert set(option) == {"action", "win_probability", "ci95", "expected_score", "visits", "exact", "share"}
     assert result["line"][0] == result["best"] and result["line_text"].startswith(result["best"])
     assert result["facts"]["threshold"] == 6 and result["facts"]["lines"] and result["rate"] > 0
     assert state_of(client, job)["state"] == "capped"
@@ -79,7 +79,7 @@ def test_an_analysis_shows_what_best_move_shows(client: TestClient) -> None:
     result = events_of(client, f"/api/analyses/{job}/events")[-1]["result"]
     answer = CliRunner().invoke(cli, ["best-move", "storm-one-away", "--iterations", "400", "--seed", "3", "--json"])
     assert answer.exit_code == 0, answer.output
-    expected = json.loads(answer.output)
+    expected = json.loads(answer.stdout)
     for key in ("player", "decision", "options", "best", "within_noise_of_second", "players", "line",
                 "iterations", "seed"):
         assert result[key] == expected[key], key
@@ -96,10 +96,10 @@ def test_a_solved_endgame_is_marked_exact_while_the_search_grows(games: str) -> 
     """A report in the middle of the search (here: the one a pause sends) already carries the
     exact endgame values, as best-move's final answer does (* in the win column, exact as noise)."""
     config = small_config(games, max_iterations=10_000_000, max_seconds=60.0)
-    with TestClient(create_app(config)) as client:
+    with TestClient(create_app(config), base_url=LOCAL) as client:
         job = client.post("/api/analyses", json={"example": "endgame-solo", "seed": 1}).json()["id"]
         wait_for(lambda: (state_of(client, job)["result"] or {}).get("iterations"), "a first report")
-        assert client.post(f"/api/analyses/{job}/stop").status_code == 200
+        assert client.post(f"/api/analyses/{job}/stop", json={}).status_code == 200
         paused = wait_for(lambda: (s := state_of(client, job))["state"] == "paused" and s, "the pause")
         report = paused["result"]  # type: ignore[index]
         client.delete(f"/api/analyses/{job}")
@@ -111,43 +111,43 @@ def test_a_solved_endgame_is_marked_exact_while_the_search_grows(games: str) -> 
 
 def test_analysis_errors(client: TestClient) -> None:
     assert client.post("/api/analyses", json={"file": GAME, "at": 2}).status_code == 409  # chance
-    assert client.post("/api/analyses", json={"example": "opening-2p", "seed": -1}).status_code == 400
+    assert client.post("/api/analyses", json={"example": "opening-2p", "seed": -1}).status_code == 422
     assert client.post("/api/analyses", json={}).status_code == 400
     assert client.get("/api/analyses/analysis-999").status_code == 404
     assert client.get("/api/analyses/analysis-999/events").status_code == 404
-    assert client.post("/api/analyses/analysis-999/stop").status_code == 404
+    assert client.post("/api/analyses/analysis-999/stop", json={}).status_code == 404
     assert client.delete("/api/analyses/analysis-999").status_code == 404
 
 
 def test_stop_continue_and_cancel(games: str) -> None:
     config = small_config(games, max_iterations=10_000_000, max_seconds=60.0)
-    with TestClient(create_app(config)) as client:
+    with TestClient(create_app(config), base_url=LOCAL) as client:
         job = client.post("/api/analyses", json={"example": "opening-2p"}).json()["id"]
         wait_for(lambda: (state_of(client, job)["result"] or {}).get("iterations"), "a first report")
-        assert client.post(f"/api/analyses/{job}/continue").status_code == 409  # not paused
-        assert client.post(f"/api/analyses/{job}/stop").status_code == 200
+        assert client.post(f"/api/analyses/{job}/continue", json={}).status_code == 409  # not paused
+        assert client.post(f"/api/analyses/{job}/stop", json={}).status_code == 200
         paused = wait_for(lambda: (s := state_of(client, job))["state"] == "paused" and s, "the pause")
         frozen = paused["result"]["iterations"]  # type: ignore[index]
         time.sleep(0.3)
         assert state_of(client, job)["result"]["iterations"] == frozen
-        assert client.post(f"/api/analyses/{job}/continue").json()["state"] == "running"
+        assert client.post(f"/api/analyses/{job}/continue", json={}).json()["state"] == "running"
         wait_for(lambda: state_of(client, job)["result"]["iterations"] > frozen, "the search to grow again")
         cancelled = client.delete(f"/api/analyses/{job}").json()
         assert (cancelled["state"], cancelled["reason"]) == ("cancelled", "asked")
-        assert client.post(f"/api/analyses/{job}/stop").status_code == 409
+        assert client.post(f"/api/analyses/{job}/stop", json={}).status_code == 409
         wait_for(lambda: client.get("/api/status").json()["processes"] == 0, "the process to end")
 
 
 def test_searches_run_one_per_slot_and_the_rest_queue(games: str) -> None:
     config = small_config(games, slots=1, max_jobs=2, max_iterations=10_000_000)
-    with TestClient(create_app(config)) as client:
+    with TestClient(create_app(config), base_url=LOCAL) as client:
         first = client.post("/api/analyses", json={"example": "opening-2p"}).json()
         second = client.post("/api/analyses", json={"example": "opening-2p"}).json()
         assert first["state"] == "running"
         assert (second["state"], second["queue_position"]) == ("queued", 1)
         busy = client.post("/api/analyses", json={"example": "opening-2p"})
         assert busy.status_code == 503 and "busy" in busy.json()["error"]
-        assert client.post(f"/api/analyses/{second['id']}/stop").status_code == 409  # not started
+        assert client.post(f"/api/analyses/{second['id']}/stop", json={}).status_code == 409  # not started
         client.delete(f"/api/analyses/{first['id']}")
         wait_for(lambda: state_of(client, second["id"])["state"] == "running", "the queued search to start")
         assert client.get("/api/status").json()["jobs"]["running"] == 1
@@ -156,7 +156,7 @@ def test_searches_run_one_per_slot_and_the_rest_queue(games: str) -> None:
 
 def test_an_analysis_stops_at_its_time_cap(games: str) -> None:
     config = small_config(games, max_iterations=10_000_000, max_seconds=0.5)
-    with TestClient(create_app(config)) as client:
+    with TestClient(create_app(config), base_url=LOCAL) as client:
         job = client.post("/api/analyses", json={"example": "opening-2p"}).json()["id"]
         last = events_of(client, f"/api/analyses/{job}/events")[-1]
         assert (last["state"], last["reason"]) == ("capped", "seconds"), last
@@ -165,7 +165,7 @@ def test_an_analysis_stops_at_its_time_cap(games: str) -> None:
 
 def test_a_job_nobody_asks_about_is_cancelled(games: str) -> None:
     config = small_config(games, max_iterations=10_000_000, idle_seconds=0.3)
-    with TestClient(create_app(config)) as client:
+    with TestClient(create_app(config), base_url=LOCAL) as client:
         job = client.post("/api/analyses", json={"example": "opening-2p"}).json()["id"]
         time.sleep(1.0)
         data = state_of(client, job)
@@ -201,8 +201,8 @@ def test_an_annotation_reports_progress_then_every_label(client: TestClient) -> 
 
 
 @pytest.mark.parametrize("body, status", [
-    ({"file": GAME, "iterations": 51}, 400), ({"file": GAME, "iterations": 0}, 400),
-    ({"example": "opening-2p"}, 422), ({"file": GAME, "seed": "x"}, 400), ({}, 400),
+    ({"file": GAME, "iterations": 51}, 422), ({"file": GAME, "iterations": 0}, 422),
+    ({"example": "opening-2p"}, 422), ({"file": GAME, "seed": "x"}, 422), ({}, 400),
 ])
 def test_annotation_errors(client: TestClient, body: dict, status: int) -> None:
     assert client.post("/api/annotations", json=body).status_code == status
@@ -212,9 +212,9 @@ def test_stopping_an_annotation_cancels_it(client: TestClient) -> None:
     job = client.post("/api/annotations", json={"file": GAME, "iterations": 50}).json()["id"]
     assert client.get(f"/api/analyses/{job}").status_code == 404  # an annotation is not an analysis
     assert client.get(f"/api/annotations/{job}").json()["kind"] == "annotation"
-    stopped = client.post(f"/api/annotations/{job}/stop").json()
+    stopped = client.post(f"/api/annotations/{job}/stop", json={}).json()
     assert stopped["state"] == "cancelled"
-    assert client.post(f"/api/annotations/{job}/continue").status_code == 409
+    assert client.post(f"/api/annotations/{job}/continue", json={}).status_code == 409
     other = client.post("/api/annotations", json={"file": GAME, "iterations": 50}).json()["id"]
     assert client.delete(f"/api/annotations/{other}").json()["reason"] == "asked"
     assert client.delete("/api/annotations/annotation-999").status_code == 404

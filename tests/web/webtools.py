@@ -14,6 +14,8 @@ from advisor.web.config import WebConfig
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data")
 GAME = "blunder-game.json"
+LOCAL = "http://127.0.0.1"
+"""The TestClient's base URL: a loopback Host, as a browser on this machine sends it."""
 CHROMIUM = os.environ.get("REFUGE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]

@@ -5,6 +5,7 @@ import { api, clear, download, drawPicker, loadCatalogue, params, playerLabel, r
 let start = null;   // where the line starts: {example}, {file}, {position} or {record}
 let events = [];    // moves played on the board since
 let view = null;
+let held = [];      // [seat, action]: simultaneous choices tapped before the seat the engine resolves next
 const board = document.getElementById("board");
 const panel = new AnalysisPanel(document.getElementById("analysis"), {
   onPlay: (action) => play(action),
@@ -31,9 +32,24 @@ async function refresh() {
     throw e;
   }
   view = data.view;
-  renderBoard(board, view, { onAction: play, chancePicker: (v) => drawPicker(v, play), top: document.getElementById("decision") });
+  const next = held.findIndex(([seat]) => seat === view.decision.player);
+  if (next >= 0 && view.decision.kind === "decision") {  // its turn has come: apply it, in seat order
+    events = [...events, held.splice(next, 1)[0][1]];
+    return refresh();
+  }
+  const chosen = new Set(held.map(([seat]) => seat));
+  for (const seat of chosen) view.players[seat].choice = "hidden";
+  const seats = view.seats.filter((e) => !chosen.has(e.seat));
+  renderBoard(board, view, { onAction: choose, seats, chancePicker: (v) => drawPicker(v, play), top: document.getElementById("decision") });
   clear(document.getElementById("line-text"), events.length ? `moves: ${events.join(" · ")}` : (data.title || ""));
   panel.setLine({ ...start, events }, view.decision.kind === "decision");
+}
+
+// A tap on a seat's choice: played now if the engine resolves that seat next, else held until then.
+function choose(action, seat) {
+  if (seat === undefined || seat === view.decision.player) return play(action);
+  held.push([seat, action]);
+  return refresh().catch((e) => showError("errors", e));
 }
 
 async function play(action) {
@@ -45,8 +61,8 @@ async function play(action) {
   } catch (e) { showError("errors", e); }
 }
 
-document.getElementById("back").addEventListener("click", () => { events.pop(); refresh().catch((e) => showError("errors", e)); });
-document.getElementById("reset").addEventListener("click", () => { events = []; refresh().catch((e) => showError("errors", e)); });
+document.getElementById("back").addEventListener("click", () => { if (held.length) held.pop(); else events.pop(); refresh().catch((e) => showError("errors", e)); });
+document.getElementById("reset").addEventListener("click", () => { events = []; held = []; refresh().catch((e) => showError("errors", e)); });
 document.getElementById("export").addEventListener("click", async () => {
   try { download("position.json", JSON.stringify(await api("/api/export", { ...start, events }), null, 2)); } catch (e) { showError("errors", e); }
 });

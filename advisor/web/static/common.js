@@ -3,6 +3,7 @@
 
 export async function api(path, body, method) {
   const options = { method: method || (body === undefined ? "GET" : "POST"), headers: {} };
+  if (body === undefined && options.method !== "GET") body = {};  // the server takes only JSON writes
   if (body !== undefined) {
     options.headers["content-type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -191,20 +192,27 @@ function playerCard(view, p) {
 function actionsSection(view, options) {
   const d = view.decision;
   const act = options.onAction;
-  if (d.kind === "decision") {
-    return h("section", { class: "actions", "aria-label": "legal options" }, h("h3", {}, "Legal options"),
-      h("div", { class: "buttons" }, view.legal.map((a) =>
-        h("button", { type: "button", class: "action", dataset: { action: a }, disabled: !act, onclick: () => act && act(a) }, a))));
+  if (d.kind === "decision") {  // options.seats: every seat still to choose in a simultaneous step, any order
+    const seats = options.seats && options.seats.length ? options.seats : [{ seat: d.player, options: view.legal }];
+    const several = seats.length > 1;
+    return h("section", { class: "actions", "aria-label": "legal options" },
+      h("h3", {}, several ? `${d.phase}: each player chooses, in any order` : "Legal options"),
+      seats.map((e) => h("div", { class: "seat-choices", dataset: { seat: e.seat } },
+        several ? h("span", { class: "label" }, playerLabel(view, e.seat)) : null,
+        h("div", { class: "buttons" }, e.options.map((a) => h("button", { type: "button", class: "action",
+          dataset: { action: a, seat: e.seat }, disabled: !act, onclick: () => act && act(a, e.seat) }, a))))));
   }
-  if (d.kind === "chance") {
-    if (options.chancePicker) return options.chancePicker(view);
-    return h("section", { class: "actions", "aria-label": "chance outcomes" }, h("h3", {}, "Chance: pick what happened"),
-      h("div", { class: "buttons" },
-        act ? h("button", { type: "button", class: "sample", onclick: () => act(null) }, "Sample (random)") : null,
-        view.chance.map((c) => h("button", { type: "button", class: "action chance", dataset: { action: c.action }, disabled: !act,
-          onclick: () => act && act(c.action) }, `${c.action} (${(100 * c.probability).toFixed(1)}%)`))));
-  }
+  if (d.kind === "chance") return (options.chancePicker && options.chancePicker(view)) || chanceSection(view, act);
   return h("section", { class: "actions" }, h("h3", {}, "Game over"), h("p", {}, `Scores: ${view.scores.join(", ")}`));
+}
+
+// Every outcome of a chance event (weather Sun or Storm, a tie-break, ...) with its chance, and Sample.
+export function chanceSection(view, act) {
+  return h("section", { class: "actions", "aria-label": "chance outcomes" }, h("h3", {}, `Chance (${view.decision.phase}): tap what happened`),
+    h("div", { class: "buttons" },
+      act ? h("button", { type: "button", class: "sample", onclick: () => act(null) }, "Sample (random)") : null,
+      view.chance.map((c) => h("button", { type: "button", class: "action chance", dataset: { action: c.action }, disabled: !act,
+        onclick: () => act && act(c.action) }, `${c.action} (${(100 * c.probability).toFixed(1)}%)`))));
 }
 
 // Draws tapped tile by tile: for a deal, tap the (one or two) tiles taken out of the bag.

@@ -1,6 +1,8 @@
-// Following a game at the table: tap each event, undo, ask for advice; the server saves every event.
+// Following a game at the table: tap each event, undo, ask for advice; the server saves every event
+// before the game changes (it is `refuge track`'s session). In a simultaneous step every seat still
+// to choose has its own row of choices, tapped in any order; at a chance event every outcome is offered.
 import { AnalysisPanel } from "./analysis.js";
-import { api, clear, drawPicker, h, loadCatalogue, params, playerLabel, renderBoard, showError } from "./common.js";
+import { api, clear, drawPicker, h, loadCatalogue, params, playerLabel, renderBoard, say, showError } from "./common.js";
 
 let game = null;
 const board = document.getElementById("board");
@@ -12,7 +14,9 @@ function show(data) {
   game = data;
   document.getElementById("start").hidden = true;
   document.getElementById("game").hidden = false;
-  renderBoard(board, game.view, { onAction: send, chancePicker: (v) => drawPicker(v, send) });
+  renderBoard(board, game.view, { onAction: send, seats: game.expected, chancePicker: (v) => drawPicker(v, send) });
+  const taps = board.querySelector("section.actions");  // at the table the next tap comes first, under the summary
+  if (taps) board.insertBefore(taps, board.children[1]);
   const events = game.record.events;
   clear(document.getElementById("saved"), `${events.length} events, saved as ${game.file}`);
   document.getElementById("download").setAttribute("href", `/api/tracked/${encodeURIComponent(game.id)}/download`);
@@ -20,12 +24,14 @@ function show(data) {
     h("ol", { start: Math.max(0, events.length - 12) }, game.moves.slice(-12).map((m) =>
       h("li", { class: m.chance ? "chance" : "" }, `${m.walk}.${m.turn} ` + (m.player !== null ? `${playerLabel(game.view, m.player)}: ${m.action}`
         : m.drawer !== null && m.drawer !== undefined ? `${playerLabel(game.view, m.drawer)} drew ${m.action.replace(/^drawn /, "")}` : m.action)))));
-  panel.setLine({ tracked: game.id }, game.view.decision.kind === "decision");
+  if (game.said && game.said.length) say(game.said.join(" · "));
+  panel.setLine({ tracked: game.id }, game.view.decision.kind === "decision");  // the seat the engine resolves next
 }
 
-async function send(action) {
+// action null: Sample (a random chance outcome); seat: whose choice it is in a simultaneous step.
+async function send(action, seat) {
   try {
-    const body = action === null ? { sample: Math.floor(Math.random() * 2 ** 31) } : { action };
+    const body = action === null ? { sample: Math.floor(Math.random() * 2 ** 31) } : { action, ...(seat === undefined ? {} : { seat }) };
     show(await api(`/api/tracked/${encodeURIComponent(game.id)}/events`, body));
     showError("errors", null);
   } catch (e) { showError("errors", e); }
@@ -49,6 +55,8 @@ async function main() {
   const catalogue = await loadCatalogue();
   const routes = document.getElementById("route");
   for (const r of Object.keys(catalogue.routes)) routes.appendChild(h("option", { value: r }, r));
+  const players = document.getElementById("players");
+  clear(players, catalogue.player_counts.map((n) => h("option", { value: n }, n)));
   if (params.get("id")) { show(await api(`/api/tracked/${encodeURIComponent(params.get("id"))}`)); return; }
   const listing = await api("/api/tracked");
   clear(document.getElementById("tracked-list"), listing.games.map((g) =>

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
+from advisor.analysis.track import choosing
 from positions import phases
-from positions.actions import Action, action_from_code
+from positions.events import event_options
+from positions.actions import action_from_code
 from positions.position import Position
 from positions.record import Replay
 from positions.routes import ROUTES
@@ -120,8 +122,10 @@ def position_view(pos: Position, names: Sequence[str] = ()) -> dict[str, object]
         legal = [str(a) for a in pos.legal_actions()]
     elif player == phases.CHANCE_PLAYER:
         chance = [{"action": str(a), "probability": round(p, 6)} for a, p in pos.chance_outcomes()]
+    seats = [{"seat": seat, "options": [str(a) for a in event_options(pos, seat)]} for seat in choosing(pos)]
     return {
         "players": [_player(pos, seat, names) for seat in range(pos.players)],
+        "seats": seats,
         "route": {"name": pos.route.name,
                   "stacks": [{"tile": TILES[k].name, "cost": TILES[k].cost, "left": pos.market[k],
                               "category": TILES[k].category} for k in pos.route.kinds]},
@@ -150,8 +154,3 @@ def moves_to_data(game: Replay, names: Sequence[str] = ()) -> list[dict[str, obj
                       "action": str(step.action), "chance": step.player == phases.CHANCE_PLAYER,
                       "drawer": pos.actor if pos.phase in (phases.DEAL, phases.EXTRA_DRAW) else None})
     return moves
-
-
-def action_names(actions: Sequence[Action]) -> list[str]:
-    """Actions in notation."""
-    return [str(a) for a in actions]

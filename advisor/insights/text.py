@@ -1,0 +1,127 @@
+"""The report as text tables (what ``refuge insights report`` prints without ``--json``)."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from tabulate import tabulate as _tabulate
+
+Row = dict[str, Any]
+EXPLORER_MIN_SEATS = 10
+"""The text explorer shows buy sequences at least this many seats played (the JSON has them all)."""
+
+
+def tabulate(rows: list[list[Any]], headers: list[str]) -> str:
+    """A plain table; numbers stay as written (signs and percentages kept)."""
+    return _tabulate(rows, headers=headers, disable_numparse=True)
+
+
+def interval(ci: Sequence[float] | None, digits: int = 3) -> str:
+    """``[low, high]``, or ``n/a`` when too few values to judge."""
+    return "n/a" if ci is None else f"[{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]"
+
+
+def share_interval(ci: Sequence[float] | None) -> str:
+    """``[low, high]`` of a share, as percentages."""
+    return "n/a" if ci is None else f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}] %"
+
+
+def corpora_text(report: Row) -> str:
+    """Which corpora the report reads: agent, table, games, counterfactuals, cost."""
+    rows = [[c["agent"], c["players"], c["route"], c["seed"], c["games"], c["counterfactuals"],
+             c["cpu_seconds_per_1000_games"]] for c in report["corpora"]]
+    return tabulate(rows, headers=["agent", "players", "route", "seed", "games", "counterfactuals",
+                                   "s / 1,000 games"])
+
+
+def buys_text(report: Row) -> str:
+    """Per route and tile over all player counts: buying it vs passing, all walks, early, late."""
+    cells = {(b["agent"], b["route"], b["tile"], b["walks"]): b for b in report["buys"]
+             if b["players"] == "all"}
+    rows = []
+    for (agent, route, tile, walks), b in sorted(cells.items()):
+        if walks != "all":
+            continue
+        early, late = cells.get((agent, route, tile, "early")), cells.get((agent, route, tile, "late"))
+        rows.append([agent, route, tile, b["n"], f"{b['win_effect']:+.3f}", interval(b["ci95"]),
+                     f"{b['score_effect']:+.1f}",
+                     "" if early is None else f"{early['win_effect']:+.3f} (n {early['n']})",
+                     "" if late is None else f"{late['win_effect']:+.3f} (n {late['n']})",
+                     f"{100 * b['agent_bought_it']:.0f} %"])
+    return tabulate(rows, headers=["agent", "route", "buy", "n", "win effect", "95 % CI", "score",
+                                   "early walks", "late walks", "agent chose it"])
+
+
+def returns_text(report: Row) -> str:
+    """The fitted rules of thumb, their cost, and the last walk against the exact solver."""
+    lines = []
+    for rule in report["returns"]["rules"]:
+        exact = rule["last_walk_exact"]
+        lines += [
+            f"{rule['agent']}: {rule['rule']}",
+            f"  agrees with the agent at {100 * rule['agreement']:.1f} % of {rule['n']} return-or-draw "
+            f"decisions {share_interval(rule['agreement_ci95'])} (never going home: "
+            f"{100 * rule['never_return_agreement']:.1f} %)",
+            f"  following it instead costs {rule['rule_cost_per_game']:+.4f} win share a game "
+            f"{interval(rule['rule_cost_per_game_ci95'], 4)} ({rule['decisions_per_seat_game']} decisions a "
+            f"seat and game; {rule['rule_cost_n']} paired continuations)",
+            f"  the agent's own choice vs the other option: {rule['agent_choice_effect']:+.3f} win share "
+            f"{interval(rule['agent_choice_effect_ci95'])}",
+            f"  last walk, {exact['n']} decisions the exact solver answered: the agent picks a best option "
+            f"{100 * exact['agent_best']:.1f} % {share_interval(exact['agent_best_ci95'])}, losing "
+            f"{exact['agent_loss']:.4f}; the rule {100 * exact['rule_best']:.1f} % "
+            f"{share_interval(exact['rule_best_ci95'])}, losing {exact['rule_loss']:.4f}",
+        ]
+    rows: dict[tuple[str, int, int], dict[str, str]] = {}
+    for cell in report["returns"]["map"]:
+        if cell["walk"] == "all" and cell["n"] >= 20:
+            rows.setdefault((cell["agent"], cell["players"], cell["storms_to_hit"]), {})[cell["path_paws"]] = (
+                f"{100 * cell['return_rate']:.0f}%")
+    bins = sorted({p for r in rows.values() for p in r}, key=lambda b: int(b.split("-")[0].rstrip("+")))
+    table = [[agent, players, storms, *[r.get(b, "") for b in bins]]
+             for (agent, players, storms), r in sorted(rows.items())]
+    lines += ["", "return rate by Storms to hit (rows) and the path's animal value (columns), all walks, "
+              "cells of 20+ decisions",
+              tabulate(table, headers=["agent", "players", "storms to hit", *bins])]
+    return "\n".join(lines)
+
+
+def seats_text(report: Row) -> str:
+    """Each seat's share of the win per player count (all routes)."""
+    rows = [[s["agent"], s["players"], s["seat"], s["n"], f"{100 * s['win_share']:.1f} %",
+             share_interval(s["ci95"]), f"{100 * s['fair_share']:.1f} %"]
+            for s in report["seats"] if s["route"] == "all"]
+    return tabulate(rows, headers=["agent", "players", "seat", "games", "win share", "95 % CI", "fair"])
+
+
+def lengths_text(report: Row) -> str:
+    """Game length and scores per player count and route."""
+    rows = [[x["agent"], x["players"], x["route"], x["turns"]["n"], f"{x['turns']['mean']:.1f}",
+             f"{x['turns']['p10']}–{x['turns']['p90']}", f"{x['score']['mean']:.1f}",
+             f"{x['score']['p10']}–{x['score']['p90']}", f"{x['winner_score']['mean']:.1f}",
+             f"{x['margin']['median']}"] for x in report["lengths"]]
+    return tabulate(rows, headers=["agent", "players", "route", "games", "turns", "10–90 %", "score",
+                                   "10–90 %", "winner", "median margin"])
+
+
+def explorer_text(report: Row) -> str:
+    """The first walk's buy sequences played by enough seats."""
+    rows = [[e["agent"], e["players"], e["route"], " → ".join(e["sequence"]) or "(any)", e["n"],
+             f"{100 * e['win_share']:.1f} %", share_interval(e["ci95"]), f"{e['mean_score']:.1f}"]
+            for e in report["explorer"] if e["n"] >= EXPLORER_MIN_SEATS]
+    return tabulate(rows, headers=["agent", "players", "route", "first walk's buys", "seats",
+                                   "win share", "Wilson 95 %", "mean score"])
+
+
+def report_text(report: Row) -> str:
+    """The whole report as text."""
+    sections = [
+        (f"Corpus: {report['games']} games", corpora_text(report)),
+        ("Buys: buying the tile instead of passing, paired continuations (same position and chance)",
+         buys_text(report)),
+        ("Going home", returns_text(report)),
+        ("Seats: share of the win (a shared win counts 1/k)", seats_text(report)),
+        ("Game length and scores", lengths_text(report)),
+        (f"First walk's buys (sequences of {EXPLORER_MIN_SEATS}+ seats; --json has all)", explorer_text(report)),
+    ]
+    return "\n\n".join(f"{title}\n{body}" for title, body in sections)

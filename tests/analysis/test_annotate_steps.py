@@ -1,0 +1,90 @@
+"""`refuge annotate` at simultaneous steps (issue 22, item 5): the seats' decisions of one step
+come from one search grown at the step's start, so a turn's rows share one viewpoint."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.analysis.annotate import annotate_game, annotate_step, step_groups, decisions_to_annotate
+from advisor.players.bots import advisor_request
+from positions import phases
+from positions.record import load_record, replay
+from search.ismcts import search, search_step
+
+BLUNDER_GAME = "tests/data/blunder-game.json"
+
+
+def _game():
+    return replay(load_record(BLUNDER_GAME), BLUNDER_GAME)
+
+
+def _first_shared_step(game) -> list[int]:
+    """The replay steps of the first return-or-draw step where both seats decide."""
+    groups = step_groups(game, decisions_to_annotate(game, None))
+    return next(g for g in groups if len(g) == 2 and game.steps[g[0]].position.phase == phases.DECIDE)
+
+
+def test_the_seats_of_one_step_are_grouped_and_nothing_else() -> None:
+    """C6, C8, C12: same walk, turn and step kind, in seat order; other decisions stand alone."""
+    game = _game()
+    chosen = decisions_to_annotate(game, None)
+    groups = step_groups(game, chosen)
+    assert [i for g in groups for i in g] == chosen
+    for group in groups:
+        positions = [game.steps[i].position for i in group]
+        if len(group) > 1:
+            assert all(p.phase in phases.SIMULTANEOUS for p in positions)
+            assert len({(p.walk, p.turn, p.phase) for p in positions}) == 1
+            assert [p.current_player() for p in positions] == sorted(p.current_player() for p in positions)
+    assert any(len(g) == 2 for g in groups)
+
+
+def test_one_search_gives_every_seats_rows_of_a_step() -> None:
+    """Every iteration passes both seats' nodes: weighted by visits, the chances after seat 0's
+    options and after seat 1's are the same mean (one tree, one viewpoint), and each seat's row is
+    blind to the other's move (the same whatever seat 0 played)."""
+    game = _game()
+    group = _first_shared_step(game)
+    positions = [game.steps[i].position for i in group]
+    request = advisor_request(iterations=300, seed=3)
+    step = search_step(positions, request)
+    results = step.results
+    assert [r.player for r in results] == [0, 1]
+    assert sum(cell[0] for cell in step.joint.values()) == 300
+    means = []
+    for result in results:
+        assert sum(s.visits for s in result.actions) == 300
+        means.append([sum(s.visits * s.wins[p] for s in result.actions if s.visits) / 300 for p in (0, 1)])
+    assert means[0] == pytest.approx(means[1], abs=1e-9)
+    rows = annotate_step(positions, [int(game.steps[i].action) for i in group],
+                         [game.steps[i].event for i in group], request)
+    assert [r.player for r in rows] == [0, 1]
+    assert all(sum(r.chances) == pytest.approx(1.0) for r in rows)
+    # a row's chances: the move played against the other seat's recommendation, from the joint table
+    other = results[1].recommendation.action
+    mine = int(game.steps[group[0]].action)
+    cell = step.joint[(mine, other)]
+    assert rows[0].chances == pytest.approx(tuple(v / cell[0] for v in cell[1:3]))
+
+
+def test_the_later_seat_alone_is_searched_from_the_step_start_too() -> None:
+    """Annotating only seat 1, its decision is still searched from the step's start (it cannot see
+    seat 0's move): the same statistics whatever seat 0 played."""
+    game = _game()
+    group = _first_shared_step(game)
+    later = game.steps[group[1]].position
+    request = advisor_request(iterations=200, seed=4)
+    flipped = later.copy()
+    options = [a for a in game.steps[group[0]].position.legal_actions() if a != flipped.pending[0]]
+    flipped.pending[0] = options[0]
+    assert search(later, request).actions == search(flipped, request).actions
+
+
+def test_annotating_by_step_or_alone_covers_the_same_decisions() -> None:
+    """``by_step=False`` (the annotation before issue 22) annotates the same events."""
+    game = _game()
+    events = range(0, 40)
+    by_step = annotate_game(game, None, 40, None, 1, 1, events)
+    alone = annotate_game(game, None, 40, None, 1, 1, events, by_step=False)
+    assert [a.event for a in by_step] == [a.event for a in alone]
+    assert by_step != alone

@@ -1,0 +1,64 @@
+"""`/insights`: a corpus in the games folder, its report as JSON, and the page in Chromium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+from starlette.testclient import TestClient
+
+from advisor.insights.run import run_corpus
+from advisor.insights.store import CorpusKey
+from advisor.web.app import create_app
+from webtools import LiveServer, make_games, small_config
+
+KEY = CorpusKey("heuristic", 2, "forest", 4, 1, 2000)
+
+
+def _serial(function, tasks, common, on_result):  # type: ignore[no-untyped-def]
+    for task in tasks:
+        on_result(task, function(task, *common))
+
+
+@pytest.fixture(scope="module")
+def corpus_folder(tmp_path_factory) -> str:
+    folder = make_games(str(tmp_path_factory.mktemp("insights") / "games"))
+    run_corpus(os.path.join(folder, "corpus.sqlite"), KEY, 12, _serial)
+    return folder
+
+
+def test_the_api_lists_corpora_and_serves_the_reports_json(corpus_folder, tmp_path) -> None:
+    with TestClient(create_app(small_config(corpus_folder)), raise_server_exceptions=False) as client:
+        assert client.get("/api/insights").json()["files"][0]["name"] == "corpus.sqlite"
+        report = client.get("/api/insights/corpus.sqlite").json()
+        assert report["games"] == 12 and report["corpora"][0]["agent"] == "heuristic"
+        assert {"buys", "returns", "seats", "lengths", "explorer"} <= set(report)
+        missing = client.get("/api/insights/other.sqlite")
+        assert missing.status_code == 404 and "no corpus file" in missing.json()["error"]
+        assert client.get("/api/insights/..%2F..%2Fetc%2Fpasswd").status_code == 404
+        shutil.copy(os.path.join(corpus_folder, "blunder-game.json"), tmp_path / "x.sqlite")
+    with TestClient(create_app(small_config(str(tmp_path))), raise_server_exceptions=False) as client:
+        wrong = client.get("/api/insights/x.sqlite")
+        assert wrong.status_code == 422 and "not a corpus database" in wrong.json()["error"]
+
+
+def test_the_page_draws_the_report_in_chromium(browser, corpus_folder, tmp_path) -> None:
+    from test_browser import shot
+
+    with LiveServer(small_config(corpus_folder)) as live:
+        context = browser.new_context(viewport={"width": 1200, "height": 900})
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{live.url}/insights")
+        page.wait_for_selector("#seats tbody tr >> nth=1")
+        assert page.inner_text("#summary") == "12 games in corpus.sqlite."
+        assert page.locator("#buys-chart svg circle").count() >= 1
+        assert "2p forest" in page.inner_text("#explorer-table")
+        page.fill("#explorer-min", "1")
+        assert page.locator("#explorer tbody tr").count() >= 2
+        assert "(any)" in page.inner_text("#explorer tbody tr >> nth=0")
+        print(shot(page, str(tmp_path), "insights"))
+        context.close()
+    assert not errors, errors
