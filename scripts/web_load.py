@@ -69,7 +69,7 @@ async def page_client(http: httpx.AsyncClient, until: float, rng: random.Random,
             if response.status_code != 200:
                 errors.append(f"{response.request.url.path}: {response.status_code}")
         except httpx.HTTPError as error:
-            errors.append(f"{type(error).__name__}")
+            errors.append(f"{type(error).__name__} after {time.monotonic() - start:.1f} s: {error}"[:120])
         await asyncio.sleep(0.05)
 
 

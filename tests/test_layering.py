@@ -20,24 +20,9 @@ def test_no_import_circle_between_files() -> None:
     assert import_cycles(PROJECT) == []
 
 
-PENDING_IN_WEB = {
-    ("advisor/web/app.py", "the player counts"),
-    ("advisor/web/views.py", "the walk number to show"),
-    ("advisor/web/views.py", "a revealed choice"),
-    ("advisor/web/static/editor.js", "the phase names"),
-}
-"""Re-derivations left in advisor/web/ (helper "web"'s files in issue 23) for its owner to switch to
-positions/ (and /api/catalogue); remove an entry with its fix (the test then insists)."""
-
-
 def test_the_games_facts_are_asked_of_positions_not_derived_again() -> None:
     found = rederivations(PROJECT)
-    pending = PENDING_IN_WEB
-    outside = [line for line in found if not any(line.startswith(w + ":") and fact in line
-                                                 for w, fact in pending)]
-    assert outside == []
-    still = {(w, fact) for w, fact in pending if any(line.startswith(w + ":") and fact in line for line in found)}
-    assert still == pending, f"fixed, remove from PENDING_IN_WEB: {sorted(pending - still)}"
+    assert found == []
 
 
 def test_a_rederived_fact_is_named_with_its_file_and_line(copy_of_tree: Path) -> None:

@@ -10,11 +10,12 @@ from positions import phases
 from positions.events import event_options
 from positions.actions import action_from_code
 from positions.position import Position
+from positions.rules import choice_revealed
+from positions.view import walk_number
 from positions.record import Replay
 from positions.routes import ROUTES
 from positions.rulesets import DEFAULT_RULESET, RULES_VERSION
 from positions.render import decision_words, plural
-from positions.saved import RESOLVING
 from positions.tiles import TILES, Effect, Kind, TileKind
 
 
@@ -78,8 +79,7 @@ def _player(pos: Position, seat: int, names: Sequence[str]) -> dict[str, object]
     chosen = None
     if pos.phase in phases.SIMULTANEOUS and seat < pos.actor and pending >= 0:
         chosen = "hidden"  # chosen already, not revealed to the player deciding now (C6, C8, C12)
-    elif pending >= 0 and pos.walking[seat] and seat > pos.actor and (
-            pos.phase == phases.RETURN_DISCARD or (pos.phase in RESOLVING and bool(pos.hands[seat]))):
+    elif pending >= 0 and choice_revealed(pos, seat):
         chosen = str(action_from_code(pending))
     return {
         "seat": seat, "name": names[seat] if seat < len(names) else "",
@@ -130,7 +130,7 @@ def position_view(pos: Position, names: Sequence[str] = ()) -> dict[str, object]
                   "stacks": [{"tile": TILES[k].name, "cost": TILES[k].cost, "left": pos.market[k],
                               "category": TILES[k].category} for k in pos.route.kinds]},
         "ruleset": pos.ruleset.name,
-        "walk": min(pos.walk, pos.ruleset.walks - 1) + 1, "walks": pos.ruleset.walks,
+        "walk": walk_number(pos), "walks": pos.ruleset.walks,
         "turn": pos.turn + 1,
         "weather": {"track_suns": pos.track_suns, "track_storms": pos.track_storms,
                     "owned_storms": list(pos.owned_storms), "storms_on_track": pos.storms_on_track(),
@@ -149,7 +149,7 @@ def moves_to_data(game: Replay, names: Sequence[str] = ()) -> list[dict[str, obj
     moves: list[dict[str, object]] = []
     for step in game.steps:
         pos = step.position
-        moves.append({"event": step.event, "walk": min(pos.walk, pos.ruleset.walks - 1) + 1,
+        moves.append({"event": step.event, "walk": walk_number(pos),
                       "turn": pos.turn + 1, "player": step.player if step.player >= 0 else None,
                       "action": str(step.action), "chance": step.player == phases.CHANCE_PLAYER,
                       "drawer": pos.actor if pos.phase in (phases.DEAL, phases.EXTRA_DRAW) else None})

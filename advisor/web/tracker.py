@@ -125,11 +125,15 @@ class Tracker:
         if not isinstance(game_id, str) or not TRACKED_ID.match(game_id):
             raise ApiError(404, f"tracked: {game_id!r:.40} is not a tracked game id")
         game = self.games.get(game_id)
-        if game is None:
-            name = f"{PREFIX}{game_id}.json"
-            record = parse_record(read_game_file(self.config, name), name)
-            game = TrackedGame(game_id, self.folder, TrackSession.from_record(record, name))
-            self.games[game_id] = game
+        if game is not None:
+            return game
+        with self._lock:  # two requests at once load one session, not two
+            game = self.games.get(game_id)
+            if game is None:
+                name = f"{PREFIX}{game_id}.json"
+                record = parse_record(read_game_file(self.config, name), name)
+                game = TrackedGame(game_id, self.folder, TrackSession.from_record(record, name))
+                self.games[game_id] = game
         return game
 
     def enter(self, game: TrackedGame, action: object, seat: object = None) -> Outcome:

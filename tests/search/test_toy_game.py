@@ -123,13 +123,19 @@ def test_regret_matching_and_exp3_find_the_mixed_equilibrium(rule: str) -> None:
 @pytest.mark.parametrize("rule", ["uct", "rm", "exp3"])
 def test_the_later_seat_agrees_with_the_earlier_on_its_value(rule: str) -> None:
     """Searched from the step's start, player 1's own chance equals player 0's view of it (within
-    noise), whatever the selection; redrawing player 0's pick uniformly does not."""
-    first = search(MatrixGame(), SearchRequest(iterations=20_000, seed=5, simultaneous=rule))
-    later = MatrixGame()
-    later.apply(first.chosen)
-    second = search(later, SearchRequest(iterations=20_000, seed=6, simultaneous=rule))
-    assert second.stats(second.chosen).wins[1] == pytest.approx(first.stats(first.chosen).wins[1], abs=0.03)
-    assert second.stats(second.chosen).share is (None if rule == "uct" else second.stats(second.chosen).share)
+    noise), whatever the selection; the uniform redraw overstated it (3/4 against 1/2 in the bid
+    game). UCT's agreement is weaker: its two seats' best replies can cycle, and in a few seeds
+    its values end up 0.05 apart; regret matching and Exp3 stay within 0.03."""
+    differences = []
+    for seed in range(6):
+        first = search(MatrixGame(), SearchRequest(iterations=20_000, seed=seed, simultaneous=rule))
+        later = MatrixGame()
+        later.apply(first.chosen)
+        second = search(later, SearchRequest(iterations=20_000, seed=seed + 100, simultaneous=rule))
+        differences.append(abs(second.stats(second.chosen).wins[1] - first.stats(first.chosen).wins[1]))
+        assert (second.stats(second.chosen).share is None) == (rule == "uct")
+    assert sorted(differences)[len(differences) // 2] <= 0.02
+    assert max(differences) <= (0.06 if rule == "uct" else 0.03)
 
 
 class Favourite:

@@ -283,3 +283,31 @@ def test_the_printed_token_url_opens_the_pages_and_nothing_opens_without_it(brow
         tab.wait_for_selector('.seat-choices[data-seat="1"] button.action[data-action="draw"]')
         assert len([n for n in os.listdir(config.games_dir) if n.startswith("tracked-")]) == 1
         context.close()
+
+
+def test_a_tie_break_on_the_board_is_tapped_like_any_chance_outcome(page, live: LiveServer, tmp_path) -> None:
+    """C12: both buy the last Compass with equal score and Steps, a full tie: a chance event; the
+    board offers each seat's win, then the weather tile."""
+    from positions.actions import parse_action
+    from positions.position import Position
+    from positions.saved import position_to_data
+
+    pos = Position.new_game(2, "meadows")
+    for event in ("draw", "draw", "drawn sign signpost", "drawn sign signpost", "play sign", "play sign"):
+        pos.apply(parse_action(event))
+    doc = position_to_data(pos)
+    doc["market"]["compass"], doc["box"] = 1, {"compass": 3}  # the last Compass of the stack
+    page.goto(f"{live.url}/board")
+    page.evaluate("(doc) => sessionStorage.setItem('refuge-position', JSON.stringify(doc))", doc)
+    page.reload()
+    page.wait_for_selector('.seat-choices[data-seat="1"] button.action[data-action="buy compass"]')
+    page.click('.seat-choices[data-seat="1"] button.action[data-action="buy compass"]')  # Ben first
+    page.wait_for_selector('.player[data-seat="1"] .choice:has-text("has chosen")')
+    page.click('.seat-choices[data-seat="0"] button.action[data-action="buy compass"]')
+    page.wait_for_selector('button.action.chance[data-action="tiebreak 1"]')
+    assert page.locator("button.action.chance").all_inner_texts() == ["tiebreak 0 (50.0%)", "tiebreak 1 (50.0%)"]
+    assert page.inner_text("#line-text") == "moves: buy compass · buy compass"
+    shot(page, tmp_path, "board-tiebreak")
+    page.click('button.action.chance[data-action="tiebreak 1"]')
+    page.wait_for_selector('button.action.chance[data-action^="weather"]')
+    assert page.inner_text("#line-text").endswith("tiebreak 1")

@@ -6,7 +6,6 @@ let doc = null;
 let catalogue = null;
 let timer = null;
 const editor = document.getElementById("editor");
-const PHASES = ["decide", "return-discard", "deal", "choose", "option", "discard", "extra", "extra-draw", "buy", "tiebreak", "weather", "over"];
 
 function pathText(parts) {
   return parts.reduce((text, p) => (typeof p === "number" ? `${text}[${p}]` : text ? `${text}.${p}` : p), "");
@@ -84,7 +83,7 @@ function render() {
       typeof doc.route === "string" || doc.route === undefined ? selectField("Route", ["route"], Object.keys(catalogue.routes)) : field("Route", ["route"], h("span", {}, "custom")),
       numberField("Walk", ["walk"]), numberField("Turn", ["turn"])),
     h("fieldset", {}, h("legend", {}, "Decision"),
-      selectField("Phase", ["decision", "phase"], PHASES),
+      selectField("Phase", ["decision", "phase"], catalogue.phases),
       numberField("Player", ["decision", "player"]),
       selectField("Tile", ["decision", "tile"], catalogue.tiles.map((t) => t.name), "(none)"),
       numberField("Extra plays", ["decision", "extra_plays"])),
