@@ -41,6 +41,17 @@ def bag_text(pos: Position, player: int) -> str:
     return f"{size}: {tile_counts(pos.bags[player])}"
 
 
+DECISION_WORDS = {phases.DECIDE: "return or draw", phases.RETURN_DISCARD: "discard a path tile on going home, or none",
+                  phases.CHOOSE: "which tile to play", phases.OPTION: "which option", phases.DISCARD: "what to discard",
+                  phases.EXTRA: "play the other tile or draw", phases.BUY: "buy a tile or pass"}
+"""What a decision asks, in words (the phase names are the notation's: ``decide``, ``buy`` ...)."""
+
+
+def decision_words(phase: int) -> str:
+    """``return or draw`` for the decide step; the phase's name where it has no words."""
+    return DECISION_WORDS.get(phase, phases.NAMES[phase])
+
+
 def whose_turn(pos: Position) -> str:
     """Who acts next and at which step."""
     player = pos.current_player()
@@ -48,7 +59,7 @@ def whose_turn(pos: Position) -> str:
         return "game over"
     if player == phases.CHANCE_PLAYER:
         return f"chance ({phases.NAMES[pos.phase]})"
-    return f"player {player} to {phases.NAMES[pos.phase]}"
+    return f"player {player} to decide: {decision_words(pos.phase)}"
 
 
 def render(pos: Position) -> str:

@@ -12,6 +12,8 @@ from positions.errors import RefugeError
 from positions.files import check_writable, write_atomically
 
 CHART_TYPES = (".png", ".svg", ".pdf")
+PLAYER_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd")
+"""Each seat's colour, the same in the review page's graph and evaluation bar (static/common.js)."""
 
 
 def pyplot():
@@ -56,7 +58,7 @@ def plot_win_curves(curves: dict[int, list[tuple[int, float]]], names: Sequence[
     for player, points in sorted(curves.items()):
         label = names[player] if player < len(names) else f"player {player}"
         axes.plot([e for e, _ in points], [100 * w for _, w in points], marker=".",
-                  label=f"P{player} {label}")
+                  label=f"P{player} {label}", color=PLAYER_COLOURS[player % len(PLAYER_COLOURS)])
     axes.set_ylim(0, 100)
     axes.set_xlabel("event")
     axes.set_ylabel("win probability (%)")

@@ -25,7 +25,7 @@ from positions.record import GameRecord, Replay, parse_record, record_to_data, r
 from positions.saved import FORMAT as POSITION_FORMAT
 from positions.saved import SavedPosition, parse_position, position_to_data, saved_to_data
 from positions.files import read_text_file
-from positions.validation import parse_json
+from positions.validation import did_you_mean, parse_json
 
 SOURCES = ("position", "record", "example", "file", "tracked")
 """The fields that say where a line starts; a request gives exactly one."""
@@ -125,7 +125,9 @@ def read_start(body: dict[str, Any], config: WebConfig,
     value = body[source]
     if source == "example":
         if not isinstance(value, str) or value not in example_names():
-            raise ApiError(404, f"example: no example named {str(value)[:40]!r}")
+            raise ApiError(404, f"example: no example named {str(value)[:40]!r}"
+                           + (did_you_mean(value, example_names()) if isinstance(value, str) else "")
+                           + f" (examples: {', '.join(example_names())})")
         return load_example(value), None
     if source == "tracked":
         if tracked is None:

@@ -15,22 +15,26 @@ from positions.view import walk_number
 from positions.record import Replay
 from positions.routes import ROUTES
 from positions.rulesets import DEFAULT_RULESET, RULES_VERSION
+from positions.render import decision_words, plural
 from positions.tiles import TILES, Effect, Kind, TileKind
 
 
 def _gain(effect: Effect) -> str:
     """One effect as a short phrase: ``+2 Steps``, ``+1 VP per paw``, ``pay 2 VP``."""
     parts = []
-    for field, text in (("pay_vp", "pay {} VP"), ("pay_steps", "pay {} Steps"), ("steps", "+{} Steps"),
-                        ("vp", "+{} VP"), ("steps_per_sun", "+{} Steps per Sun"),
+    for field, text in (("pay_vp", "pay {} VP"), ("pay_steps", "pay {}"), ("steps", "+{}"),
+                        ("vp", "+{} VP"), ("steps_per_sun", "+{} per Sun"),
                         ("vp_per_sun", "+{} VP per Sun"),
-                        ("steps_per_path_tile", "+{} Step per path tile"),
+                        ("steps_per_path_tile", "+{} per path tile"),
                         ("vp_per_path_tile", "+{} VP per path tile"),
-                        ("steps_per_paw", "+{} Step per paw"), ("vp_per_paw", "+{} VP per paw"),
-                        ("extra_plays", "{} extra play(s)")):
+                        ("steps_per_paw", "+{} per paw"), ("vp_per_paw", "+{} VP per paw"),
+                        ("extra_plays", "{}")):
         value = getattr(effect, field)
-        if value:
-            parts.append(text.format(value))
+        if value:  # "+1 Step", "+2 Steps per Sun" (positions.render.plural), "2 extra plays"
+            if field == "extra_plays":
+                parts.append(f"{value} extra play{'' if value == 1 else 's'}")
+            else:
+                parts.append(text.format(plural(value, "Step") if "steps" in field else value))
     if effect.discards:
         required = f", {effect.discards_required} required" if effect.discards_required else ", optional"
         parts.append(f"discard up to {effect.discards}{required}")
@@ -84,6 +88,7 @@ def _player(pos: Position, seat: int, names: Sequence[str]) -> dict[str, object]
         "path": _names(pos.paths[seat]), "hand": _names(pos.hands[seat]),
         "set_aside": _names(pos.set_aside[seat]), "bag": _counts(pos.bags[seat]),
         "bag_size": len(pos.bags[seat]), "choice": chosen,
+        "bag_unknown": seat in pos.hidden_bags,  # "bag" is then one guess of its tiles, not known
     }
 
 
@@ -97,7 +102,7 @@ def _decision(pos: Position, names: Sequence[str]) -> dict[str, object]:
     if player >= 0:
         who = names[player] if player < len(names) and names[player] else f"player {player}"
         tile = f" ({TILES[pos.tile].name})" if "tile" in data else ""
-        data["text"] = f"{who} to decide: {phases.NAMES[pos.phase]}{tile}"
+        data["text"] = f"{who} to decide: {decision_words(pos.phase)}{tile}"
     elif player == phases.CHANCE_PLAYER:
         drawer = pos.actor if pos.phase in (phases.DEAL, phases.EXTRA_DRAW) else None
         data["drawer"] = drawer
@@ -146,5 +151,6 @@ def moves_to_data(game: Replay, names: Sequence[str] = ()) -> list[dict[str, obj
         pos = step.position
         moves.append({"event": step.event, "walk": walk_number(pos),
                       "turn": pos.turn + 1, "player": step.player if step.player >= 0 else None,
-                      "action": str(step.action), "chance": step.player == phases.CHANCE_PLAYER})
+                      "action": str(step.action), "chance": step.player == phases.CHANCE_PLAYER,
+                      "drawer": pos.actor if pos.phase in (phases.DEAL, phases.EXTRA_DRAW) else None})
     return moves

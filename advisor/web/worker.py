@@ -165,7 +165,7 @@ def run_annotation(conn: Connection, record_data: dict[str, object], iterations:
         record = parse_record(record_data)
         game = replay(record)
         total = len(decisions_to_annotate(game, None))
-        control.send("update", data={"done": 0, "total": total})
+        control.send("update", data={"done": 0, "total": total, "iterations_per_decision": iterations})
 
         def on_done(annotation: Any) -> None:
             control.poll()
@@ -174,7 +174,8 @@ def run_annotation(conn: Connection, record_data: dict[str, object], iterations:
             if control.seconds() >= max_seconds:
                 control.reason = "seconds"
                 raise Stop
-            control.send("update", data={"done": len(done), "total": total, "last": done[-1]})
+            control.send("update", data={"done": len(done), "total": total, "last": done[-1],
+                                         "iterations_per_decision": iterations})
 
         try:
             annotate_game(game, None, iterations, None, seed, 1, on_done=on_done)
@@ -183,7 +184,7 @@ def run_annotation(conn: Connection, record_data: dict[str, object], iterations:
                 raise
         summaries = [dataclasses.asdict(s) for s in summarise(finished, record)]
         control.send("final", reason=control.reason or "done",
-                     data={"done": len(done), "total": total,
+                     data={"done": len(done), "total": total, "iterations_per_decision": iterations,
                            "annotations": sorted(done, key=lambda a: int(a["event"])),  # type: ignore[call-overload]
                            "players": summaries})
     except Stop:

@@ -49,7 +49,7 @@ def test_the_deliberate_blunder_is_labelled_and_the_engines_moves_are_not() -> N
 def test_every_players_curve_comes_from_one_search_and_they_sum_to_100() -> None:
     """C18: the players' win shares at each annotated decision sum to 1, so the chart's curves do."""
     doc = json.loads(_annotate(BLUNDER_GAME, "--from-event", "120", "--iterations", "200",
-                               "--json", "--workers", "1").output)
+                               "--json", "--workers", "1").stdout)
     assert doc["decisions"]
     for decision in doc["decisions"]:
         assert len(decision["chances"]) == 2 and sum(decision["chances"]) == pytest.approx(1.0)
@@ -101,7 +101,7 @@ def test_text_report_and_chart(tmp_path) -> None:
 
 def test_single_option_decisions_are_skipped() -> None:
     doc = json.loads(_annotate(BLUNDER_GAME, "--from-event", "120", "--iterations", "30", "--json",
-                               "--workers", "1").output)
+                               "--workers", "1").stdout)
     assert doc["decisions"]
     assert all(d["best_visits"] + d["played_visits"] > 0 for d in doc["decisions"])
 

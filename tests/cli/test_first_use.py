@@ -280,3 +280,12 @@ def test_one_deal_gets_no_elo_interval_and_both_elo_commands_say_why_they_differ
     assert "a little nearer 0 than `refuge arena`'s Elo" in rated.output
     assert _run("ladder", "--db", db, "--plot", "/nonexistent/l.png").output.startswith(
         "error: /nonexistent/l.png: cannot write the file")
+
+
+def test_the_review_pages_colours_are_the_cli_charts() -> None:
+    from advisor.cli.charts import PLAYER_COLOURS
+
+    common = os.path.join(os.path.dirname(__file__), "..", "..", "advisor", "web", "static", "common.js")
+    with open(common, encoding="utf-8") as handle:
+        found = re.search(r"export const PLAYER_COLOURS = \[([^\]]*)\]", handle.read())
+    assert found and tuple(c.strip().strip('"') for c in found.group(1).split(",")) == PLAYER_COLOURS

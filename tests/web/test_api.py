@@ -52,7 +52,7 @@ def test_catalogue_examples_and_status(client: TestClient) -> None:
 
 def test_effect_text_names_both_options_of_an_or_tile() -> None:
     compass = next(t for t in views.catalogue()["tiles"] if t["name"] == "compass")  # type: ignore[index]
-    assert compass["effect"] == "1 extra play(s) OR +3 Steps"
+    assert compass["effect"] == "1 extra play OR +3 Steps"
 
 
 def test_new_game_position(client: TestClient) -> None:
@@ -107,7 +107,7 @@ def test_view_shows_the_board(client: TestClient) -> None:
     ann = view["players"][0]
     assert ann["name"] == "Ann" and ann["path"] == ["signpost"] and ann["bag_size"] == sum(ann["bag"].values())
     assert view["decision"] == {"phase": "choose", "player": 0, "kind": "decision",
-                                "text": "Ann to decide: choose"}
+                                "text": "Ann to decide: which tile to play"}
     assert view["legal"] == ["play small_orientation_table", "play compass"]
     assert [s["tile"] for s in view["route"]["stacks"]][:2] == ["compass", "shepherd"]
     assert view["weather"]["threshold"] == 6

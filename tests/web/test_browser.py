@@ -50,7 +50,7 @@ def shot(page, tmp_path, name: str) -> str:
 def test_board_fills_and_updates_the_options_during_an_analysis(page, live: LiveServer, tmp_path) -> None:
     page.goto(f"{live.url}/board?example=opening-2p")
     page.wait_for_selector(".player >> nth=1")
-    assert page.inner_text("#decision-text") == "Ann (0) to decide: choose"
+    assert page.inner_text("#decision-text") == "Ann (0) to decide: which tile to play"
     assert page.locator(".player").first.locator(".path .tile").count() == 1
     shot(page, tmp_path, "board")
     page.click("#analyse")
@@ -68,7 +68,7 @@ def test_board_fills_and_updates_the_options_during_an_analysis(page, live: Live
     assert page.inner_text("#noise-note").startswith("noise (95%): the search's Monte Carlo noise")
     wins = page.locator("#players tbody tr td:nth-child(2)").all_inner_texts()
     assert len(wins) == 2 and abs(sum(float(w.rstrip("%")) for w in wins) - 100) <= 0.1  # one decimal each
-    assert page.locator("#players tbody tr").first.inner_text().startswith("P0 (you) · Ann (0)")
+    assert page.locator("#players tbody tr").first.inner_text().startswith("Ann (0), to decide")
     best = page.locator("#options tbody tr.best").get_attribute("data-action")
     assert page.inner_text("#options tbody tr.best td.rank") == "1"
     assert re.fullmatch(rf"Recommendation: {re.escape(best)} \(.+\)", page.inner_text("#recommendation"))
@@ -107,7 +107,7 @@ def test_stepping_through_a_game_and_clicking_a_chart_marker(page, live: LiveSer
     page.wait_for_selector('.move[data-event="2"].current')
     page.click("#annotate")
     page.wait_for_selector("svg.win-chart circle.point", timeout=60_000)
-    markers = page.locator("svg.win-chart circle.marker")
+    markers = page.locator("svg.win-chart g.marker")
     target = markers.last if markers.count() else page.locator("svg.win-chart circle.point").nth(5)  # drawn last: on top
     event = target.get_attribute("data-event")
     target.click()
@@ -135,6 +135,7 @@ def test_following_three_events_at_the_table_and_undoing_one(page, live: LiveSer
     game_id = re.search(r"id=([\w-]+)", page.url).group(1)  # type: ignore[union-attr]
     saved = load_record(os.path.join(live.app.state.config.games_dir, f"tracked-{game_id}.json"))
     assert [str(e) for e in saved.events] == ["draw", "draw", "drawn sign signpost"]
+    assert page.locator("#moves li").last.inner_text() == "1.1 <i>Ann</i> (0) drew sign signpost"  # whose draw
     shot(page, tmp_path, "track")
     page.click("#undo")
     page.wait_for_selector("#saved:has-text('2 events')")

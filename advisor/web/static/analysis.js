@@ -1,5 +1,5 @@
 // The live analysis panel: starts a search on a line, streams it (server-sent events), Stop/Continue.
-import { api, clear, h, showError } from "./common.js";
+import { PLAYER_COLOURS, api, clear, h, showError } from "./common.js";
 
 export class AnalysisPanel {
   constructor(el, { onPlay, playerName }) {
@@ -89,7 +89,12 @@ export class AnalysisPanel {
     clear(this.rate, `${r.iterations.toLocaleString()} iterations · ${Math.round(r.rate).toLocaleString()} it/s · ${r.seconds.toFixed(1)} s`);
     // The rows, headers and sentences are the server's, as `refuge best-move` prints them.
     const columns = ["rank", "option", "win", "noise", "score", "visits", "note"];
+    const best = r.options.find((o) => o.action === r.best) || r.options[0];
     clear(this.body,
+      this.evalBar(r),
+      h("p", { class: "verdict", id: "verdict" }, h("strong", {}, `Best: ${r.best}`),
+        ` — ${(100 * best.win_probability).toFixed(1)}% win for ${this.playerName(r.player)}` +
+        (best.exact ? " (exact)" : ` (noise ${(100 * best.ci95[0]).toFixed(1)}–${(100 * best.ci95[1]).toFixed(1)}%)`)),
       h("div", { class: "scroll" }, h("table", { class: "options", id: "options" },
         h("thead", {}, h("tr", {}, r.table.headers.map((c, i) => h("th", { class: columns[i] }, c)))),
         h("tbody", {}, r.table.rows.map((row) => h("tr", {
@@ -108,9 +113,25 @@ export class AnalysisPanel {
       r.facts ? h("div", { class: "facts" }, h("h4", {}, "Facts"), h("ul", {}, r.facts.lines.map((line) => h("li", {}, line)))) : null);
   }
 
-  // "P1" as best-move prints it, and the player's name on this page when it has one.
+  // The evaluation bar (lichess's, for 2-4 players): every player's win chance if the best option
+  // is played, side by side in the players' colours; the shares sum to 100 % (C18).
+  evalBar(r) {
+    return h("div", { class: "eval-bar", id: "eval-bar", role: "img",
+      "aria-label": r.players.map((p) => `${this.playerName(p.player)} ${(100 * p.win_probability).toFixed(1)}%`).join(", ") },
+      r.players.map((p) => {
+        const share = 100 * p.win_probability;
+        const part = h("span", { class: "share", dataset: { player: p.player }, title: `${this.playerName(p.player)}: ${share.toFixed(1)}% win` },
+          share >= 35 ? `${this.playerName(p.player)} ${share.toFixed(0)}%` : share >= 8 ? `${share.toFixed(0)}%` : "");
+        part.style.width = `${share}%`;
+        part.style.background = PLAYER_COLOURS[p.player % PLAYER_COLOURS.length];
+        return part;
+      }));
+  }
+
+  // The player as this page names them ("Ann (0)"), the one to decide marked, for best-move's
+  // "P0 (you)" / "P1".
   withName(cell, seat) {
     const name = this.playerName(seat);
-    return name === `player ${seat}` ? cell : `${cell} · ${name}`;
+    return cell.includes("(you)") ? `${name}, to decide` : name;
   }
 }

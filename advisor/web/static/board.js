@@ -22,7 +22,15 @@ function startFromPage() {
 
 async function refresh() {
   showError("errors", null);
-  const data = await api("/api/view", { ...start, events });
+  let data;
+  try {
+    data = await api("/api/view", { ...start, events });
+  } catch (e) {
+    panel.setLine(null, false);
+    // An uploaded position that is not valid opens in the editor, beside its problems.
+    if (start.position && !events.length && e.status >= 400 && e.status < 500) { location.href = "/editor?from=board&invalid=1"; return; }
+    throw e;
+  }
   view = data.view;
   const next = held.findIndex(([seat]) => seat === view.decision.player);
   if (next >= 0 && view.decision.kind === "decision") {  // its turn has come: apply it, in seat order
@@ -32,7 +40,7 @@ async function refresh() {
   const chosen = new Set(held.map(([seat]) => seat));
   for (const seat of chosen) view.players[seat].choice = "hidden";
   const seats = view.seats.filter((e) => !chosen.has(e.seat));
-  renderBoard(board, view, { onAction: choose, seats, chancePicker: (v) => drawPicker(v, play) });
+  renderBoard(board, view, { onAction: choose, seats, chancePicker: (v) => drawPicker(v, play), top: document.getElementById("decision") });
   clear(document.getElementById("line-text"), events.length ? `moves: ${events.join(" · ")}` : (data.title || ""));
   panel.setLine({ ...start, events }, view.decision.kind === "decision");
 }

@@ -93,46 +93,82 @@ function counts(bag) {
   return Object.entries(bag).map(([name, n]) => h("span", { class: "count" }, tileChip(name), h("b", {}, `×${n}`)));
 }
 
+// "1 Storm", "2 Storms", "1 Step": the count and the word, plural unless the count is 1 (VP never).
+export function plural(count, word) {
+  return `${count} ${count === 1 || word === "VP" ? word : word + "s"}`;
+}
+
+// The player colours of every chart and bar, the same as the CLI's PNG (advisor/cli/charts.py).
+export const PLAYER_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd"];
+
 export function playerLabel(view, seat) {
   const player = view.players[seat];
   return player && player.name ? `${player.name} (${seat})` : `player ${seat}`;
 }
 
+// What the player to decide chooses, in words (the phase names are the notation's).
+const QUESTIONS = { decide: "return or draw", "return-discard": "discard a path tile on going home, or none",
+  choose: "which tile to play", option: "which option", discard: "what to discard", extra: "play the other tile or draw",
+  buy: "buy a tile or pass" };
+
 // The board: weather, market, every player's path, hand, set-aside and bag; the decision.
+// With options.top (an element), the decision, its options and the weather go there (the first
+// screen), the rest into el.
 export function renderBoard(el, view, options) {
   options = options || {};
-  const w = view.weather;
   const decision = view.decision;
-  const storms = w.owned_storms.map((n, seat) => (n ? `${playerLabel(view, seat)}: ${n}` : null)).filter(Boolean);
-  clear(el,
+  const head = [
     h("section", { class: "summary" },
       h("span", { class: "pill" }, `Walk ${view.walk}/${view.walks}`),
       h("span", { class: "pill" }, `Turn ${view.turn}`),
       h("span", { class: "pill" }, `Route ${view.route.name}`),
       h("span", { class: `pill decision ${decision.kind}`, id: "decision-text" }, decisionText(view))),
-    h("section", { class: "weather", "aria-label": "weather" },
-      h("h3", {}, "Weather"),
-      h("div", { class: "track" },
-        Array.from({ length: w.track_suns }, () => h("span", { class: "sun", title: "Sun on the track" }, "☀")),
-        Array.from({ length: w.storms_on_track }, () => h("span", { class: "storm", title: "Storm on the track" }, "☁")),
-        Array.from({ length: Math.max(0, w.threshold - w.storms_on_track) }, () =>
-          h("span", { class: "slot", title: "Storm slot before the Storm hits" }, "·"))),
-      h("p", {}, `Storms ${w.storms_on_track}/${w.threshold}` + (storms.length ? ` (owned: ${storms.join(", ")})` : "") +
-        ` · deck ${w.deck_suns} Suns, ${w.deck_storms} Storms · reserve ${w.reserve}`)),
+    options.actions === false ? null : actionsSection(view, options),
+    weatherSection(view)];
+  const rest = [
     h("section", { class: "market", "aria-label": "market" },
       h("h3", {}, "Market"),
       h("div", { class: "stacks" }, view.route.stacks.map((s) =>
         h("div", { class: `stack ${s.left ? "" : "empty"}` }, tileChip(s.tile), h("span", { class: "left" }, `${s.left} left`))))),
     h("section", { class: "players" }, view.players.map((p) => playerCard(view, p))),
-    Object.keys(view.box).length ? h("section", { class: "box" }, h("h3", {}, "Box"), counts(view.box)) : null,
-    options.actions === false ? null : actionsSection(view, options));
+    Object.keys(view.box).length ? h("section", { class: "box" }, h("h3", {}, "Box"), counts(view.box)) : null];
+  if (options.top) { clear(options.top, head); clear(el, rest); } else clear(el, head, rest);
+}
+
+// The weather track: Suns, Storms and the empty slots left before the Storm hits, with the count in
+// words; "1 more Storm and it hits" stands out.
+function weatherSection(view) {
+  const w = view.weather;
+  const missing = Math.max(0, w.threshold - w.storms_on_track);
+  const owned = w.owned_storms.map((n, seat) => (n ? `${playerLabel(view, seat)} ${n}` : null)).filter(Boolean);
+  const warning = missing === 0 ? "the Storm has hit" : `${plural(missing, "more Storm")} and it hits`;
+  return h("section", { class: "weather", "aria-label": "weather" },
+    h("div", { class: "track", title: `${w.storms_on_track} of ${w.threshold} Storms on the track` },
+      Array.from({ length: w.track_suns }, () => h("span", { class: "sun", title: "Sun on the track" }, "☀")),
+      Array.from({ length: w.storms_on_track }, () => h("span", { class: "storm", title: "Storm on the track" }, "☁")),
+      Array.from({ length: missing }, () => h("span", { class: "slot", title: "empty Storm slot: the Storm hits when none is left" }, ""))),
+    h("p", { class: `storm-count ${missing === 1 ? "warn" : ""}`, id: "storm-warning" },
+      h("strong", {}, `Storms ${w.storms_on_track}/${w.threshold}: ${warning}`)),
+    h("p", { class: "weather-more" }, [owned.length ? `owned: ${owned.join(", ")} · ` : "",
+      `deck ${plural(w.deck_suns, "Sun")}, ${plural(w.deck_storms, "Storm")} · reserve ${w.reserve}`]));
 }
 
 function decisionText(view) {
   const d = view.decision;
-  if (d.kind === "decision") return `${playerLabel(view, d.player)} to decide: ${d.phase}${d.tile ? " (" + d.tile + ")" : ""}`;
+  if (d.kind === "decision") return `${playerLabel(view, d.player)} to decide: ${QUESTIONS[d.phase] || d.phase}${d.tile ? " (" + d.tile + ")" : ""}`;
   if (d.kind === "chance") return `Chance: ${d.phase}${d.drawer !== null && d.drawer !== undefined ? " for " + playerLabel(view, d.drawer) : ""}`;
   return `Game over: ${view.scores.join(" – ")}`;
+}
+
+// A bag, folded: its size (and Storms) on one line, the tiles when opened; an unknown bag says so.
+function bagRow(p) {
+  const storms = p.bag.storm || 0;
+  if (p.bag_unknown) {
+    return h("div", { class: "row" }, h("span", { class: "label" }, "Bag"), h("span", { class: "bag-unknown" }, `unknown (${plural(p.bag_size, "tile")})`));
+  }
+  return h("details", { class: "row bag-row" },
+    h("summary", {}, h("span", { class: "label" }, "Bag"), ` ${plural(p.bag_size, "tile")}` + (storms ? `, ${plural(storms, "Storm")}` : "")),
+    h("div", { class: "bag" }, counts(p.bag)));
 }
 
 function playerCard(view, p) {
@@ -144,13 +180,13 @@ function playerCard(view, p) {
       p.status === "home" ? h("span", { class: "home" }, " 🏠 home") : null,
       p.choice ? h("span", { class: "choice" }, p.choice === "hidden" ? " (has chosen)" : ` chose: ${p.choice}`) : null),
     h("div", { class: "scores" },
-      h("span", { class: "vp" }, `${p.vp} VP`), h("span", { class: "steps" }, `${p.steps} Steps`),
-      p.storms ? h("span", { class: "storms" }, `${p.storms} Storms on track`) : null),
+      h("span", { class: "vp" }, `${p.vp} VP`), h("span", { class: "steps" }, plural(p.steps, "Step")),
+      p.storms ? h("span", { class: "storms" }, `${plural(p.storms, "Storm")} on the track`) : null),
     h("div", { class: "row" }, h("span", { class: "label" }, "Path"),
       h("div", { class: "path" }, p.path.length ? p.path.map((t) => tileChip(t)) : h("i", {}, "empty"))),
     p.hand.length ? h("div", { class: "row" }, h("span", { class: "label" }, "Hand"), h("div", { class: "hand" }, p.hand.map((t) => tileChip(t)))) : null,
     p.set_aside.length ? h("div", { class: "row" }, h("span", { class: "label" }, "Set aside"), h("div", {}, p.set_aside.map((t) => tileChip(t)))) : null,
-    h("div", { class: "row" }, h("span", { class: "label" }, `Bag (${p.bag_size})`), h("div", { class: "bag" }, counts(p.bag))));
+    bagRow(p));
 }
 
 function actionsSection(view, options) {

@@ -1,6 +1,6 @@
 // The editor: a refuge-position/1 document changed by clicking, checked by the server's own reader
 // after every change; each problem is shown beside the field its JSON path names.
-import { api, clear, download, fileDrop, h, loadCatalogue, showError, tileChip } from "./common.js";
+import { api, clear, download, fileDrop, h, loadCatalogue, say, showError, tileChip } from "./common.js";
 
 let doc = null;
 let catalogue = null;
@@ -160,6 +160,9 @@ async function main() {
   const stored = new URLSearchParams(location.search).get("from") && sessionStorage.getItem("refuge-position");
   const name = new URLSearchParams(location.search).get("example") || "opening-2p";
   load(stored ? JSON.parse(stored) : await api(`/api/examples/${encodeURIComponent(name)}`));
+  if (stored && new URLSearchParams(location.search).get("invalid")) {
+    say("The position opened is not valid: each problem is shown beside its field. Fix them, then Open on the board.");
+  }
 }
 
 main().catch((e) => showError("errors", e));

@@ -10,6 +10,9 @@ const board = document.getElementById("board");
 const movesEl = document.getElementById("moves");
 
 const who = (player) => (player === null ? "chance" : game.names[player] || `player ${player}`);
+// A move in the list: a decision with who made it, a draw with whose it is, the weather alone.
+const moveText = (m) => (!m.chance ? `${who(m.player)}: ${m.action}`
+  : m.drawer !== null && m.drawer !== undefined ? `${who(m.drawer)} drew ${m.action.replace(/^drawn /, "")}` : m.action);
 
 async function open(newSource) {
   source = newSource;
@@ -19,6 +22,7 @@ async function open(newSource) {
   clear(document.getElementById("chart"));
   clear(document.getElementById("labels"));
   renderMoves();
+  showResult();
   await go(0);
 }
 
@@ -33,7 +37,24 @@ function renderMoves() {
   clear(movesEl, [...walks].map(([walk, turns]) => h("section", { class: "walk" }, h("h4", {}, `Walk ${walk}`),
     [...turns].map(([turn, moves]) => h("div", { class: "turn" }, h("span", { class: "turn-no" }, `${turn}.`),
       moves.map((m) => h("button", { type: "button", class: `move ${m.chance ? "chance" : ""}`, dataset: { event: m.event },
-        title: `event ${m.event}: ${who(m.player)}`, onclick: () => go(m.event) }, m.chance ? m.action : `${who(m.player)}: ${m.action}`)))))));
+        title: `event ${m.event}: ${moveText(m)}`, onclick: () => go(m.event) }, moveText(m))))))));
+}
+
+// The game's result: every player's score and the winner (a tie for first shares the win, C18).
+function showResult() {
+  const el = document.getElementById("result");
+  if (!game.over || !game.scores) { clear(el, `unfinished: ${game.moves.length} events`); return; }
+  const best = Math.max(...game.scores);
+  const winners = game.scores.map((s, p) => (s === best ? who(p) : null)).filter(Boolean);
+  clear(el, h("strong", {}, winners.length > 1 ? `${winners.join(" and ")} share the win` : `${winners[0]} wins`),
+    ` · ${game.scores.map((s, p) => `${who(p)} ${s} VP`).join(" · ")}`);
+}
+
+// The current move brought into view inside the move list only: the page itself does not scroll.
+function scrollMoveIntoList(button) {
+  const list = movesEl.getBoundingClientRect(), item = button.getBoundingClientRect();
+  if (item.top < list.top) movesEl.scrollTop -= list.top - item.top + 8;
+  else if (item.bottom > list.bottom) movesEl.scrollTop += item.bottom - list.bottom + 8;
 }
 
 async function go(index) {
@@ -44,9 +65,9 @@ async function go(index) {
   } catch (e) { showError("errors", e); }
   for (const el of movesEl.querySelectorAll(".move.current")) el.classList.remove("current");
   const current = movesEl.querySelector(`.move[data-event="${at}"]`);
-  if (current) { current.classList.add("current"); current.scrollIntoView({ block: "nearest" }); }
+  if (current) { current.classList.add("current"); scrollMoveIntoList(current); }
   const move = game.moves[at];
-  clear(document.getElementById("at-text"), move ? `before event ${at}: ${who(move.player)} ${move.action}` : `after the last event (${game.moves.length})`);
+  clear(document.getElementById("at-text"), move ? `before event ${at}: ${moveText(move)}` : `after the last event (${game.moves.length})`);
   const note = annotations.find((a) => a.event === at);
   clear(document.getElementById("info"), note ? `${who(note.player)} played ${note.played}` +
     (note.label ? ` — ${note.label}: ${note.best} was better (${(100 * note.best_win).toFixed(0)}% vs ${(100 * (note.played_win ?? 0)).toFixed(0)}%)` : " — fine") : "");
@@ -55,21 +76,26 @@ async function go(index) {
 async function annotate() {
   const progress = document.getElementById("annotate-progress");
   const status = document.getElementById("annotate-status");
-  const iterations = Number(params.get("iterations") || 100);
+  // The server's default budget is the CLI's (refuge annotate's DEFAULT_ITERATIONS); ?iterations=N asks another.
+  const asked = params.get("iterations") ? { iterations: Number(params.get("iterations")) } : {};
   try {
-    const job = await api("/api/annotations", { ...source, iterations });
+    const job = await api("/api/annotations", { ...source, ...asked });
     progress.hidden = false;
     const events = new EventSource(`/api/annotations/${job.id}/events`);
     const onData = (event) => {
       const data = JSON.parse(event.data);
       const r = data.result;
-      if (r) { progress.max = Math.max(1, r.total); progress.value = r.done; clear(status, `${r.done}/${r.total} decisions`); }
+      if (r) {
+        progress.max = Math.max(1, r.total); progress.value = r.done;
+        clear(status, `${r.done}/${r.total} decisions at ${r.iterations_per_decision.toLocaleString()} iterations each`);
+      }
       if (data.state === "queued") clear(status, `queued (${data.queue_position})`);
       if (["done", "capped", "cancelled", "failed"].includes(data.state)) {
         events.close();
         if (data.state === "failed" || data.state === "cancelled") { clear(status, `${data.state} ${data.error || data.reason}`); return; }
         annotations = r.annotations;
-        clear(status, `${annotations.length} decisions annotated` + (data.state === "capped" ? " (time cap reached)" : ""));
+        clear(status, `${annotations.length} decisions annotated at ${r.iterations_per_decision.toLocaleString()} iterations each` +
+          (asked.iterations ? "" : ", the default of refuge annotate") + (data.state === "capped" ? " (time cap reached)" : ""));
         showAnnotations(r);
       }
     };

@@ -22,7 +22,8 @@ function show(data) {
   document.getElementById("download").setAttribute("href", `/api/tracked/${encodeURIComponent(game.id)}/download`);
   clear(document.getElementById("moves"), h("h3", {}, "Events"),
     h("ol", { start: Math.max(0, events.length - 12) }, game.moves.slice(-12).map((m) =>
-      h("li", { class: m.chance ? "chance" : "" }, `${m.walk}.${m.turn} ${m.player === null ? "" : playerLabel(game.view, m.player) + ": "}${m.action}`))));
+      h("li", { class: m.chance ? "chance" : "" }, `${m.walk}.${m.turn} ` + (m.player !== null ? `${playerLabel(game.view, m.player)}: ${m.action}`
+        : m.drawer !== null && m.drawer !== undefined ? `${playerLabel(game.view, m.drawer)} drew ${m.action.replace(/^drawn /, "")}` : m.action)))));
   if (game.said && game.said.length) say(game.said.join(" · "));
   panel.setLine({ tracked: game.id }, game.view.decision.kind === "decision");  // the seat the engine resolves next
 }

@@ -8,6 +8,7 @@ from starlette.responses import JSONResponse, Response
 from advisor.web import present
 from advisor.web.errors import ApiError
 from advisor.web.views.base import server
+from positions.errors import did_you_mean
 from positions.examples import example_names, load_example
 from positions.saved import position_to_data
 
@@ -36,6 +37,6 @@ async def example(request: Request) -> Response:
     """One example as a ``refuge-position/1`` document."""
     name = request.path_params["name"]
     if name not in example_names():
-        raise ApiError(404, f"no example named {name[:40]!r}")
+        raise ApiError(404, f"no example named {name[:40]!r}{did_you_mean(name, example_names())}")
     saved = load_example(name)
     return JSONResponse(position_to_data(saved.position, saved.names, saved.title, saved.story))
