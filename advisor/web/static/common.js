@@ -106,6 +106,12 @@ export function playerLabel(view, seat) {
   return player && player.name ? `${player.name} (${seat})` : `player ${seat}`;
 }
 
+// A move in an event list: a decision with who made it, a draw with whose it is, the weather alone.
+export function moveText(m, label) {
+  if (!m.chance) return `${label(m.player)}: ${m.action}`;
+  return m.drawer !== null && m.drawer !== undefined ? `${label(m.drawer)} drew ${m.action.replace(/^drawn /, "")}` : m.action;
+}
+
 // What the player to decide chooses, in words (the phase names are the notation's).
 const QUESTIONS = { decide: "return or draw", "return-discard": "discard a path tile on going home, or none",
   choose: "which tile to play", option: "which option", discard: "what to discard", extra: "play the other tile or draw",

@@ -1,6 +1,6 @@
 // Game review: the move list by walk and turn, ←/→ to step, the board follows; Annotate → chart.
 import { drawChart } from "./chart.js";
-import { api, clear, fileDrop, h, loadCatalogue, params, renderBoard, showError } from "./common.js";
+import { api, clear, fileDrop, h, loadCatalogue, moveText as eventText, params, renderBoard, showError } from "./common.js";
 
 let source = null;
 let game = null;
@@ -10,9 +10,7 @@ const board = document.getElementById("board");
 const movesEl = document.getElementById("moves");
 
 const who = (player) => (player === null ? "chance" : game.names[player] || `player ${player}`);
-// A move in the list: a decision with who made it, a draw with whose it is, the weather alone.
-const moveText = (m) => (!m.chance ? `${who(m.player)}: ${m.action}`
-  : m.drawer !== null && m.drawer !== undefined ? `${who(m.drawer)} drew ${m.action.replace(/^drawn /, "")}` : m.action);
+const moveText = (m) => eventText(m, who);
 
 async function open(newSource) {
   source = newSource;

@@ -2,7 +2,7 @@
 // before the game changes (it is `refuge track`'s session). In a simultaneous step every seat still
 // to choose has its own row of choices, tapped in any order; at a chance event every outcome is offered.
 import { AnalysisPanel } from "./analysis.js";
-import { api, clear, drawPicker, h, loadCatalogue, params, playerLabel, renderBoard, say, showError } from "./common.js";
+import { api, clear, drawPicker, h, loadCatalogue, moveText, params, playerLabel, renderBoard, say, showError } from "./common.js";
 
 let game = null;
 const board = document.getElementById("board");
@@ -22,8 +22,7 @@ function show(data) {
   document.getElementById("download").setAttribute("href", `/api/tracked/${encodeURIComponent(game.id)}/download`);
   clear(document.getElementById("moves"), h("h3", {}, "Events"),
     h("ol", { start: Math.max(0, events.length - 12) }, game.moves.slice(-12).map((m) =>
-      h("li", { class: m.chance ? "chance" : "" }, `${m.walk}.${m.turn} ` + (m.player !== null ? `${playerLabel(game.view, m.player)}: ${m.action}`
-        : m.drawer !== null && m.drawer !== undefined ? `${playerLabel(game.view, m.drawer)} drew ${m.action.replace(/^drawn /, "")}` : m.action)))));
+      h("li", { class: m.chance ? "chance" : "" }, `${m.walk}.${m.turn} ` + moveText(m, (seat) => playerLabel(game.view, seat))))));
   if (game.said && game.said.length) say(game.said.join(" · "));
   panel.setLine({ tracked: game.id }, game.view.decision.kind === "decision");  // the seat the engine resolves next
 }
