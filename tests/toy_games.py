@@ -1,12 +1,14 @@
-"""Two tiny games with known answers that run through the same search as Refuge.
+"""Tiny games with known answers that run through the same search as Refuge.
 
-``DiceGame``: one player, push your luck with a three-sided die. ``BidGame``: two players bid
-0 or 1 at the same time (the higher bid wins, equal bids tie), so each player's choice must be
-made without seeing the other's.
+``DiceGame``: one player, push your luck with a three-sided die. ``MatrixGame``: a one-shot
+simultaneous 2x2 constant-sum game (a mixed equilibrium by default). ``BidGame``: the matrix game
+where two players bid 0 or 1 at the same time (the higher bid wins, equal bids tie), so each
+player's choice must be made without seeing the other's.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from fractions import Fraction
 from typing import Any
@@ -97,91 +99,6 @@ class DiceGame:
         return [Fraction(r) for r in self.returns()]
 
 
-class BidGame:
-    """Players 0 and 1 bid 0 or 1 simultaneously (in seat order, choices hidden until both bid).
-
-    Bidding 1 never does worse: with both playing it, player 0's bid 1 is worth 1/2 and bid 0 is
-    worth 0, and so are player 1's. A player who cannot see the other's bid and assumes it uniform
-    values bid 1 at 3/4 and bid 0 at 1/4.
-    """
-
-    players = 2
-
-    def __init__(self) -> None:
-        self.bids = [-1, -1]
-
-    def copy(self) -> "BidGame":
-        other = BidGame()
-        other.bids = self.bids[:]
-        return other
-
-    def current_player(self) -> int:
-        if self.bids[0] < 0:
-            return 0
-        return 1 if self.bids[1] < 0 else TERMINAL
-
-    def is_chance(self) -> bool:
-        return False
-
-    def is_terminal(self) -> bool:
-        return self.bids[1] >= 0
-
-    def is_simultaneous(self) -> bool:
-        return not self.is_terminal()
-
-    def legal_actions(self) -> list[int]:
-        return [0, 1]
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        return []
-
-    def sample_chance(self, rng: random.Random) -> int:
-        raise ValueError("BidGame has no chance events")
-
-    def apply(self, action: int) -> None:
-        self.bids[self.current_player()] = action
-
-    def returns(self) -> list[float]:
-        first, second = self.bids
-        if first == second:
-            return [0.5, 0.5]
-        return [1.0, 0.0] if first > second else [0.0, 1.0]
-
-    def scores(self) -> list[float]:
-        return [float(b) for b in self.bids]
-
-    def solver_key(self) -> tuple[int, ...]:
-        return tuple(self.bids)
-
-    def chance_weights(self) -> list[tuple[int, int]]:
-        return []
-
-    def exact_returns(self) -> list[Fraction]:
-        return [Fraction(r) for r in self.returns()]
-
-    def information_set_key(self, player: int) -> tuple[int, int, bool]:
-        """Player 1 sees that player 0 has bid, not what."""
-        return (player, self.bids[player], self.bids[0] >= 0)
-
-    def step_start(self, player: int) -> "BidGame | None":
-        """Before anyone bid, for player 1 once player 0 has bid unseen; else ``None``."""
-        if player == 1 and self.bids[0] >= 0 and self.bids[1] < 0:
-            return BidGame()
-        return None
-
-    def determinize(self, player: int, rng: random.Random, belief: Any = None) -> "BidGame":
-        """The other's hidden bid resampled: uniformly, or by `belief` on their view of their bid."""
-        state = self.copy()
-        other = 1 - player
-        if state.bids[other] >= 0 and not state.is_terminal():
-            if belief is None:
-                state.bids[other] = int(rng.random() * 2)
-            else:
-                view = BidGame()  # the other's bid is player 0's, made before anyone bid
-                state.bids[other] = belief.choose(view, rng)
-        return state
-
-
 class MatrixGame:
     """A one-shot simultaneous 2x2 constant-sum game: player 0 picks a row, player 1 a column, unseen;
     player 0's return is ``payoff[row][column]``, player 1's the rest.
@@ -198,8 +115,14 @@ class MatrixGame:
         self.picks = [-1, -1]
 
     def copy(self) -> "MatrixGame":
-        other = MatrixGame(self.payoff)
+        other = copy.copy(self)
         other.picks = self.picks[:]
+        return other
+
+    def fresh(self) -> "MatrixGame":
+        """The same game before anyone picked."""
+        other = copy.copy(self)
+        other.picks = [-1, -1]
         return other
 
     def current_player(self) -> int:
@@ -223,7 +146,7 @@ class MatrixGame:
         return []
 
     def sample_chance(self, rng: random.Random) -> int:
-        raise ValueError("MatrixGame has no chance events")
+        raise ValueError(f"{type(self).__name__} has no chance events")
 
     def apply(self, action: int) -> None:
         self.picks[self.current_player()] = action
@@ -242,12 +165,46 @@ class MatrixGame:
     def step_start(self, player: int) -> "MatrixGame | None":
         """Before anyone picked, for player 1 once player 0 has picked unseen; else ``None``."""
         if player == 1 and self.picks[0] >= 0 and self.picks[1] < 0:
-            return MatrixGame(self.payoff)
+            return self.fresh()
         return None
 
-    def determinize(self, player: int, rng: random.Random) -> "MatrixGame":
-        """The other's hidden pick resampled uniformly."""
+    def determinize(self, player: int, rng: random.Random, belief: Any = None) -> "MatrixGame":
+        """Player 0's hidden pick resampled: uniformly, or by `belief` on their view of their pick
+        (made before anyone picked)."""
         state = self.copy()
         if player == 1 and state.picks[0] >= 0 and not state.is_terminal():
-            state.picks[0] = int(rng.random() * 2)
+            state.picks[0] = int(rng.random() * 2) if belief is None else belief.choose(self.fresh(), rng)
         return state
+
+
+class BidGame(MatrixGame):
+    """Players 0 and 1 bid 0 or 1 simultaneously (in seat order, choices hidden until both bid).
+
+    Bidding 1 never does worse: with both playing it, player 0's bid 1 is worth 1/2 and bid 0 is
+    worth 0, and so are player 1's. A player who cannot see the other's bid and assumes it uniform
+    values bid 1 at 3/4 and bid 0 at 1/4.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(((0.5, 0.0), (1.0, 0.5)))
+
+    @property
+    def bids(self) -> list[int]:
+        """Each player's bid (-1: not yet)."""
+        return self.picks
+
+    @bids.setter
+    def bids(self, bids: list[int]) -> None:
+        self.picks = bids
+
+    def scores(self) -> list[float]:
+        return [float(b) for b in self.bids]
+
+    def solver_key(self) -> tuple[int, ...]:
+        return tuple(self.bids)
+
+    def chance_weights(self) -> list[tuple[int, int]]:
+        return []
+
+    def exact_returns(self) -> list[Fraction]:
+        return [Fraction(r) for r in self.returns()]
