@@ -45,6 +45,9 @@ class Advice:
     facts: ReturnFacts | None
     line: tuple[int, ...] = ()
     """The recommendation, then the player's own most visited next decisions."""
+    exact_mix: tuple[tuple[int, float], ...] = ()
+    """At a simultaneous step the exact solver answers (two walkers in the last walk): each option
+    with its probability in the decider's equilibrium strategy; else empty."""
 
     @property
     def recommendation(self) -> Recommendation:
@@ -68,9 +71,10 @@ class Advice:
     @property
     def mix(self) -> list[tuple[int, float]]:
         """At a simultaneous decision searched with regret matching or Exp3 whose mean strategy is
-        genuinely mixed (``MIXED_SHARE``): each option with its share, likeliest first; else empty."""
-        shares = sorted(((s.action, s.share) for s in self.result.actions if s.share is not None),
-                        key=lambda a: -a[1])
+        genuinely mixed (``MIXED_SHARE``), or at an exactly solved step whose equilibrium is mixed:
+        each option with its share, likeliest first; else empty."""
+        chosen = self.exact_mix or tuple((s.action, s.share) for s in self.result.actions if s.share is not None)
+        shares = sorted(chosen, key=lambda a: -a[1])
         if len(shares) < 2 or shares[1][1] < MIXED_SHARE:
             return []
         return shares
@@ -126,7 +130,19 @@ def advice_from(position: Position, request: SearchRequest, result: SearchResult
                                     following=following))
         if not request.keep_tree:
             result = dataclasses.replace(result, tree=None)
-    return Advice(position, result, request, facts, line)
+    return Advice(position, result, request, facts, line, _exact_mix(position, request, result))
+
+
+def _exact_mix(position: Position, request: SearchRequest, result: SearchResult) -> tuple[tuple[int, float], ...]:
+    """The decider's exact equilibrium mix where the oracle solved this simultaneous step, else ()."""
+    exact_step = getattr(request.oracle, "exact_step", None)
+    if exact_step is None or not position.is_simultaneous() or not any(s.exact for s in result.actions):
+        return ()
+    step = exact_step(position)
+    if step is None:
+        return ()
+    seat = step.seat(result.player)
+    return tuple((option.action, float(p)) for option, p in zip(seat.options, seat.mix))
 
 
 def line_text(advice: Advice) -> str:
@@ -144,6 +160,15 @@ MIX_NOTE = ("mix: at this simultaneous step the search's equilibrium strategy va
             "options (regret matching, docs/search.md); a strong player mixes too, so the others cannot "
             "read the choice.")
 """What the mix line means, printed under it."""
+EXACT_MIX_NOTE = ("mix: at this simultaneous step the exact equilibrium (refuge solve) plays these options "
+                  "with these probabilities; each option's value is against the other walker's equilibrium "
+                  "mix, so a strong player mixes too.")
+"""What the mix line means when it is the solver's."""
+
+
+def mix_note(advice: Advice) -> str:
+    """What the mix line means: the solver's equilibrium or the search's mean strategy."""
+    return EXACT_MIX_NOTE if advice.exact_mix else MIX_NOTE
 
 
 def recommendation_reason(advice: Advice) -> str:
@@ -234,8 +259,9 @@ def advice_rows(advice: Advice) -> list[list[object]]:
         if stats.action == chosen.action and chosen.within_noise:
             tied = stats.exact and advice.result.stats(chosen.runner_up or stats.action).exact
             note = ", ".join(filter(None, [note, "tied with #2" if tied else "within noise of #2"]))
-        if mixed and stats.share is not None:
-            note = ", ".join(filter(None, [f"mix {100 * stats.share:.0f}%", note]))
+        share = dict(advice.mix).get(stats.action) if mixed else None
+        if share is not None:
+            note = ", ".join(filter(None, [f"mix {100 * share:.0f}%", note]))
         interval = ("exact" if stats.exact else
                     f"{100 * stats.ci_low:.1f}–{100 * stats.ci_high:.1f}%")
         rows.append([rank, str(action_from_code(stats.action)),

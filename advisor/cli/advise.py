@@ -11,7 +11,7 @@ from tabulate import tabulate
 from advisor.players.tablebase import ExactEndgames
 from advisor.analysis.best_move import (
     ADVICE_HEADERS, DEFAULT_ITERATIONS, NOISE_NOTE, PLAYER_HEADERS, PLAYERS_TITLE, Advice, advice_rows, advice_to_data, advise,
-    MIX_NOTE, line_text, mix_text, player_rows, recommendation_reason,
+    line_text, mix_note, mix_text, player_rows, recommendation_reason,
 )
 from advisor.analysis.exact import (
     OPTION_VALUE_MEANING, SOLVE_HEADERS, STEP_HEADERS, chances_line, seat_mix_text, solve_position, solve_rows, solve_to_data,
@@ -116,7 +116,7 @@ def echo_advice(advice: Advice, seed: int, workers: int) -> None:
     click.echo(f"Recommendation: {advice.best} ({recommendation_reason(advice)})")
     if advice.mix:
         click.echo(f"Mix: {mix_text(advice)}")
-        click.echo(MIX_NOTE)
+        click.echo(mix_note(advice))
     click.echo(f"Line: {line_text(advice)}")
     click.echo()
     click.echo(PLAYERS_TITLE)

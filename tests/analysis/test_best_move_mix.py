@@ -1,5 +1,6 @@
 """best-move at a simultaneous step searched with regret matching: the mean strategy, shown as a
-mix when it is genuinely mixed ("return 70% / draw 30%"), in the table and the JSON (issue 22)."""
+mix when it is genuinely mixed ("return 70% / draw 30%"), in the table and the JSON; at an exactly
+solved two-walker step, the solver's equilibrium mix (issue 22)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from advisor.analysis.best_move import (
     MIXED_SHARE, advice_rows, advice_to_data, advise, mix_text,
 )
 from advisor.players.bots import advisor_request
+from advisor.players.tablebase import ExactEndgames
 from positions import Position, parse_action
+from positions.actions import action_from_code
+from two_walker_positions import load_two_walker_entries, position_of
 
 
 def two_hidden_choices() -> tuple[Position, Position]:
@@ -75,3 +79,18 @@ def test_best_move_takes_the_selection_at_simultaneous_steps() -> None:
     plain = json.loads(CliRunner().invoke(cli, ["best-move", "storm-one-away", "--iterations", "100",
                                                 "--json"]).output)
     assert all(o["share"] is None for o in plain["options"]) and plain["mix"] == []
+
+
+def test_an_exactly_solved_mixed_step_shows_the_solvers_equilibrium_mix() -> None:
+    """Two walkers in the last walk (C6: both choose unseen): where the solver answers and its
+    equilibrium is mixed, best-move's mix is the solver's, whatever the search's selection."""
+    mixed = [e for e in load_two_walker_entries()
+             if sum(o["probability"] > 0 for o in e["exact"]["seats"][0]["options"]) > 1]
+    assert mixed, "the held-out set has mixed equilibria"
+    entry = mixed[0]
+    position = position_of(entry)
+    advice = advise(position, advisor_request(iterations=100, seed=1, oracle=ExactEndgames()), with_facts=False)
+    expected = {o["action"]: o["probability"] for o in entry["exact"]["seats"][0]["options"]}
+    assert {str(action_from_code(a)): p for a, p in advice.mix} == pytest.approx(expected)
+    assert "mix " in " ".join(str(row[-1]) for row in advice_rows(advice))
+
