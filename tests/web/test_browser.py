@@ -306,7 +306,7 @@ def test_a_tie_break_on_the_board_is_tapped_like_any_chance_outcome(page, live: 
     page.click('.seat-choices[data-seat="0"] button.action[data-action="buy compass"]')
     page.wait_for_selector('button.action.chance[data-action="tiebreak 1"]')
     assert page.locator("button.action.chance").all_inner_texts() == ["tiebreak 0 (50.0%)", "tiebreak 1 (50.0%)"]
-    assert page.inner_text("#line-text") == "moves: buy compass · buy compass"
+    assert page.inner_text("#line-text") == "moves: player 0: buy compass · player 1: buy compass"  # who, in seat order
     shot(page, tmp_path, "board-tiebreak")
     page.click('button.action.chance[data-action="tiebreak 1"]')
     page.wait_for_selector('button.action.chance[data-action^="weather"]')

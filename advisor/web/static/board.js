@@ -1,9 +1,10 @@
 // The board page: a position (example, file, upload or editor), moves played on it, live analysis.
 import { AnalysisPanel } from "./analysis.js";
-import { api, clear, download, drawPicker, loadCatalogue, params, playerLabel, renderBoard, showError } from "./common.js";
+import { api, clear, download, drawPicker, loadCatalogue, moveText, params, playerLabel, renderBoard, showError } from "./common.js";
 
 let start = null;   // where the line starts: {example}, {file}, {position} or {record}
 let events = [];    // moves played on the board since
+let movers = [];    // for each of those played here: {chance, player, drawer} (who moved, whose draw)
 let view = null;
 let held = [];      // [seat, action]: simultaneous choices tapped before the seat the engine resolves next
 const board = document.getElementById("board");
@@ -34,6 +35,7 @@ async function refresh() {
   view = data.view;
   const next = held.findIndex(([seat]) => seat === view.decision.player);
   if (next >= 0 && view.decision.kind === "decision") {  // its turn has come: apply it, in seat order
+    movers = [...movers.slice(0, events.length), mover(view)];
     events = [...events, held.splice(next, 1)[0][1]];
     return refresh();
   }
@@ -41,7 +43,8 @@ async function refresh() {
   for (const seat of chosen) view.players[seat].choice = "hidden";
   const seats = view.seats.filter((e) => !chosen.has(e.seat));
   renderBoard(board, view, { onAction: choose, seats, chancePicker: (v) => drawPicker(v, play), top: document.getElementById("decision") });
-  clear(document.getElementById("line-text"), events.length ? `moves: ${events.join(" · ")}` : (data.title || ""));
+  const said = events.map((action, i) => (movers[i] ? moveText({ ...movers[i], action }, (seat) => playerLabel(view, seat)) : action));
+  clear(document.getElementById("line-text"), events.length ? `moves: ${said.join(" · ")}` : (data.title || ""));
   panel.setLine({ ...start, events }, view.decision.kind === "decision");
 }
 
@@ -52,17 +55,23 @@ function choose(action, seat) {
   return refresh().catch((e) => showError("errors", e));
 }
 
+// Who makes the next event at `v`: the deciding seat, or whose draw a chance event is.
+function mover(v) {
+  return { chance: v.decision.kind === "chance", player: v.decision.player, drawer: v.decision.drawer };
+}
+
 async function play(action) {
   try {
     const body = { ...start, events };
     const data = await api("/api/apply", action === null ? { ...body, sample: Math.floor(Math.random() * 2 ** 31) } : { ...body, action });
+    movers = [...movers.slice(0, events.length), mover(view)];
     events = data.events;
     await refresh();
   } catch (e) { showError("errors", e); }
 }
 
 document.getElementById("back").addEventListener("click", () => { if (held.length) held.pop(); else events.pop(); refresh().catch((e) => showError("errors", e)); });
-document.getElementById("reset").addEventListener("click", () => { events = []; held = []; refresh().catch((e) => showError("errors", e)); });
+document.getElementById("reset").addEventListener("click", () => { events = []; movers = []; held = []; refresh().catch((e) => showError("errors", e)); });
 document.getElementById("export").addEventListener("click", async () => {
   try { download("position.json", JSON.stringify(await api("/api/export", { ...start, events }), null, 2)); } catch (e) { showError("errors", e); }
 });
