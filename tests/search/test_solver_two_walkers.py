@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import random
 from fractions import Fraction
 from typing import Any
@@ -38,16 +40,20 @@ class CoinPennies:
         self.players = players
 
     def copy(self) -> "CoinPennies":
-        other = CoinPennies(self.seen, self.players)
-        other.picks, other.coin = self.picks[:], self.coin
+        other = copy.copy(self)
+        other.picks = self.picks[:]
         return other
+
+    def tosses_a_coin(self) -> bool:
+        """Whether the picks made call for the coin (a match on 1)."""
+        return self.picks == [1, 1]
 
     def current_player(self) -> int:
         if self.picks[0] < 0:
             return 0
         if self.picks[1] < 0:
             return 1
-        return CHANCE if self.picks == [1, 1] and self.coin < 0 else TERMINAL
+        return CHANCE if self.tosses_a_coin() and self.coin < 0 else TERMINAL
 
     def is_chance(self) -> bool:
         return self.current_player() == CHANCE
@@ -147,17 +153,9 @@ class TableGame(CoinPennies):
         super().__init__()
         self.wins, self.out_of = wins, out_of
 
-    def copy(self) -> "TableGame":
-        other = TableGame(self.wins, self.out_of)
-        other.picks, other.coin = self.picks[:], self.coin
-        return other
-
-    def current_player(self) -> int:
-        if self.picks[0] < 0:
-            return 0
-        if self.picks[1] < 0:
-            return 1
-        return CHANCE if self.coin < 0 else TERMINAL
+    def tosses_a_coin(self) -> bool:
+        """Every pair of picks is followed by the chance event."""
+        return True
 
     def legal_actions(self) -> list[int]:
         return list(range(len(self.wins) if self.picks[0] < 0 else len(self.wins[0])))
