@@ -131,16 +131,22 @@ def annotate_step(positions: Sequence[Position], played: Sequence[int], events: 
                   request: SearchRequest) -> list[Annotation]:
     """Several seats' decisions of one simultaneous step (in seat order) from one search grown at
     the step's start, each compared at its own node: every row's chances share one viewpoint, so
-    the rows of a step differ only by the move each played. With two or more seats every node
-    selects as the request says below the root (a round robin at one seat would have the others
-    valued against a uniformly random choice), so ``root_selection`` is UCT's there."""
+    the rows of a step differ only by the move each played. A row's chances are after the moves
+    played so far in seat order (the record shows them; the later seats as the search would have
+    them play), so from one row to the next only that seat's move is new (where the search never
+    sampled those moves together, the earlier seats as it would have them play). With two or more
+    seats every node selects as the request says below the root (a round robin at one seat would
+    have the others valued against a uniformly random choice), so ``root_selection`` is UCT's there."""
     if len(positions) > 1:
         request = dataclasses.replace(request, root_selection="uct")
     step = search_step(positions, request)
     policies = [policy(result) for result in step.results]
     rows = []
     for index, (position, action, event, result) in enumerate(zip(positions, played, events, step.results)):
-        after = step.chances_after(index, action, policies) if len(positions) > 1 else None
+        after = None
+        if len(positions) > 1:
+            known = [{played[seat]: 1.0} if seat < index else policies[seat] for seat in range(len(positions))]
+            after = step.chances_after(index, action, known) or step.chances_after(index, action, policies)
         rows.append(annotation_from(position, action, event, result, after))
     return rows
 

@@ -42,6 +42,8 @@ class Prediction:
     outcome: float
     """The decider's share of the win at the end (C18: 1/k for k tied winners)."""
     players: int
+    recommended: bool | None = None
+    """Whether the move played was the annotating search's recommendation (``None``: not recorded)."""
 
     @property
     def chance(self) -> float:
@@ -65,7 +67,8 @@ def game_predictions(game: int, agent: str, players: int, route: str, seed: int,
 
 def _prediction(game: int, annotation: Annotation, returns: Sequence[float]) -> Prediction:
     return Prediction(game, annotation.walk, annotation.turn, annotation.decision, annotation.player,
-                      annotation.chances, returns[annotation.player], len(returns))
+                      annotation.chances, returns[annotation.player], len(returns),
+                      annotation.played == annotation.best)
 
 
 @dataclass(frozen=True)
@@ -158,6 +161,9 @@ class ConsistencyRow:
     seat: int
     difference: Mean
     """Mean over steps of (own chance - the earlier seats' mean estimate of this seat's chance)."""
+    recommended: Mean
+    """The same over the steps where this seat played the search's recommendation: what is left
+    once the cost of its own move (which the earlier seats' view cannot know) is taken out."""
 
 
 def seat_consistency(predictions: Sequence[Prediction]) -> list[ConsistencyRow]:
@@ -168,6 +174,7 @@ def seat_consistency(predictions: Sequence[Prediction]) -> list[ConsistencyRow]:
         if p.kind in SIMULTANEOUS_KINDS:
             steps[(p.game, p.walk, p.turn, p.kind)].append(p)
     differences: dict[tuple[str, int], list[tuple[int, float]]] = defaultdict(list)
+    as_recommended: dict[tuple[str, int], list[tuple[int, float]]] = defaultdict(list)
     for (game, _, _, kind), members in steps.items():
         members.sort(key=lambda p: p.player)
         for index, later in enumerate(members):
@@ -175,7 +182,9 @@ def seat_consistency(predictions: Sequence[Prediction]) -> list[ConsistencyRow]:
             if earlier:
                 view = sum(p.chances[later.player] for p in earlier) / len(earlier)
                 differences[(kind, later.player)].append((game, later.chance - view))
-    return [ConsistencyRow(kind, seat, clustered_mean(values))
+                if later.recommended:
+                    as_recommended[(kind, later.player)].append((game, later.chance - view))
+    return [ConsistencyRow(kind, seat, clustered_mean(values), clustered_mean(as_recommended[(kind, seat)]))
             for (kind, seat), values in sorted(differences.items())]
 
 
@@ -195,9 +204,11 @@ def report_markdown(predictions: Sequence[Prediction]) -> str:
     lines += ["", f"ECE (10 bins): {expected_calibration_error(predictions):.3f}; Brier "
               f"{score.score.value:.4f} (SE {score.score.se:.4f}), uninformed {score.reference:.4f}, "
               f"skill {score.skill:.3f}", "",
-              "| step | later seat | steps | own chance − earlier seats' view (SE over games) |",
-              "|---|---:|---:|---|"]
+              "| step | later seat | steps | own chance − earlier seats' view (SE over games) "
+              "| steps it played the recommendation | the same on those steps |",
+              "|---|---:|---:|---|---:|---|"]
     for c in seat_consistency(predictions):
-        lines.append(f"| {c.kind} | {c.seat} | {c.difference.count:,} | {_cell(c.difference)} |")
+        lines.append(f"| {c.kind} | {c.seat} | {c.difference.count:,} | {_cell(c.difference)} "
+                     f"| {c.recommended.count:,} | {_cell(c.recommended)} |")
     return "\n".join(lines) + "\n"
 

@@ -65,6 +65,10 @@ def test_one_search_gives_every_seats_rows_of_a_step() -> None:
     mine = int(game.steps[group[0]].action)
     cell = step.joint[(mine, other)]
     assert rows[0].chances == pytest.approx(tuple(v / cell[0] for v in cell[1:3]))
+    # the later row: after both moves played (seat 0's is in the record), so from row 0 to row 1
+    # only seat 1's move is new and the curve does not take back seat 0's
+    both = step.joint[(mine, int(game.steps[group[1]].action))]
+    assert rows[1].chances == pytest.approx(tuple(v / both[0] for v in both[1:3]))
 
 
 def test_the_later_seat_alone_is_searched_from_the_step_start_too() -> None:

@@ -39,6 +39,19 @@ def test_the_seat_consistency_is_the_later_seats_own_chance_minus_the_earlier_vi
     [row] = seat_consistency(predictions)
     assert (row.kind, row.seat, row.difference.count) == ("decide", 1, 2)
     assert row.difference.value == pytest.approx(0.15)
+    assert row.recommended.count == 0  # not recorded
+
+
+def test_the_consistency_on_recommended_moves_leaves_out_the_later_seats_own_move() -> None:
+    """Seat 1 played a poor move in game 0 (its chance 0.30 where seat 0 saw it at 0.45) and the
+    recommendation in game 1 (0.50 against 0.50): -0.075 in all, 0.0 on the recommended step."""
+    def p(game: int, player: int, chances: tuple[float, float], recommended: bool) -> Prediction:
+        return Prediction(game, 1, 1, "choose", player, chances, 0.5, 2, recommended)
+    predictions = [p(0, 0, (0.55, 0.45), True), p(0, 1, (0.70, 0.30), False),
+                   p(1, 0, (0.50, 0.50), True), p(1, 1, (0.50, 0.50), True)]
+    [row] = seat_consistency(predictions)
+    assert row.difference.value == pytest.approx(-0.075)
+    assert (row.recommended.count, row.recommended.value) == (1, pytest.approx(0.0))
 
 
 def test_reliability_ece_and_brier() -> None:
