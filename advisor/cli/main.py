@@ -61,3 +61,7 @@ def main() -> None:
     except RefugeError as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

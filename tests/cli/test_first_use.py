@@ -8,6 +8,7 @@ import os
 import random
 import re
 import subprocess
+import sys
 from collections import Counter
 
 from click.testing import CliRunner
@@ -289,3 +290,11 @@ def test_the_review_pages_colours_are_the_cli_charts() -> None:
     with open(common, encoding="utf-8") as handle:
         found = re.search(r"export const PLAYER_COLOURS = \[([^\]]*)\]", handle.read())
     assert found and tuple(c.strip().strip('"') for c in found.group(1).split(",")) == PLAYER_COLOURS
+
+
+def test_python_dash_m_runs_the_command_line_too() -> None:
+    """`python -m advisor.cli.main` is the `refuge` command, not a silent no-op."""
+    process = subprocess.run([sys.executable, "-m", "advisor.cli.main", "--help"], capture_output=True,
+                             text=True, timeout=120)
+    assert process.returncode == 0
+    assert "Usage:" in process.stdout and "best-move" in process.stdout
