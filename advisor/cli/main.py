@@ -17,6 +17,7 @@ from advisor.cli.ladder import ladder_command
 from advisor.cli.files import COMMANDS as FILE_COMMANDS
 from advisor.cli.insights import insights_group
 from advisor.cli.play import play
+from advisor.cli.scaling import scaling_command
 from advisor.cli.selfplay import selfplay
 from advisor.cli.serve import serve
 from advisor.cli.sprt import sprt_command
@@ -30,7 +31,7 @@ def cli() -> None:
     """Refuge Advisor: rules engine, search and analysis for the board game Refuge."""
 
 
-for _command in (*FILE_COMMANDS, *ADVISE_COMMANDS, selfplay, play, track, annotate,
+for _command in (*FILE_COMMANDS, *ADVISE_COMMANDS, selfplay, play, track, annotate, scaling_command,
                  arena_command, engine_command, ladder_command, bench_command, sprt_command, serve,
                  insights_group):
     cli.add_command(_command)

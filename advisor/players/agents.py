@@ -117,19 +117,19 @@ class SearchAgent:
             if value not in table:
                 raise AgentSpecError(f"ismcts: unknown {option} {value!r} (expected {' or '.join(table)})")
         make_evaluator = evaluators[evaluator]
-        if isinstance(cutoff, str) or isinstance(cutoff, (bool, float)):
-            if cutoff != "grow":
-                raise AgentSpecError(f"ismcts: cutoff must be an int >= 0 or grow, got {cutoff!r}")
+        if isinstance(cutoff, (str, bool, float)) and cutoff != "grow":
+            raise AgentSpecError(f"ismcts: cutoff must be an int >= 0 or grow, got {cutoff!r}")
         if make_evaluator is None and cutoff is not None:
             raise AgentSpecError(f"ismcts: cutoff={cutoff} needs an evaluator for the cut-off rollouts "
                                  "(evaluator=learned or heuristic), not evaluator=rollout")
-        if make_evaluator is not None and cutoff is None:
-            cutoff = DEFAULT_CUTOFF
+        depth: int | None = None if make_evaluator is None else DEFAULT_CUTOFF
         if cutoff == "grow":
             budgets_ok = all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
                              for v in (iterations, seconds, workers) if v is not None)
             # a budget that is not a number keeps DEFAULT_CUTOFF: the request below refuses it by name
-            cutoff = growing_cutoff(iterations, seconds, workers) if budgets_ok else DEFAULT_CUTOFF
+            depth = growing_cutoff(iterations, seconds, workers) if budgets_ok else DEFAULT_CUTOFF
+        elif isinstance(cutoff, int):
+            depth = cutoff
         if simultaneous not in SIMULTANEOUS_SELECTIONS:
             raise AgentSpecError(f"ismcts: unknown simultaneous {simultaneous!r} "
                                  f"(expected {' or '.join(SIMULTANEOUS_SELECTIONS)})")
@@ -143,7 +143,7 @@ class SearchAgent:
             raise AgentSpecError("ismcts: reuse=1 needs workers=1 (the tree lives in this process)")
         self.name = name
         self.template = SearchRequest(iterations=iterations, seconds=seconds, exploration=exploration,
-                                      workers=workers, rollout=policies[rollout], rollout_cutoff=cutoff,
+                                      workers=workers, rollout=policies[rollout], rollout_cutoff=depth,
                                       evaluator=None if make_evaluator is None else make_evaluator(),
                                       belief=beliefs[belief], prior=priors[prior],
                                       prior_weight=prior_weight, oracle=oracles[exact],
