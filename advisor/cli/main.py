@@ -20,6 +20,7 @@ from advisor.cli.play import play
 from advisor.cli.scaling import scaling_command
 from advisor.cli.selfplay import selfplay
 from advisor.cli.serve import serve
+from advisor.cli.spsa import spsa_command
 from advisor.cli.sprt import sprt_command
 from advisor.cli.track import track
 from positions import RefugeError
@@ -31,9 +32,9 @@ def cli() -> None:
     """Refuge Advisor: rules engine, search and analysis for the board game Refuge."""
 
 
-for _command in (*FILE_COMMANDS, *ADVISE_COMMANDS, selfplay, play, track, annotate, scaling_command,
+for _command in (*FILE_COMMANDS, *ADVISE_COMMANDS, selfplay, play, track, annotate,
                  arena_command, engine_command, ladder_command, bench_command, sprt_command, serve,
-                 insights_group):
+                 insights_group, scaling_command, spsa_command):
     cli.add_command(_command)
 
 
