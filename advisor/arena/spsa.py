@@ -6,8 +6,11 @@ games on one deal with the seats swapped, θ+ against θ−, and moves θ by
 the pair, −2 … 2), kept within each parameter's bounds. The gains are the standard sequences
 ``a_k = a / (A + k + 1)^0.602`` and ``c_k = c / (k + 1)^0.101``, set from each parameter's ``c_end``
 and ``r_end`` as fishtest sets them: ``c = c_end · N^0.101``, ``a = r_end · c_end² · (A + N)^0.602``,
-``A = 0.1 · N`` for N iterations. Every iteration is appended to a JSON-lines log as it ends; a run
-resumes from the log, and the same seed gives the same trajectory however often it was stopped.
+``A = 0.1 · N`` for N iterations. With ``batch`` B > 1, B iterations are perturbed from the θ at
+their batch's start and played together (on the arena's executor), then applied in order. Every
+iteration is appended to a JSON-lines log as it is applied; a run resumes from the log (a batch
+stopped half-way replays only its unlogged games), and the same seed and batch give the same
+trajectory however often it was stopped and on however many workers.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import random
 from dataclasses import asdict, dataclass
 from typing import Callable, Iterator, Sequence
 
+from advisor.arena.executors import Runner, parse_executor, run_tasks
 from advisor.arena.report import Played, deal_points
 from advisor.players.agents import make_agent
 from advisor.players.games import deal_seed, play_game
@@ -88,6 +92,10 @@ class SpsaSettings:
     parameters: Sequence[Parameter]
     iterations: int
     seed: int = 0
+    batch: int = 1
+    """Iterations whose games are played together, all perturbed from θ at the batch's start and
+    applied in order after it (fishtest's workers play ahead of the update likewise); 1: classic
+    SPSA. The trajectory depends on it, never on the worker count."""
 
     def __post_init__(self) -> None:
         names = [p.name for p in self.parameters]
@@ -97,6 +105,8 @@ class SpsaSettings:
             raise SpsaError(f"a parameter is given twice: {', '.join(names)}")
         if self.iterations < 1:
             raise SpsaError(f"--iterations must be >= 1, got {self.iterations}")
+        if self.batch < 1:
+            raise SpsaError(f"--batch must be >= 1, got {self.batch}")
 
     def gains(self, k: int) -> tuple[list[float], list[float]]:
         """a_k and c_k of each parameter at iteration k (from 0)."""
@@ -115,11 +125,20 @@ class SpsaSettings:
     def identity(self) -> dict[str, object]:
         """What fixes the trajectory (with the match): checked when a log is resumed."""
         return {"parameters": [asdict(p) for p in self.parameters], "iterations": self.iterations,
-                "seed": self.seed}
+                "seed": self.seed, "batch": self.batch}
 
 
-Match = Callable[[int, dict[str, float], dict[str, float]], float]
-"""Iteration k's result of θ+ against θ−: θ+'s points minus θ−'s, −2 … 2 (a pair of games)."""
+@dataclass(frozen=True)
+class Trial:
+    """Iteration k's two sides: θ+ and θ−."""
+
+    k: int
+    plus: dict[str, float]
+    minus: dict[str, float]
+
+
+Match = Callable[[Sequence[Trial]], list[float]]
+"""The results of trials, in order: θ+'s points minus θ−'s in each, −2 … 2 (a pair of games)."""
 
 
 @dataclass(frozen=True)
@@ -134,17 +153,21 @@ class Step:
     theta: dict[str, float]
 
 
-def step(settings: SpsaSettings, k: int, theta: dict[str, float], match: Match) -> Step:
-    """Play iteration k from θ and update it."""
-    a_k, c_k, signs = *settings.gains(k), settings.signs(k)
-    plus, minus = {}, {}
-    for p, c, s in zip(settings.parameters, c_k, signs):
-        plus[p.name] = p.clip(theta[p.name] + c * s)
-        minus[p.name] = p.clip(theta[p.name] - c * s)
-    result = match(k, plus, minus)
+def trial(settings: SpsaSettings, k: int, theta: dict[str, float]) -> Trial:
+    """Iteration k's sides: θ moved by ±c_k along its directions, within the bounds."""
+    _, c_k = settings.gains(k)
+    signs = settings.signs(k)
+    return Trial(k, {p.name: p.clip(theta[p.name] + c * s) for p, c, s in zip(settings.parameters, c_k, signs)},
+                 {p.name: p.clip(theta[p.name] - c * s) for p, c, s in zip(settings.parameters, c_k, signs)})
+
+
+def update(settings: SpsaSettings, played: Trial, result: float, theta: dict[str, float]) -> Step:
+    """θ after iteration `played.k` scored `result`: a_k · result / (2 c_k) · sign, within the bounds."""
+    a_k, c_k = settings.gains(played.k)
+    signs = settings.signs(played.k)
     updated = {p.name: p.clip(theta[p.name] + a * result / (2 * c) * s)
                for p, a, c, s in zip(settings.parameters, a_k, c_k, signs)}
-    return Step(k, signs, plus, minus, result, updated)
+    return Step(played.k, signs, played.plus, played.minus, result, updated)
 
 
 def _read_log(path: str, settings: SpsaSettings, tail: str) -> list[Step]:
@@ -187,19 +210,28 @@ def run_spsa(settings: SpsaSettings, match: Match, log: str, match_identity: str
                         "another --log")
     steps = _read_log(log, settings, match_identity) if exists else []
     yield from steps
-    theta = dict(steps[-1].theta) if steps else {p.name: p.start for p in settings.parameters}
+    start = {p.name: p.start for p in settings.parameters}
+    theta = dict(steps[-1].theta) if steps else start
     with open(log, "a", encoding="utf-8") as out:
         if not steps and out.tell() == 0:
             out.write(json.dumps({"spsa": LOG_VERSION, "settings": settings.identity(),
                                   "match": match_identity}) + "\n")
             out.flush()
-        for k in range(len(steps), settings.iterations):
-            done = step(settings, k, theta, match)
-            out.write(json.dumps(asdict(done)) + "\n")
-            out.flush()
-            os.fsync(out.fileno())
-            theta = done.theta
-            yield done
+        k = len(steps)
+        while k < settings.iterations:
+            first = k // settings.batch * settings.batch  # a resumed batch keeps its θ at the start
+            base = steps[first - 1].theta if first else start
+            trials = [trial(settings, j, base)
+                      for j in range(k, min(first + settings.batch, settings.iterations))]
+            for played, result in zip(trials, match(trials), strict=True):
+                done = update(settings, played, result, theta)
+                out.write(json.dumps(asdict(done)) + "\n")
+                out.flush()
+                os.fsync(out.fileno())
+                steps.append(done)
+                theta = done.theta
+                yield done
+            k += len(trials)
 
 
 def tuned_spec(base: str, values: dict[str, float]) -> str:
@@ -226,18 +258,61 @@ def check_base(base: str, parameters: Sequence[Parameter]) -> None:
         make_agent(tuned_spec(base, {p.name: getattr(p, corner) for p in parameters}))
 
 
-def game_match(base: str, route: str = "meadows", seed: int = 0) -> Match:
-    """θ+ against θ− on deal k of `seed`, once in each seat order (2 players): θ+'s points minus θ−'s,
-    each game won by the larger share of the win, then the larger score (the arena's scoring)."""
-    def match(k: int, plus: dict[str, float], minus: dict[str, float]) -> float:
-        deal = deal_seed(seed, k)
-        games = []
-        for seats in ((0, 1), (1, 0)):
-            agents = [make_agent(tuned_spec(base, plus if side == 0 else minus)) for side in seats]
-            final = play_game(agents, route, deal).position
-            games.append(Played(0, k, seats, tuple(final.returns()), tuple(final.scores())))
-        points = deal_points(games, 0, 1)
-        assert points is not None
-        half_points, met = points
-        return (half_points - met) * 2 / met  # (θ+'s − θ−'s) points, scaled to a pair of games
-    return match
+def play_side_game(task: tuple[int, tuple[int, int], str, str], route: str, seed: int
+                   ) -> tuple[int, tuple[int, int], tuple[float, ...], tuple[int, ...]]:
+    """One game of a trial on deal k: `task` is (k, seats, θ+'s spec, θ−'s spec), ``seats`` which
+    side sits where (0: θ+); its returns and scores."""
+    k, seats, plus, minus = task
+    final = play_game([make_agent(plus if side == 0 else minus) for side in seats], route,
+                      deal_seed(seed, k)).position
+    return k, seats, tuple(final.returns()), tuple(final.scores())
+
+
+class GameMatch:
+    """θ+ against θ− on deal k of `seed`, once in each seat order (2 players), every game of a batch
+    on the arena's executor (a process pool or Dask): θ+'s points minus θ−'s, a game won by the
+    larger share of the win, then the larger score (the arena's scoring)."""
+
+    def __init__(self, base: str, route: str = "meadows", seed: int = 0, workers: int = 1,
+                 executor: str = "local") -> None:
+        """A match of `base` with the tuned options set; the executor starts at the first batch.
+
+        Raises:
+            ExecutorError: an unusable executor.
+        """
+        self.base, self.route, self.seed = base, route, seed
+        self.workers, self.address = workers, parse_executor(executor)
+        self.runner: Runner | None = None
+
+    def __call__(self, trials: Sequence[Trial]) -> list[float]:
+        """Each trial's result, in order."""
+        if self.runner is None:
+            self.runner = Runner(self.workers, self.address)
+        tasks = [(t.k, seats, tuned_spec(self.base, t.plus), tuned_spec(self.base, t.minus))
+                 for t in trials for seats in ((0, 1), (1, 0))]
+        games: dict[int, list[Played]] = {t.k: [] for t in trials}
+
+        def finished(_: object, game: tuple[int, tuple[int, int], tuple[float, ...], tuple[int, ...]]
+                     ) -> bool:
+            k, seats, returns, scores = game
+            games[k].append(Played(0, k, seats, returns, scores))
+            return False
+
+        try:
+            run_tasks(self.runner, play_side_game, tasks, (self.route, self.seed), finished)
+        except BaseException:
+            self.close(abort=True)
+            raise
+        results = []
+        for t in trials:
+            points = deal_points(sorted(games[t.k], key=lambda g: g.seats), 0, 1)
+            assert points is not None
+            half_points, met = points
+            results.append((half_points - met) * 2 / met)  # θ+'s − θ−'s points, as over a pair
+        return results
+
+    def close(self, abort: bool = False) -> None:
+        """Stop the executor."""
+        if self.runner is not None:
+            self.runner.abort() if abort else self.runner.shutdown()
+            self.runner = None

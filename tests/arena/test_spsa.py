@@ -9,7 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from advisor.arena.spsa import (
-    Parameter, SpsaError, SpsaSettings, check_base, parse_parameter, run_spsa, tuned_spec,
+    GameMatch, Parameter, SpsaError, SpsaSettings, Trial, check_base, parse_parameter, run_spsa,
+    tuned_spec,
 )
 from advisor.cli.main import cli
 from positions.errors import RefugeError
@@ -28,10 +29,10 @@ def noisy_match(seed: int):
     def strength(theta: dict[str, float]) -> float:
         return -sum(((theta[n] - OPTIMUM[n]) / scale[n]) ** 2 for n in theta)
 
-    def match(k: int, plus: dict[str, float], minus: dict[str, float]) -> float:
-        noise = random.Random(derive_seed(seed, "noise", k)).gauss(0.0, 0.5)
-        return max(-2.0, min(2.0, strength(plus) - strength(minus) + noise))
-    return match
+    def result(trial: Trial) -> float:
+        noise = random.Random(derive_seed(seed, "noise", trial.k)).gauss(0.0, 0.5)
+        return max(-2.0, min(2.0, strength(trial.plus) - strength(trial.minus) + noise))
+    return lambda trials: [result(t) for t in trials]
 
 
 def _distance(theta: dict[str, float]) -> float:
@@ -54,16 +55,17 @@ def test_spsa_moves_theta_toward_the_optimum_the_same_way_every_time(tmp_path) -
     assert [d.signs for d in other] != [d.signs for d in first]
 
 
-def test_a_stopped_run_resumes_on_the_identical_trajectory(tmp_path) -> None:
-    settings = SpsaSettings(PARAMETERS, iterations=60, seed=3)
+@pytest.mark.parametrize("batch", [1, 4])
+def test_a_stopped_run_resumes_on_the_identical_trajectory(tmp_path, batch: int) -> None:
+    settings = SpsaSettings(PARAMETERS, iterations=60, seed=3, batch=batch)
     whole = list(run_spsa(settings, noisy_match(3), str(tmp_path / "whole.jsonl")))
     log = tmp_path / "stopped.jsonl"
     steps = run_spsa(settings, noisy_match(3), str(log))
-    for _ in range(25):
+    for _ in range(26):
         next(steps)
-    steps.close()  # stopped after 25 iterations
+    steps.close()  # stopped after 26 iterations: with batch 4, in the middle of a batch
     with log.open("a") as out:
-        out.write('{"k": 25, "signs": [1')  # and a line torn by a crash mid-write
+        out.write('{"k": 26, "signs": [1')  # and a line torn by a crash mid-write
     with pytest.raises(SpsaError, match="add --resume"):
         list(run_spsa(settings, noisy_match(3), str(log)))
     resumed = list(run_spsa(settings, noisy_match(3), str(log), resume=True))
@@ -117,7 +119,7 @@ def test_a_real_smoke_run_plays_two_iterations_and_resumes(tmp_path) -> None:
     log = tmp_path / "spsa.jsonl"
     argv = ["spsa", "--agent", "ismcts:iterations=2", "--param", "exploration=0.7,0.1,2,0.1",
             "--param", "cutoff=8,2,32,2", "--iterations", "2", "--seed", "5", "--log", str(log),
-            "--every", "1"]
+            "--every", "1", "--workers", "1"]
     result = CliRunner().invoke(cli, argv)
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in log.read_text().splitlines()]
@@ -130,3 +132,30 @@ def test_a_real_smoke_run_plays_two_iterations_and_resumes(tmp_path) -> None:
     assert len(log.read_text().splitlines()) == 3
     refused = CliRunner().invoke(cli, argv)
     assert refused.exit_code == 1 and "add --resume" in refused.output
+
+
+def test_a_batch_perturbs_from_its_first_theta_and_updates_in_order(tmp_path) -> None:
+    settings = SpsaSettings(PARAMETERS, iterations=8, seed=3, batch=4)
+    steps = list(run_spsa(settings, noisy_match(3), str(tmp_path / "batch.jsonl")))
+    start = {p.name: p.start for p in PARAMETERS}
+    for done in steps[:4]:  # every side of the first batch straddles the start
+        for p in PARAMETERS:
+            assert done.plus[p.name] + done.minus[p.name] == pytest.approx(2 * start[p.name])
+    for done in steps[4:]:
+        for p in PARAMETERS:
+            assert done.plus[p.name] + done.minus[p.name] == pytest.approx(2 * steps[3].theta[p.name])
+    classic = list(run_spsa(SpsaSettings(PARAMETERS, iterations=8, seed=3), noisy_match(3),
+                            str(tmp_path / "classic.jsonl")))
+    assert [d.signs for d in classic] == [d.signs for d in steps] and classic[1:] != steps[1:]
+
+
+def test_real_games_give_the_same_results_on_one_worker_or_two() -> None:
+    trials = [Trial(k, {"exploration": 0.4}, {"exploration": 1.4}) for k in range(2)]
+    results = []
+    for workers in (1, 2):
+        match = GameMatch("ismcts:iterations=2", seed=9, workers=workers)
+        try:
+            results.append(match(trials))
+        finally:
+            match.close()
+    assert results[0] == results[1] and all(-2 <= r <= 2 for r in results[0])
