@@ -172,8 +172,11 @@ def update(settings: SpsaSettings, played: Trial, result: float, theta: dict[str
 
 def _read_log(path: str, settings: SpsaSettings, tail: str) -> list[Step]:
     """The logged steps, checked against `settings`; a torn last line (a crash mid-write) is cut off."""
-    with open(path, encoding="utf-8") as file:
-        text = file.read()
+    try:
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise SpsaError(f"{path}: cannot read the SPSA log ({error})") from None
     lines = text.split("\n")
     whole, torn = lines[:-1], lines[-1]
     if torn:  # no newline at the end: the write of this line never finished
@@ -212,7 +215,11 @@ def run_spsa(settings: SpsaSettings, match: Match, log: str, match_identity: str
     yield from steps
     start = {p.name: p.start for p in settings.parameters}
     theta = dict(steps[-1].theta) if steps else start
-    with open(log, "a", encoding="utf-8") as out:
+    try:
+        out = open(log, "a", encoding="utf-8")
+    except OSError as error:
+        raise SpsaError(f"{log}: cannot write the SPSA log ({error.strerror})") from None
+    with out:
         if not steps and out.tell() == 0:
             out.write(json.dumps({"spsa": LOG_VERSION, "settings": settings.identity(),
                                   "match": match_identity}) + "\n")

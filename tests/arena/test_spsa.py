@@ -159,3 +159,17 @@ def test_real_games_give_the_same_results_on_one_worker_or_two() -> None:
         finally:
             match.close()
     assert results[0] == results[1] and all(-2 <= r <= 2 for r in results[0])
+
+
+def test_an_unusable_log_is_one_line(tmp_path) -> None:
+    settings = SpsaSettings(PARAMETERS, iterations=2)
+    with pytest.raises(SpsaError, match="cannot write the SPSA log"):
+        list(run_spsa(settings, noisy_match(0), str(tmp_path / "no-such-dir" / "log.jsonl")))
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00\n")
+    with pytest.raises(SpsaError, match="cannot read the SPSA log"):
+        list(run_spsa(settings, noisy_match(0), str(binary), resume=True))
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_text("not json\n")
+    with pytest.raises(SpsaError, match="not an SPSA log"):
+        list(run_spsa(settings, noisy_match(0), str(garbage), resume=True))
