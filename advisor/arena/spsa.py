@@ -179,23 +179,24 @@ def _read_log(path: str, settings: SpsaSettings, tail: str) -> list[Step]:
         raise SpsaError(f"{path}: cannot read the SPSA log ({error})") from None
     lines = text.split("\n")
     whole, torn = lines[:-1], lines[-1]
-    if torn:  # no newline at the end: the write of this line never finished
-        with open(path, "r+", encoding="utf-8") as file:
-            file.truncate(len(text.encode()) - len(torn.encode()))
-    if not whole:
-        return []
+    expected = {"spsa": LOG_VERSION, "settings": settings.identity(), "match": tail}
+    if not whole and not json.dumps(expected).startswith(torn):
+        raise SpsaError(f"{path}: not an SPSA log as `refuge spsa` writes it")
     try:
-        header = json.loads(whole[0])
+        header = json.loads(whole[0]) if whole else expected
         rows = [json.loads(line) for line in whole[1:]]
         steps = [Step(int(r["k"]), list(r["signs"]), dict(r["plus"]), dict(r["minus"]),
                       float(r["result"]), dict(r["theta"])) for r in rows]
     except (ValueError, KeyError, TypeError):
         raise SpsaError(f"{path}: not an SPSA log as `refuge spsa` writes it") from None
-    if header != {"spsa": LOG_VERSION, "settings": settings.identity(), "match": tail}:
-        raise SpsaError(f"{path}: the log is of another tuning run (agent, parameters, iterations or "
-                        "seed differ): choose another --log")
+    if header != expected:
+        raise SpsaError(f"{path}: the log is of another tuning run (agent, parameters, iterations, "
+                        "seed or batch differ): choose another --log")
     if [s.k for s in steps] != list(range(len(steps))):
         raise SpsaError(f"{path}: iterations are missing or repeated in the log")
+    if torn:  # a log of this run whose last write never finished (a crash): cut that line off
+        with open(path, "r+", encoding="utf-8") as file:
+            file.truncate(len(text.encode()) - len(torn.encode()))
     return steps
 
 

@@ -173,3 +173,21 @@ def test_an_unusable_log_is_one_line(tmp_path) -> None:
     garbage.write_text("not json\n")
     with pytest.raises(SpsaError, match="not an SPSA log"):
         list(run_spsa(settings, noisy_match(0), str(garbage), resume=True))
+
+
+def test_a_file_that_is_not_a_log_is_left_untouched(tmp_path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes, no newline at the end")
+    with pytest.raises(SpsaError, match="not an SPSA log"):
+        list(run_spsa(SpsaSettings(PARAMETERS, iterations=2), noisy_match(0), str(notes), resume=True))
+    assert notes.read_text() == "my notes, no newline at the end"
+
+
+def test_a_header_torn_by_a_crash_is_written_again(tmp_path) -> None:
+    settings = SpsaSettings(PARAMETERS, iterations=5, seed=2)
+    whole = tmp_path / "whole.jsonl"
+    list(run_spsa(settings, noisy_match(2), str(whole)))
+    torn = tmp_path / "torn.jsonl"
+    torn.write_text(whole.read_text().splitlines()[0][:30])
+    list(run_spsa(settings, noisy_match(2), str(torn), resume=True))
+    assert torn.read_text() == whole.read_text()
