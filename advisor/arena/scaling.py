@@ -135,7 +135,8 @@ class Step:
 
 def run_scaling(settings: ScalingSettings,
                 reports: Callable[[str], ArenaReports] = lambda _: ArenaReports()) -> list[Step]:
-    """Play (the rest of) every step, family by family and budget by budget; each step's statistics.
+    """Play (the rest of) every step, budget by budget, each for every family; each step's statistics,
+    family by family.
     `reports(label)` gives the arena reports of the step it names.
 
     Raises:
@@ -144,8 +145,9 @@ def run_scaling(settings: ScalingSettings,
     """
     check_settings(settings)
     steps = []
-    for family in settings.families:
-        for previous, budget in zip(settings.budgets, settings.budgets[1:]):
+    # budget by budget across the families: a run stopped early has every curve's cheap steps
+    for previous, budget in zip(settings.budgets, settings.budgets[1:]):
+        for family in settings.families:
             arena = step_settings(settings, family, budget, previous)
             if settings.resume and not _stored(arena):
                 arena = replace(arena, resume=False)  # a step not started yet starts now
@@ -153,7 +155,8 @@ def run_scaling(settings: ScalingSettings,
             rows = tally.rows()
             steps.append(Step(family[0], budget, previous, rows[0] if rows else None,
                               len(tally.played), tally.schedule.total))
-    return steps
+    order = [name for name, _ in settings.families]
+    return sorted(steps, key=lambda step: order.index(step.family))  # stable: budgets stay in order
 
 
 @dataclass(frozen=True)

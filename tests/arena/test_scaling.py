@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
@@ -100,3 +101,20 @@ def test_a_smoke_curve_is_stored_resumes_without_replaying_and_is_drawn(tmp_path
     assert _games(db) == stored  # no game replayed: the same rows, the same finishing times
     assert "default   4 vs 2" in result.output and "2/2" in result.output
     assert plot.stat().st_size > 1000 and plot.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_steps_are_played_budget_by_budget_and_reported_family_by_family(tmp_path, monkeypatch) -> None:
+    import advisor.arena.scaling as scaling
+
+    played: list[list[str]] = []
+
+    def fake_arena(arena, reports):  # records the order; a tally with no games
+        played.append([name for name, _ in arena.agents])
+        return SimpleNamespace(played=[], schedule=SimpleNamespace(total=2), rows=lambda: [])
+
+    monkeypatch.setattr(scaling, "run_arena", fake_arena)
+    settings = ScalingSettings(families=[("a", "ismcts"), ("b", "ismcts:evaluator=rollout")],
+                               budgets=(2, 4, 8), db=str(tmp_path / "s.sqlite"))
+    steps = run_scaling(settings)
+    assert played == [["a-4", "a-2"], ["b-4", "b-2"], ["a-8", "a-4"], ["b-8", "b-4"]]
+    assert [(s.family, s.budget) for s in steps] == [("a", 4), ("a", 8), ("b", 4), ("b", 8)]
