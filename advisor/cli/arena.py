@@ -13,7 +13,7 @@ from advisor.arena.match import (
 from advisor.arena.report import ELO_NOTE, fault_lines, format_table, sprt_lines
 from advisor.arena.sprt import ELO_MODELS, SprtSettings
 from advisor.cli.errors import fail_on_one_line as fail
-from advisor.cli.progress import ArenaDisplay
+from advisor.cli.progress import ArenaDisplay, arena_interrupts
 from positions.errors import RefugeError
 
 
@@ -81,12 +81,10 @@ def arena_command(agents: tuple[str, ...], games: int, players: int, route: str,
         schedule_note(settings)
         display = ArenaDisplay()
         try:
-            progress = run_arena(settings, ArenaReports(display.line, display.played, display.waiting))
+            with arena_interrupts(db):
+                progress = run_arena(settings, ArenaReports(display.line, display.played, display.waiting))
         finally:
             display.close()
-    except KeyboardInterrupt:
-        click.echo(f"interrupted: finished games are in {db}; rerun with --resume to go on", err=True)
-        raise click.exceptions.Exit(130)
     except RefugeError as error:
         fail(error)
         return

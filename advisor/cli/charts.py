@@ -5,11 +5,14 @@ from __future__ import annotations
 import io
 import os
 from collections import defaultdict
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from advisor.arena.ladder import Rated
 from positions.errors import RefugeError
 from positions.files import check_writable, write_atomically
+
+if TYPE_CHECKING:
+    from advisor.arena.scaling import CurvePoint
 
 CHART_TYPES = (".png", ".svg", ".pdf")
 PLAYER_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd")
@@ -110,5 +113,36 @@ def plot_ladder(rated: Sequence[Rated], path: str, order: Sequence[str]) -> None
     axes.set_xlabel("version (in the order first played)")
     axes.set_ylabel("Elo (95% CI)")
     axes.set_title("Refuge agents across versions")
+    axes.legend()
+    save(figure, path)
+
+
+def plot_scaling(curves: dict[str, list[CurvePoint]], path: str) -> None:
+    """The scaling curve: each family's Elo over its smallest budget against the iterations (log
+    scale), with the 95% intervals where they are known.
+
+    Raises:
+        RefugeError: matplotlib is missing or the file cannot be written.
+    """
+    plt = pyplot()
+    figure, axes = plt.subplots(figsize=(8, 4.5))
+    for family, points in curves.items():
+        xs = [p.budget for p in points]
+        ys = [p.elo for p in points]
+        line, = axes.plot(xs, ys, marker="o", label=family)
+        known = [p for p in points if p.low is not None and p.high is not None]
+        if known:
+            axes.errorbar([p.budget for p in known], [p.elo for p in known],
+                          yerr=[[p.elo - p.low for p in known],  # type: ignore[operator]
+                                [p.high - p.elo for p in known]],  # type: ignore[operator]
+                          fmt="none", capsize=3, color=line.get_color())
+    axes.set_xscale("log")
+    axes.minorticks_off()
+    budgets = sorted({p.budget for points in curves.values() for p in points})
+    axes.set_xticks(budgets, [f"{b:,}" for b in budgets])
+    axes.set_xlabel("iterations per decision")
+    axes.set_ylabel("Elo over the smallest budget (95% CI)")
+    axes.set_title("Strength against search budget")
+    axes.grid(alpha=0.3)
     axes.legend()
     save(figure, path)

@@ -17,8 +17,10 @@ from advisor.cli.ladder import ladder_command
 from advisor.cli.files import COMMANDS as FILE_COMMANDS
 from advisor.cli.insights import insights_group
 from advisor.cli.play import play
+from advisor.cli.scaling import scaling_command
 from advisor.cli.selfplay import selfplay
 from advisor.cli.serve import serve
+from advisor.cli.spsa import spsa_command
 from advisor.cli.sprt import sprt_command
 from advisor.cli.track import track
 from positions import RefugeError
@@ -32,7 +34,7 @@ def cli() -> None:
 
 for _command in (*FILE_COMMANDS, *ADVISE_COMMANDS, selfplay, play, track, annotate,
                  arena_command, engine_command, ladder_command, bench_command, sprt_command, serve,
-                 insights_group):
+                 insights_group, scaling_command, spsa_command):
     cli.add_command(_command)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 import time
@@ -145,3 +146,13 @@ class ArenaDisplay:
         if self.bar is not None:
             self.bar.close()
             self.bar = None
+
+
+@contextlib.contextmanager
+def arena_interrupts(db: str) -> Iterator[None]:
+    """Ctrl-C (or SIGTERM) during arena games: one line saying where the finished games are, exit 130."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo(f"interrupted: finished games are in {db}; rerun with --resume to go on", err=True)
+        raise click.exceptions.Exit(130)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import inspect
+import math
 import random
 from typing import Any, Callable, Hashable, Protocol
 
@@ -50,6 +51,30 @@ the probe stays a small part of a decision's time (the advisor allows more)."""
 DEFAULT_CUTOFF = 8
 """Decisions a rollout plays before the evaluator judges it (``ismcts:cutoff=N``)."""
 
+GROW_BASE = 1_000
+"""``cutoff=grow``: the budget (iterations) at which the cut-off is ``DEFAULT_CUTOFF``."""
+GROW_LIMITS = (2, 64)
+"""``cutoff=grow``: the smallest and largest cut-off it gives (a 2-player game is ~200 events)."""
+NOMINAL_RATE = 5_000
+"""``cutoff=grow`` with ``seconds=S``: iterations a worker is taken to search per second (0.2 s is
+counted as 1,000 iterations, the pairing docs/strength.md's curves use), so a time budget grows
+the cut-off as the iteration budget it stands for, the same on every machine."""
+
+
+def growing_cutoff(iterations: int | None, seconds: float | None, workers: int = 1) -> int:
+    """``cutoff=grow``'s cut-off for a budget: ``DEFAULT_CUTOFF`` at ``GROW_BASE`` iterations,
+    doubled with every 4× iterations (``8 * sqrt(n / 1000)``, rounded), within ``GROW_LIMITS``; a
+    time budget counts as ``seconds * NOMINAL_RATE * workers`` iterations, the smaller budget
+    deciding when both are given (docs/search.md)."""
+    budgets = [float(iterations)] if iterations is not None else []
+    if seconds is not None:
+        budgets.append(float(seconds) * NOMINAL_RATE * workers)
+    if not budgets:
+        raise AgentSpecError("ismcts: cutoff=grow needs iterations or seconds")
+    low, high = GROW_LIMITS
+    return min(high, max(low, round(DEFAULT_CUTOFF * math.sqrt(max(0.0, min(budgets)) / GROW_BASE))))
+
+
 REUSE_LIMIT = 400_000
 """Nodes a reused tree may hold before it starts afresh (memory stays bounded in long games)."""
 
@@ -64,11 +89,12 @@ class SearchAgent:
     decision others have chosen in is searched from the step's start (issue 22); ``step_root=0``
     is the search before that (the others' hidden choices redrawn by ``belief``), and
     ``simultaneous=uct|rm|exp3`` picks the selection at the nodes of simultaneous steps.
+    ``cutoff=grow`` sets the cut-off from the budget (:func:`growing_cutoff`, issue 27).
     """
 
     def __init__(self, name: str, iterations: int | None = None, seconds: float | None = None,
                  exploration: float = 0.7, workers: int = 1, rollout: str = "heuristic",
-                 cutoff: int | None = None, belief: str = "uniform", trust: float = 0.8,
+                 cutoff: int | str | None = None, belief: str = "uniform", trust: float = 0.8,
                  prior: str = "heuristic", prior_weight: float = 1.0, exact: str = "endgames",
                  widening: float = 0.0, below: float | None = None, reuse: int | None = None,
                  evaluator: str = "learned", simultaneous: str = "uct", step_root: int = 1) -> None:
@@ -91,11 +117,19 @@ class SearchAgent:
             if value not in table:
                 raise AgentSpecError(f"ismcts: unknown {option} {value!r} (expected {' or '.join(table)})")
         make_evaluator = evaluators[evaluator]
+        if isinstance(cutoff, (str, bool, float)) and cutoff != "grow":
+            raise AgentSpecError(f"ismcts: cutoff must be an int >= 0 or grow, got {cutoff!r}")
         if make_evaluator is None and cutoff is not None:
             raise AgentSpecError(f"ismcts: cutoff={cutoff} needs an evaluator for the cut-off rollouts "
                                  "(evaluator=learned or heuristic), not evaluator=rollout")
-        if make_evaluator is not None and cutoff is None:
-            cutoff = DEFAULT_CUTOFF
+        depth: int | None = None if make_evaluator is None else DEFAULT_CUTOFF
+        if cutoff == "grow":
+            budgets_ok = all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                             for v in (iterations, seconds, workers) if v is not None)
+            # a budget that is not a number keeps DEFAULT_CUTOFF: the request below refuses it by name
+            depth = growing_cutoff(iterations, seconds, workers) if budgets_ok else DEFAULT_CUTOFF
+        elif isinstance(cutoff, int):
+            depth = cutoff
         if simultaneous not in SIMULTANEOUS_SELECTIONS:
             raise AgentSpecError(f"ismcts: unknown simultaneous {simultaneous!r} "
                                  f"(expected {' or '.join(SIMULTANEOUS_SELECTIONS)})")
@@ -109,7 +143,7 @@ class SearchAgent:
             raise AgentSpecError("ismcts: reuse=1 needs workers=1 (the tree lives in this process)")
         self.name = name
         self.template = SearchRequest(iterations=iterations, seconds=seconds, exploration=exploration,
-                                      workers=workers, rollout=policies[rollout], rollout_cutoff=cutoff,
+                                      workers=workers, rollout=policies[rollout], rollout_cutoff=depth,
                                       evaluator=None if make_evaluator is None else make_evaluator(),
                                       belief=beliefs[belief], prior=priors[prior],
                                       prior_weight=prior_weight, oracle=oracles[exact],

@@ -1,0 +1,93 @@
+"""`refuge scaling`: the command; the steps and the curve are :mod:`advisor.arena.scaling`."""
+
+from __future__ import annotations
+
+import click
+
+from advisor.arena.executors import default_workers
+from advisor.arena.match import ArenaReports, parse_named_agent
+from advisor.arena.report import ELO_NOTE
+from advisor.arena.scaling import (
+    DEFAULT_BUDGETS, DEFAULT_FAMILIES, ScalingSettings, curves, format_steps, run_scaling,
+)
+from advisor.cli.charts import check_chart_path, plot_scaling
+from advisor.cli.errors import fail_on_one_line as fail
+from advisor.cli.progress import ArenaDisplay, arena_interrupts
+from positions.errors import RefugeError
+
+
+def parse_budgets(text: str) -> list[int]:
+    """``250,1000,4000`` as a list of ints.
+
+    Raises:
+        click.BadParameter: anything else.
+    """
+    try:
+        return [int(part) for part in text.split(",")]
+    except ValueError:
+        raise click.BadParameter(f"expected iterations like 250,1000,4000, got {text!r}",
+                                 param_hint="'--budgets'") from None
+
+
+@click.command("scaling")
+@click.option("--family", "families", multiple=True, metavar="NAME=SPEC",
+              help="a curve: an ismcts spec without a budget (repeatable; default: "
+                   + ", ".join(f"{n}={s}" for n, s in DEFAULT_FAMILIES) + ")")
+@click.option("--budgets", default=",".join(map(str, DEFAULT_BUDGETS)), show_default=True,
+              help="rising iterations per decision; each is played against the one before")
+@click.option("--games", type=click.IntRange(1), default=200, show_default=True,
+              help="games of each step (rounded up to whole deals)")
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option("--route", default="meadows", show_default=True)
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--db", default="scaling.sqlite", show_default=True,
+              help="the arena's SQLite store (`refuge ladder --db` rates it too)")
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="local worker processes (default: every core)")
+@click.option("--executor", default="local", show_default=True, help="local or dask://HOST:PORT")
+@click.option("--resume", is_flag=True, help="continue the stored steps, start the others")
+@click.option("--plot", "plot_path", default=None, metavar="FILE",
+              help="also draw the curves (PNG, SVG, PDF)")
+def scaling_command(families: tuple[str, ...], budgets: str, games: int, players: int, route: str,
+                    seed: int, db: str, workers: int | None, executor: str, resume: bool,
+                    plot_path: str | None) -> None:
+    """The scaling curve: each family at rising budgets, every budget against the one before it on
+    paired deals, each step an arena run stored in --db; then the table and the curve.
+
+    Example: refuge scaling --budgets 250,1000,4000,16000 --games 200 --workers 2 --plot scaling.png
+    """
+    try:
+        if plot_path is not None:
+            check_chart_path(plot_path)  # before the games, not after them
+        settings = ScalingSettings(
+            [parse_named_agent(f) for f in families] or DEFAULT_FAMILIES, parse_budgets(budgets),
+            games, players, route, seed, db, workers or default_workers(), executor, resume)
+        displays: list[ArenaDisplay] = []
+
+        def reports(label: str) -> ArenaReports:
+            for display in displays:
+                display.close()
+            click.echo(label)
+            display = ArenaDisplay()
+            displays.append(display)
+            return ArenaReports(display.line, display.played, display.waiting)
+
+        try:
+            with arena_interrupts(db):
+                steps = run_scaling(settings, reports)
+        finally:
+            for display in displays:
+                display.close()
+    except RefugeError as error:
+        fail(error)
+        return
+    click.echo(format_steps(steps))
+    click.echo(ELO_NOTE)
+    click.echo("Elo over the first budget: the steps' Elo added up; its interval adds the steps' "
+               "variances (independent matches)")
+    if plot_path is not None:
+        try:
+            plot_scaling(curves(steps), plot_path)
+        except RefugeError as error:
+            fail(error)
+        click.echo(f"plot: {plot_path}")
