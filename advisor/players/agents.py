@@ -7,6 +7,7 @@ External engines (``cmd:``, ``rev:``) are built by the arena; other packages can
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import inspect
 import math
@@ -89,7 +90,9 @@ class SearchAgent:
     decision others have chosen in is searched from the step's start (issue 22); ``step_root=0``
     is the search before that (the others' hidden choices redrawn by ``belief``), and
     ``simultaneous=uct|rm|exp3`` picks the selection at the nodes of simultaneous steps.
-    ``cutoff=grow`` sets the cut-off from the budget (:func:`growing_cutoff`, issue 27).
+    ``cutoff=grow`` sets the cut-off from the budget (:func:`growing_cutoff`, issue 27);
+    ``model=PATH`` judges the cut-offs with the learned evaluator's model in that file (expert
+    iteration's generations, docs/evaluator.md) instead of the shipped one.
     """
 
     def __init__(self, name: str, iterations: int | None = None, seconds: float | None = None,
@@ -97,10 +100,11 @@ class SearchAgent:
                  cutoff: int | str | None = None, belief: str = "uniform", trust: float = 0.8,
                  prior: str = "heuristic", prior_weight: float = 1.0, exact: str = "endgames",
                  widening: float = 0.0, below: float | None = None, reuse: int | None = None,
-                 evaluator: str = "learned", simultaneous: str = "uct", step_root: int = 1) -> None:
+                 evaluator: str = "learned", simultaneous: str = "uct", step_root: int = 1,
+                 model: str | None = None) -> None:
         from advisor.players.bots import (
             DEFAULT_ROLLOUT, HeuristicEvaluator, SearchedBelief, TrustedPolicy, random_bot)
-        from advisor.players.learned import LearnedEvaluator
+        from advisor.players.learned import LearnedEvaluator, ModelFileError, load_model
         from advisor.players.tablebase import ExactEndgames
 
         policies: dict[str, Policy[Position]] = {"heuristic": DEFAULT_ROLLOUT, "random": random_bot()}
@@ -116,6 +120,14 @@ class SearchAgent:
                                      ("evaluator", evaluator, evaluators)):
             if value not in table:
                 raise AgentSpecError(f"ismcts: unknown {option} {value!r} (expected {' or '.join(table)})")
+        if model is not None:
+            if evaluator != "learned":
+                raise AgentSpecError(f"ismcts: model needs evaluator=learned, got evaluator={evaluator}")
+            try:
+                fitted = load_model(str(model))
+            except ModelFileError as error:
+                raise AgentSpecError(f"ismcts: model {error}") from None
+            evaluators["learned"] = functools.partial(LearnedEvaluator, fitted)
         make_evaluator = evaluators[evaluator]
         if isinstance(cutoff, (str, bool, float)) and cutoff != "grow":
             raise AgentSpecError(f"ismcts: cutoff must be an int >= 0 or grow, got {cutoff!r}")
@@ -216,7 +228,7 @@ def _bot(spec: AgentSpec) -> Agent:
 def _ismcts(spec: AgentSpec) -> Agent:
     known = {"iterations", "seconds", "exploration", "workers", "rollout", "cutoff", "belief", "trust",
              "prior", "prior_weight", "exact", "widening", "below", "reuse", "evaluator", "simultaneous",
-             "step_root"}
+             "step_root", "model"}
     unknown = set(spec.params) - known
     if unknown:
         raise AgentSpecError(f"ismcts: unknown parameter {sorted(unknown)[0]!r} "

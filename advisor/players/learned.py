@@ -21,7 +21,8 @@ from operator import mul
 from typing import TYPE_CHECKING, Any, Sequence
 
 from advisor.players.heuristics import STEP_VALUE, WORTH, projected_score, walk_index
-from positions.errors import RefugeError
+from positions.errors import MalformedFileError, RefugeError
+from positions.files import read_text_file
 from positions.position import Position
 from positions.rules import storms_to_hit
 from positions.tiles import PAW
@@ -172,6 +173,19 @@ def read_model(text: str, where: str = "model") -> Model:
     except json.JSONDecodeError as error:
         raise ModelFileError(f"{where}: not JSON ({error})") from None
     return Model.from_json(data, where)
+
+
+def load_model(path: str) -> Model:
+    """The model in the file at `path` (``ismcts:model=PATH``).
+
+    Raises:
+        ModelFileError: the file cannot be read, is not JSON, or is not a model for these features.
+    """
+    try:
+        text = read_text_file(path)
+    except MalformedFileError as error:
+        raise ModelFileError(str(error)) from None
+    return read_model(text, path)
 
 
 @functools.cache
