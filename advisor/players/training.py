@@ -220,8 +220,34 @@ def metrics(model: Model, samples: Sequence[Sample]) -> dict[str, dict[str, floa
     return result
 
 
+def reliability(shares: Sequence[Sequence[float]], labels: Sequence[Sequence[float]], bins: int = 10,
+                ) -> tuple[list[dict[str, float]], float]:
+    """Calibration of predicted win shares: every player's forecast of every sample put in one of
+    `bins` equal bins of [0, 1], each non-empty bin's count, mean forecast and mean observed share;
+    and the expected calibration error (the count-weighted mean |forecast - observed|)."""
+    sums = [[0, 0.0, 0.0] for _ in range(bins)]
+    for predicted, label in zip(shares, labels):
+        for q, y in zip(predicted, label):
+            cell = sums[min(bins - 1, int(q * bins))]
+            cell[0] += 1
+            cell[1] += q
+            cell[2] += y
+    total = sum(cell[0] for cell in sums)
+    table = [{"low": i / bins, "high": (i + 1) / bins, "count": n, "forecast": f / n, "observed": o / n}
+             for i, (n, f, o) in enumerate(sums) if n]
+    ece = sum(row["count"] * abs(row["forecast"] - row["observed"]) for row in table) / max(1, total)
+    return table, ece
+
+
 def _rounded(values: np.ndarray) -> tuple[float, ...]:
     return tuple(float(f"{v:.6g}") for v in values)
+
+
+def fit(samples: Sequence[Sample], l2: float = 1e-3, training: dict[str, Any] | None = None) -> Model:
+    """Both models fitted to `samples` (their ``returns`` and ``scores`` the labels), weights
+    rounded to 6 digits as the model file keeps them."""
+    return Model(_rounded(fit_win_weights(samples, l2)), _rounded(fit_score_weights(samples, l2)),
+                 training or {})
 
 
 def train(games: int, seed: int, per_game: int = 8, held_out: float = 0.2, l2: float = 1e-3,
@@ -234,7 +260,7 @@ def train(games: int, seed: int, per_game: int = 8, held_out: float = 0.2, l2: f
     train_games = games - test_games
     fitting = generate(train_games, seed, per_game)
     testing = generate(test_games, seed, per_game, first=train_games)
-    unmeasured = Model(_rounded(fit_win_weights(fitting, l2)), _rounded(fit_score_weights(fitting, l2)), {})
+    unmeasured = fit(fitting, l2)
     training = {
         "command": command, "seed": seed, "games": games, "training_games": train_games,
         "held_out_games": test_games, "decisions_per_game": per_game,
