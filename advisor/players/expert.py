@@ -56,10 +56,13 @@ class DataSettings:
     label_iterations: int = 1000
     """The deeper search's iterations at each kept decision."""
     games: int = 10
+    """Games in the file (a longer run continues a shorter one's file)."""
     players: int = 2
+    """Seats per game, every one the same agent."""
     per_game: int = 8
     """Asked decisions kept per game (all of them if fewer), drawn by the game's seed."""
     seed: int = 1
+    """Every random choice flows from it."""
 
     def check(self) -> None:
         """Refuse settings that cannot make reproducible data.
