@@ -10,12 +10,14 @@ shipped model and generation k-1's (advisor.players.expert_fit). It writes
 
     OUT/gen-k/data.jsonl      the labelled decisions (resumable: a stopped run continues it)
     OUT/gen-k/evaluator.json  the model, in the shipped format: ismcts:model=OUT/gen-k/evaluator.json
+    OUT/gen-k/policy.json     the policy prior fitted to the visits: prior=learned,prior_model=...
     OUT/gen-k/report.md       held-out log loss, calibration, and the arena command (written last)
 
 A generation with its report is not redone, so the same command continues a stopped run, and the
 same arguments give the same files whatever `--workers`. It prints, per generation, the
 `refuge arena ... --sprt 0,10` command that compares generation k with k-1 at equal time; the SPRT
-is not run here. docs/evaluator.md, "Expert iteration: how to run".
+is not run here. With `--policy-prior` each generation's agent also takes generation k-1's policy
+as its prior. docs/evaluator.md, "Expert iteration: how to run".
 """
 
 from __future__ import annotations
@@ -31,9 +33,10 @@ import sys
 import time
 
 from advisor.players.expert import DataSettings, ExpertDataError, generate_data
-from advisor.players.expert_fit import DEFAULT_WEIGHT, report_lines, train_generation
+from advisor.players.expert_fit import DEFAULT_WEIGHT, policy_report_lines, report_lines, train_generation
 from advisor.players.games import derive_seed
 from advisor.players.learned import Model, load_model, shipped_model
+from advisor.players.learned_prior import load_policy
 from advisor.players.specs import parse_agent_spec
 from positions.errors import RefugeError
 from positions.files import write_atomically
@@ -78,24 +81,31 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--l2", type=float, default=1e-3, help="L2 penalty on standardized weights")
     p.add_argument("--workers", type=_positive, default=1, help="games played at once (same files)")
     p.add_argument("--arena-seconds", type=float, default=0.2, help="time per decision in the printed SPRT")
+    p.add_argument("--policy-prior", action="store_true",
+                   help="generation k's agent also takes its prior from generation k-1's policy.json "
+                        "(prior=learned; generation 1 keeps the agent's own prior)")
     return p
 
 
-def equal_time_spec(agent: str, seconds: float, model: str | None) -> str:
-    """`agent` with its iteration budget replaced by `seconds` per decision, judging with `model`."""
-    params = {k: v for k, v in parse_agent_spec(agent).params.items() if k not in ("iterations", "seconds")}
-    params["seconds"] = seconds
-    if model is not None:
-        params["model"] = model
-    return "ismcts:" + ",".join(f"{k}={v}" for k, v in params.items())
+def generation_spec(agent: str, args: argparse.Namespace, k: int, seconds: float | None = None) -> str:
+    """`agent` as generation k plays it: judging with generation k-1's model (generation 0: the
+    shipped one), with ``--policy-prior`` its prior from generation k-1's policy; with `seconds`,
+    that time per decision instead of its iteration budget (an equal-time match)."""
+    params = dict(parse_agent_spec(agent).params)
+    if seconds is not None:
+        params = {key: v for key, v in params.items() if key not in ("iterations", "seconds")}
+        params["seconds"] = seconds
+    if k >= 1:
+        params["model"] = os.path.join(args.out, f"gen-{k}", "evaluator.json")
+        if args.policy_prior:
+            params.update(prior="learned", prior_model=os.path.join(args.out, f"gen-{k}", "policy.json"))
+    return "ismcts:" + ",".join(f"{key}={value}" for key, value in params.items())
 
 
 def arena_command(args: argparse.Namespace, k: int) -> str:
     """The SPRT of generation k against k-1 at equal time (not run here)."""
-    new = os.path.join(args.out, f"gen-{k}", "evaluator.json")
-    old = os.path.join(args.out, f"gen-{k - 1}", "evaluator.json") if k > 1 else None
-    return (f"refuge arena --agent gen-{k}={equal_time_spec(args.agent, args.arena_seconds, new)} "
-            f"--agent gen-{k - 1}={equal_time_spec(args.agent, args.arena_seconds, old)} "
+    return (f"refuge arena --agent gen-{k}={generation_spec(args.agent, args, k, args.arena_seconds)} "
+            f"--agent gen-{k - 1}={generation_spec(args.agent, args, k - 1, args.arena_seconds)} "
             f"--players {args.players} --games 4000 --seed {derive_seed(args.seed, 'sprt', k) % 10**6} "
             f"--workers 2 --sprt 0,10 --db {os.path.join(args.out, f'gen-{k}', 'sprt.sqlite')}")
 
@@ -108,8 +118,10 @@ def check(args: argparse.Namespace) -> None:
         raise ExpertDataError(f"--held-out: expected a share in (0, 1), got {args.held_out}")
     if args.seed < 0:
         raise ExpertDataError(f"--seed: expected a whole number >= 0, got {args.seed}")
-    if "model" in parse_agent_spec(args.agent).params:
-        raise ExpertDataError(f"--agent {args.agent!r}: no model= (each generation sets its own)")
+    given = parse_agent_spec(args.agent).params
+    if "model" in given or (args.policy_prior and ({"prior", "prior_model"} & set(given))):
+        raise ExpertDataError(f"--agent {args.agent!r}: no model= (each generation sets its own; with "
+                              "--policy-prior, its prior too)")
     if not args.arena_seconds > 0:
         raise ExpertDataError(f"--arena-seconds: expected a positive number, got {args.arena_seconds}")
     DataSettings(agent=args.agent, label_iterations=args.label_iterations, games=args.games,
@@ -122,13 +134,16 @@ def generation(args: argparse.Namespace, k: int, command: str) -> None:
     """Make generation k (its data continued if stopped, its model fitted, its report written last)."""
     folder = os.path.join(args.out, f"gen-{k}")
     model_path, report = os.path.join(folder, "evaluator.json"), os.path.join(folder, "report.md")
+    policy_path = os.path.join(folder, "policy.json")
     if os.path.exists(report):
         load_model(model_path)  # a finished generation must still hold its model
+        if args.policy_prior:
+            load_policy(policy_path)
         print(f"gen-{k}: done already ({report})", file=sys.stderr)
         return
     os.makedirs(folder, exist_ok=True)
     parent = os.path.join(args.out, f"gen-{k - 1}", "evaluator.json") if k > 1 else None
-    spec = args.agent if parent is None else f"{args.agent},model={parent}"
+    spec = generation_spec(args.agent, args, k - 1)
     settings = DataSettings(agent=spec, label_iterations=args.label_iterations, games=args.games,
                             players=args.players, per_game=args.per_game,
                             seed=derive_seed(args.seed, "expert-iteration", k))
@@ -139,9 +154,14 @@ def generation(args: argparse.Namespace, k: int, command: str) -> None:
     baselines: dict[str, Model] = {"shipped": shipped_model()}
     if parent is not None:
         baselines[f"gen-{k - 1}"] = load_model(parent)
-    model, measured = train_generation(data, baselines, args.weight, args.held_out, args.l2,
-                                       f"{command} (generation {k})")
+    model, measured, policy, policy_measured = train_generation(
+        data, baselines, args.weight, args.held_out, args.l2, f"{command} (generation {k})")
     write_atomically(model_path, json.dumps(model.to_json(), indent=1) + "\n")
+    if policy is not None:
+        write_atomically(policy_path, json.dumps(policy.to_json(), indent=1) + "\n")
+    elif args.policy_prior:
+        raise ExpertDataError(f"{data}: no held-out decision with two actions to fit the policy prior; "
+                              "give more --games or --per-game")
     sprt = arena_command(args, k)
     t = model.training
     notes = [f"Made by `{command}`, generation {k}: {args.games} games of `{spec}` "
@@ -154,7 +174,9 @@ def generation(args: argparse.Namespace, k: int, command: str) -> None:
              f"{time.perf_counter() - start:.0f} s.",
              "",
              f"Against generation {k - 1} at equal time (not run here):", "", f"    {sprt}"]
-    write_atomically(report, "\n".join(report_lines(f"Expert iteration, generation {k}", measured, notes)) + "\n")
+    lines = report_lines(f"Expert iteration, generation {k}", measured, notes)
+    lines += policy_report_lines(policy_measured) if policy_measured is not None else []
+    write_atomically(report, "\n".join(lines) + "\n")
     print(f"gen-{k}: {model_path}; held-out log loss (outcome) new {measured['new']['log_loss_outcome']}, "
           f"shipped {measured['shipped']['log_loss_outcome']}", file=sys.stderr)
 

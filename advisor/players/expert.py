@@ -5,7 +5,8 @@ agent, each on its seat's view, through :class:`~advisor.players.games.GameLoop`
 ``per_game`` of each game's asked decisions and labels each with (a) the game's result, (b) a
 deeper search's value there — every player's win share and final score backed up to the root of a
 search of ``label_iterations`` iterations by the same agent (the visit-weighted mean over the root's
-actions) — and (c) that search's visit count per root action, a policy target. The features are
+actions) — and (c) that search's visit count per root action, a policy target (beside each
+action's features, :func:`~advisor.players.learned_prior.action_features`). The features are
 the learned evaluator's (:func:`~advisor.players.learned.feature_rows`) of the decider's own view,
 the view the agent was handed, and the deeper search runs on that view too, so a row holds nothing
 its player could not know.
@@ -31,6 +32,7 @@ from advisor.players.agents import Agent, SearchAgent, make_agent
 from advisor.players.bots import HeuristicEvaluator
 from advisor.players.games import deal_seed, derive_seed, play_game
 from advisor.players.learned import feature_rows, walks_left
+from advisor.players.learned_prior import action_features
 from advisor.players.specs import AgentSpecError, parse_agent_spec
 from positions.errors import RefugeError
 from positions.position import Position
@@ -51,6 +53,8 @@ class ExpertDataError(RefugeError, ValueError):
 class DataSettings:
     """What a data file is made of; its header, so a resumed run checks it continues the same data."""
 
+    seed: int
+    """Every random choice flows from it."""
     agent: str = "ismcts:iterations=200"
     """The ``ismcts:`` spec every seat plays (an iterations budget: a clock is not reproducible)."""
     label_iterations: int = 1000
@@ -61,8 +65,6 @@ class DataSettings:
     """Seats per game, every one the same agent."""
     per_game: int = 8
     """Asked decisions kept per game (all of them if fewer), drawn by the game's seed."""
-    seed: int = 1
-    """Every random choice flows from it."""
 
     def check(self) -> None:
         """Refuse settings that cannot make reproducible data.
@@ -160,6 +162,8 @@ def label_game(settings: DataSettings, game: int) -> list[dict[str, Any]]:
             "heuristic": shares, "heuristic_scores": projected,
             "search": {"iterations": result.iterations, "wins": wins, "scores": searched},
             "policy": [[s.action, s.visits] for s in result.actions],
+            "action_features": action_features(view, random.Random(derive_seed(
+                settings.seed, "expert", game, "prior", index))),
             "returns": list(returns), "scores": scores})
     return rows
 

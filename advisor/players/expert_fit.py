@@ -14,12 +14,14 @@ against the outcomes (reliability bins, ECE).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from advisor.players.expert import DataSettings, ExpertDataError, read_data
-from advisor.players.learned import Model
+from advisor.players.learned import Model, softmax
+from advisor.players.learned_prior import ACTION_FEATURES, PolicyModel
 from advisor.players.training import (
-    Sample, accuracy, fit, learned_predictions, log_loss, reliability, score_error)
+    Sample, accuracy, fit, fit_win_weights, learned_predictions, log_loss, reliability, rounded,
+    score_error)
 from positions.rulesets import RULES_VERSION
 
 DEFAULT_WEIGHT = 0.5
@@ -84,11 +86,58 @@ def measure(models: dict[str, Model], rows: Sequence[dict[str, Any]]) -> dict[st
     return result
 
 
+def policy_samples(rows: Sequence[dict[str, Any]]) -> list[Sample]:
+    """The rows' root decisions as samples of the policy prior: each action's features (in
+    ``rows``) and its share of the deeper search's visits (in ``returns``)."""
+    samples = []
+    for row in rows:
+        visits = [float(v) for _, v in row["policy"]]
+        if len(visits) > 1 and sum(visits) > 0:
+            samples.append(Sample(row["game"], row["action_features"], 0, [], [],
+                                  [v / sum(visits) for v in visits], []))
+    return samples
+
+
+def measure_policy(policy: PolicyModel, rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """The prior's held-out cross-entropy against the visit shares and how often its likeliest
+    action is the most visited one, beside the uniform policy's and the heuristic's (its choice
+    only: no cross-entropy)."""
+    samples = policy_samples(rows)
+    shares = [softmax([sum(w * f for w, f in zip(policy.weights, row)) for row in s.rows]) for s in samples]
+    uniform = [[1 / len(s.rows)] * len(s.rows) for s in samples]
+    labels = [s.returns for s in samples]
+    heuristic = ACTION_FEATURES.index("heuristic_choice")
+
+    def top(chosen: Sequence[int]) -> float:
+        hits = sum(s.returns[c] == max(s.returns) for s, c in zip(samples, chosen))
+        return round(hits / max(1, len(samples)), 4)
+
+    def likeliest(values: Sequence[float]) -> int:
+        return max(range(len(values)), key=lambda i: (values[i], -i))
+
+    return {"learned": {"cross_entropy": round(log_loss(shares, labels), 4),
+                        "top_agreement": top([likeliest(p) for p in shares])},
+            "uniform": {"cross_entropy": round(log_loss(uniform, labels), 4),
+                        "top_agreement": top([0] * len(samples))},
+            "heuristic": {"top_agreement": top([likeliest([r[heuristic] for r in s.rows]) for s in samples])},
+            "decisions": {"held_out": len(samples)}}
+
+
+class Fitted(NamedTuple):
+    """A generation's fit: the evaluator and its held-out measures beside the baselines', and the
+    policy prior and its measures (``None`` when the data holds no decision with two actions)."""
+
+    model: Model
+    measured: dict[str, dict[str, Any]]
+    policy: PolicyModel | None
+    policy_measured: dict[str, dict[str, float]] | None
+
+
 def train_generation(data: str, baselines: dict[str, Model], weight: float = DEFAULT_WEIGHT,
-                     held_out: float = 0.2, l2: float = 1e-3, command: str = "",
-                     ) -> tuple[Model, dict[str, dict[str, Any]]]:
-    """The model fitted to the data file `data` with label weight `weight`, and the held-out
-    measures of it (``"new"``) and of each baseline model by name.
+                     held_out: float = 0.2, l2: float = 1e-3, command: str = "") -> Fitted:
+    """The evaluator fitted to the data file `data` with label weight `weight`, the held-out
+    measures of it (``"new"``) and of each baseline model by name, and the policy prior fitted to
+    the same games' visit shares with its measures.
 
     Raises:
         ExpertDataError: an unreadable data file, too few games, or a weight outside [0, 1].
@@ -110,7 +159,20 @@ def train_generation(data: str, baselines: dict[str, Model], weight: float = DEF
         "held_out": {name: {k: v for k, v in values.items() if k != "bins"} for name, values in measured.items()},
         "rules_version": RULES_VERSION,
     }
-    return Model(unmeasured.win_weights, unmeasured.score_weights, training), measured
+    model = Model(unmeasured.win_weights, unmeasured.score_weights, training)
+    fitting_policy = policy_samples(fitting)
+    if not fitting_policy or not policy_samples(testing):
+        return Fitted(model, measured, None, None)
+    weights = rounded(fit_win_weights(fitting_policy, l2))
+    policy_measured = measure_policy(PolicyModel(weights, {}), testing)
+    policy_training = {key: training[key] for key in ("command", "data", "data_settings", "l2", "split",
+                                                      "games", "held_out_games", "rules_version")}
+    policy_training.update({
+        "label": "each kept decision's visit shares of the deeper search at its root",
+        "fit": "linear softmax over the legal actions by Newton's method (the evaluator's win fit)",
+        "samples": {"training": len(fitting_policy), "held_out": policy_measured["decisions"]["held_out"]},
+        "held_out": {k: v for k, v in policy_measured.items() if k != "decisions"}})
+    return Fitted(model, measured, PolicyModel(weights, policy_training), policy_measured)
 
 
 def _described(settings: DataSettings) -> dict[str, Any]:
@@ -136,3 +198,16 @@ def report_lines(title: str, measured: dict[str, dict[str, Any]], notes: Sequenc
                   for b in m["bins"]]
         lines.append("")
     return lines
+
+
+def policy_report_lines(measured: dict[str, dict[str, float]]) -> list[str]:
+    """The policy prior's held-out measures as a Markdown section."""
+    lines = ["## Policy prior", "",
+             f"On {int(measured['decisions']['held_out'])} held-out decisions with two or more actions: "
+             "cross-entropy (nats) against the deeper search's visit shares, and how often the "
+             "policy's likeliest action is the most visited one.", "",
+             "| policy | cross-entropy | top agreement |", "|---|---:|---:|"]
+    for name in ("learned", "uniform", "heuristic"):
+        entropy = measured[name].get("cross_entropy", "-")
+        lines.append(f"| {name} | {entropy} | {measured[name]['top_agreement']} |")
+    return lines + [""]

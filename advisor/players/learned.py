@@ -175,17 +175,28 @@ def read_model(text: str, where: str = "model") -> Model:
     return Model.from_json(data, where)
 
 
+def read_json_file(path: str) -> Any:
+    """The JSON content of a model file (the evaluator's or a policy prior's).
+
+    Raises:
+        ModelFileError: the file cannot be read or is not JSON.
+    """
+    try:
+        text = read_text_file(path)
+        return json.loads(text)
+    except MalformedFileError as error:
+        raise ModelFileError(str(error)) from None
+    except json.JSONDecodeError as error:
+        raise ModelFileError(f"{path}: not JSON ({error})") from None
+
+
 def load_model(path: str) -> Model:
     """The model in the file at `path` (``ismcts:model=PATH``).
 
     Raises:
         ModelFileError: the file cannot be read, is not JSON, or is not a model for these features.
     """
-    try:
-        text = read_text_file(path)
-    except MalformedFileError as error:
-        raise ModelFileError(str(error)) from None
-    return read_model(text, path)
+    return Model.from_json(read_json_file(path), path)
 
 
 @functools.cache

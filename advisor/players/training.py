@@ -22,7 +22,7 @@ from advisor.players.bots import (
     DEFAULT_ROLLOUT, HeuristicEvaluator, TrustedPolicy, cautious_bot, greedy_bot)
 from advisor.players.agents import PolicyAgent
 from advisor.players.games import GameLoop, derive_seed
-from advisor.players.learned import FEATURES, Model, feature_rows, softmax, walks_left
+from advisor.players.learned import Model, feature_rows, softmax, walks_left
 from positions.position import Position
 from positions.routes import ROUTES
 from positions.rulesets import RULES_VERSION
@@ -131,14 +131,15 @@ def _win_objective(groups: list[tuple[np.ndarray, np.ndarray]], w: np.ndarray, l
 
 def fit_win_weights(samples: Sequence[Sample], l2: float = 1e-3, iterations: int = 50) -> np.ndarray:
     """The conditional logit's weights (one per feature): maximum likelihood of the win shares with
-    an L2 penalty on standardized features, by Newton's method with step halving."""
+    an L2 penalty on standardized features, by Newton's method with step halving. (The options
+    need not be players: the policy prior fits actions' features to visit shares the same way.)"""
     raw = _groups(samples)
     rows = np.concatenate([x.reshape(-1, x.shape[-1]) for x, _ in raw])
     centre, spread = rows.mean(axis=0), rows.std(axis=0)
     spread[spread == 0] = 1.0
     groups = [((x - centre) / spread, y) for x, y in raw]  # a shift common to all players cancels
     total = len(samples)
-    w = np.zeros(len(FEATURES))
+    w = np.zeros(rows.shape[1])
     loss, grad, hess = _win_objective(groups, w, l2, total)
     for _ in range(iterations):
         step = np.linalg.solve(hess, grad)
@@ -239,14 +240,15 @@ def reliability(shares: Sequence[Sequence[float]], labels: Sequence[Sequence[flo
     return table, ece
 
 
-def _rounded(values: np.ndarray) -> tuple[float, ...]:
+def rounded(values: np.ndarray) -> tuple[float, ...]:
+    """Weights as a model file keeps them (6 significant digits)."""
     return tuple(float(f"{v:.6g}") for v in values)
 
 
 def fit(samples: Sequence[Sample], l2: float = 1e-3, training: dict[str, Any] | None = None) -> Model:
     """Both models fitted to `samples` (their ``returns`` and ``scores`` the labels), weights
     rounded to 6 digits as the model file keeps them."""
-    return Model(_rounded(fit_win_weights(samples, l2)), _rounded(fit_score_weights(samples, l2)),
+    return Model(rounded(fit_win_weights(samples, l2)), rounded(fit_score_weights(samples, l2)),
                  training or {})
 
 

@@ -168,7 +168,8 @@ def _synthetic_data(path: Path, games: int, seed: int) -> None:
 def test_training_beats_a_constant_forecast_on_held_out_games(tmp_path: Path, weight: float) -> None:
     data = tmp_path / "synthetic.jsonl"
     _synthetic_data(data, 150, seed=7)
-    model, measured = train_generation(str(data), {"shipped": shipped_model()}, weight=weight, held_out=0.2)
+    model, measured, policy, policy_measured = train_generation(
+        str(data), {"shipped": shipped_model()}, weight=weight, held_out=0.2)
     new, constant = measured["new"], measured["constant"]
     assert new["log_loss_outcome"] < constant["log_loss_outcome"] - 0.05
     assert new["log_loss_search"] < constant["log_loss_search"] - 0.05
@@ -196,7 +197,7 @@ def test_reliability_bins_and_ece() -> None:
 def test_a_trained_model_round_trips_and_loads_into_an_agent(tmp_path: Path) -> None:
     data = tmp_path / "synthetic.jsonl"
     _synthetic_data(data, 20, seed=3)
-    model, _ = train_generation(str(data), {}, held_out=0.25)
+    model = train_generation(str(data), {}, held_out=0.25).model
     path = tmp_path / "evaluator.json"
     path.write_text(json.dumps(model.to_json(), indent=1) + "\n")
     assert read_model(path.read_text()) == model
