@@ -23,8 +23,9 @@ from positions.actions import BUY_BASE, DISCARD_PATH_BASE, DRAW_CODE, RETURN_COD
 from positions.position import Position
 
 ACTION_FEATURES = FEATURES + ("heuristic_choice", "draw", "return", "buy_worth")
-"""An action's features: the decider's :data:`~advisor.players.learned.FEATURES` after it (alike for
-every action of a simultaneous step, whose choice stays hidden until the step is complete), 1 if
+"""An action's features: the decider's :data:`~advisor.players.learned.FEATURES` after it (at a
+simultaneous step, before it: the choice stays hidden, or completes the step and shows the others'
+choices, which the decider's view only guesses), 1 if
 it is the heuristic's choice, 1 if it draws, 1 if it returns, and the worth of a tile it buys
 (``heuristics.WORTH`` this walk; 0 for any other action)."""
 POLICY_VERSION = 1
@@ -37,12 +38,16 @@ def action_features(state: Position, rng: random.Random) -> list[list[float]]:
     player = state.current_player()
     favourite = DEFAULT_ROLLOUT.choose(state, rng)
     worth = WORTH[walk_index(state)]
+    # In a simultaneous step the choice stays hidden (or completes the step, showing the others'
+    # choices, which a view only guesses): the features before it serve every action.
+    shared = feature_rows(state)[player] if state.is_simultaneous() else None
     rows = []
     for action in state.legal_actions():
-        after = state.copy()
-        after.apply(action)
+        if shared is None:
+            after = state.copy()
+            after.apply(action)
         bought = worth[action - BUY_BASE] if BUY_BASE <= action < DISCARD_PATH_BASE else 0.0
-        rows.append([float(v) for v in feature_rows(after)[player]]
+        rows.append([float(v) for v in (shared if shared is not None else feature_rows(after)[player])]
                     + [float(action == favourite), float(action == DRAW_CODE), float(action == RETURN_CODE),
                        bought])
     return rows

@@ -18,8 +18,10 @@ from advisor.players.expert import (
     DataSettings, ExpertDataError, game_deal, game_route, generate_data, label_game, read_data,
     root_value)
 from advisor.players.expert_fit import split_games, train_generation
-from advisor.players.games import GameLoop
+from advisor.players.games import GameLoop, derive_seed
 from advisor.players.learned import FEATURES, LearnedEvaluator, feature_rows, read_model, shipped_model
+from advisor.players.learned_prior import (
+    ACTION_FEATURES, LearnedPrior, PolicyModel, action_features, load_policy)
 from advisor.players.specs import AgentSpecError
 from advisor.players.training import reliability
 from positions import Position
@@ -67,6 +69,8 @@ def test_rows_hold_only_what_the_decider_may_know() -> None:
         for draw in range(3):
             view = seat_view(truth, seat, random.Random(draw))
             assert feature_rows(view) == row["rows"]
+            prior_rng = random.Random(derive_seed(settings.seed, "expert", 0, "prior", row["index"]))
+            assert action_features(view, prior_rng) == row["action_features"]
         request = dataclasses.replace(labeller, iterations=settings.label_iterations, seconds=None,
                                       seed=_label_seed(settings, 0, row["index"]))
         other_view = seat_view(truth, seat, random.Random(99))
@@ -79,8 +83,6 @@ def test_rows_hold_only_what_the_decider_may_know() -> None:
 
 
 def _label_seed(settings: DataSettings, game: int, index: int) -> int:
-    from advisor.players.games import derive_seed
-
     return derive_seed(settings.seed, "expert", game, "label", index)
 
 
@@ -147,6 +149,7 @@ def _synthetic_data(path: Path, games: int, seed: int) -> None:
     """A data file whose outcomes follow a known conditional logit of the features."""
     rng = random.Random(seed)
     truth = [0.3 * rng.uniform(-1, 1) for _ in FEATURES]
+    prior_truth = [0.5 * rng.uniform(-1, 1) for _ in ACTION_FEATURES]
     lines = [json.dumps(DataSettings(agent="ismcts:iterations=8", label_iterations=16, seed=seed).header())]
     for game in range(games):
         for index in range(4):
@@ -156,10 +159,16 @@ def _synthetic_data(path: Path, games: int, seed: int) -> None:
             shares = [math.exp(x - top) / sum(math.exp(y - top) for y in logits) for x in logits]
             winner = 0 if rng.random() < shares[0] else 1
             scores = [10.0 + 2 * row[0] for row in rows]
+            actions = [[rng.gauss(0, 2) for _ in ACTION_FEATURES] for _ in range(rng.choice((2, 3, 5)))]
+            odds = [math.exp(sum(w * f for w, f in zip(prior_truth, a))) for a in actions]
+            visits = [0] * len(actions)
+            for _ in range(50):
+                visits[rng.choices(range(len(actions)), odds)[0]] += 1
             lines.append(json.dumps({
                 "game": game, "index": index, "rows": rows, "walks_left": 2, "heuristic": [0.5, 0.5],
                 "heuristic_scores": [10.0, 10.0], "search": {"wins": shares, "scores": scores},
-                "policy": [], "returns": [1.0 - winner, float(winner)], "scores": scores}))
+                "policy": [[a, v] for a, v in enumerate(visits)], "action_features": actions,
+                "returns": [1.0 - winner, float(winner)], "scores": scores}))
         lines.append(json.dumps({"game": game, "end": True, "rows": 4}))
     path.write_text("\n".join(lines) + "\n")
 
@@ -177,6 +186,9 @@ def test_training_beats_a_constant_forecast_on_held_out_games(tmp_path: Path, we
     assert model.training["weight"] == weight
     assert model.training["samples"] == {"training": 480, "held_out": 120}
     assert model.training["held_out_games"] == 30 and set(measured) == {"new", "shipped", "heuristic", "constant"}
+    assert policy is not None and policy_measured is not None
+    assert policy_measured["learned"]["cross_entropy"] < policy_measured["uniform"]["cross_entropy"] - 0.1
+    assert policy.training["samples"] == {"training": 480, "held_out": 120}
 
 
 def test_the_split_keeps_games_whole() -> None:
@@ -208,7 +220,63 @@ def test_a_trained_model_round_trips_and_loads_into_an_agent(tmp_path: Path) -> 
     assert agent.choose(pos, random.Random(1)) in pos.legal_actions()
 
 
+def test_a_fitted_policy_round_trips_and_becomes_the_prior(tmp_path: Path) -> None:
+    data = tmp_path / "synthetic.jsonl"
+    _synthetic_data(data, 20, seed=4)
+    policy = train_generation(str(data), {}, held_out=0.25).policy
+    assert policy is not None and len(policy.weights) == len(ACTION_FEATURES)
+    path = tmp_path / "policy.json"
+    path.write_text(json.dumps(policy.to_json()))
+    assert load_policy(str(path)) == policy
+    agent = make_agent(f"ismcts:iterations=30,prior=learned,prior_model={path},prior_weight=2")
+    prior = agent.template.prior  # type: ignore[attr-defined]
+    assert isinstance(prior, LearnedPrior) and prior.model == policy
+    assert agent.template.prior_weight == 2  # type: ignore[attr-defined]
+    pos = Position.new_game(2)
+    assert agent.choose(pos, random.Random(1)) in pos.legal_actions()
+
+
+def test_the_learned_prior_picks_the_action_of_highest_logit() -> None:
+    """A policy that only weighs the heuristic's choice is the heuristic; its negation avoids it."""
+    follow = [0.0] * len(ACTION_FEATURES)
+    follow[ACTION_FEATURES.index("heuristic_choice")] = 1.0
+    avoid = [-w for w in follow]
+    from advisor.players.bots import DEFAULT_ROLLOUT
+
+    for pos in _decisions_with_choices(12):
+        favourite = DEFAULT_ROLLOUT.choose(pos, random.Random(0))
+        assert LearnedPrior(PolicyModel(tuple(follow), {})).choose(pos, random.Random(0)) == favourite
+        assert LearnedPrior(PolicyModel(tuple(avoid), {})).choose(pos, random.Random(0)) != favourite
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_action_features_never_read_the_others_hidden_choices(players: int) -> None:
+    """Every view of a seat (the others' unrevealed choices drawn afresh) gives the same features
+    of every action: a choice that completes a simultaneous step does not show the guessed ones."""
+    checked = 0
+    for pos in _decisions_with_choices(150, players):
+        me = pos.current_player()
+        views = [seat_view(pos, me, random.Random(draw)) for draw in range(4)]
+        assert len({json.dumps(action_features(v, random.Random(1))) for v in views}) == 1
+        checked += pos.is_simultaneous()
+    assert checked > 10
+
+
+def _decisions_with_choices(count: int, players: int = 3) -> list[Position]:
+    rng = random.Random(8 + players)
+    pos, found = Position.new_game(players), []
+    while len(found) < count and not pos.is_terminal():
+        if not pos.is_chance() and len(pos.legal_actions()) > 1:
+            found.append(pos.copy())
+        pos.apply(pos.sample_chance(rng) if pos.is_chance() else rng.choice(pos.legal_actions()))
+    return found
+
+
 @pytest.mark.parametrize("spec, message", [
+    ("ismcts:prior=learned", "prior=learned and prior_model=PATH"),
+    ("ismcts:prior_model=p.json", "prior=learned and prior_model=PATH"),
+    ("ismcts:prior=learned,prior_model=README.md", "ismcts: prior_model README.md: not JSON"),
+    ("ismcts:prior=learned,prior_model=advisor/players/data/evaluator.json", "not a policy file"),
     ("ismcts:model=/nonexistent/e.json", r"ismcts: model /nonexistent/e.json: cannot read the file"),
     ("ismcts:model=README.md", "ismcts: model README.md: not JSON"),
     ("ismcts:evaluator=heuristic,model=x.json", "model needs evaluator=learned"),
