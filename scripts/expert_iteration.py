@@ -31,6 +31,7 @@ import argparse
 import json
 import sys
 import time
+from typing import NoReturn
 
 from advisor.players.expert import DataSettings, ExpertDataError, generate_data
 from advisor.players.expert_fit import DEFAULT_WEIGHT, policy_report_lines, report_lines, train_generation
@@ -62,9 +63,17 @@ def _share(text: str) -> float:
     return value
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """A parser whose errors are one line (no usage block): ``expert_iteration.py: --x: ...``."""
+
+    def error(self, message: str) -> NoReturn:
+        """Say what is wrong in one line and exit with status 2."""
+        self.exit(2, f"expert_iteration.py: {message}\n")
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line."""
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = OneLineParser(description=__doc__.splitlines()[0])
     p.add_argument("--generations", type=_positive, required=True, help="generations to make (N)")
     p.add_argument("--games", type=_positive, required=True, help="self-play games per generation (>= 2)")
     p.add_argument("--label-iterations", type=_positive, required=True,
