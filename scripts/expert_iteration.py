@@ -179,21 +179,25 @@ def generation(args: argparse.Namespace, k: int, command: str) -> None:
              "",
              f"Label: {args.weight} x the search's root value + {1 - args.weight:g} x the game's result. "
              f"Fitted on {t['samples']['training']} decisions, measured on {t['samples']['held_out']} "
-             f"decisions of the last {t['held_out_games']} games (held out whole), "
-             f"{time.perf_counter() - start:.0f} s.",
+             f"decisions of the last {t['held_out_games']} games (held out whole).",
              "",
              f"Against generation {k - 1} at equal time (not run here):", "", f"    {sprt}"]
     lines = report_lines(f"Expert iteration, generation {k}", measured, notes)
     lines += policy_report_lines(policy_measured) if policy_measured is not None else []
     write_atomically(report, "\n".join(lines) + "\n")
     print(f"gen-{k}: {model_path}; held-out log loss (outcome) new {measured['new']['log_loss_outcome']}, "
-          f"shipped {measured['shipped']['log_loss_outcome']}", file=sys.stderr)
+          f"shipped {measured['shipped']['log_loss_outcome']}; {time.perf_counter() - start:.0f} s",
+          file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    command = "scripts/expert_iteration.py " + " ".join(
-        f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items() if k != "workers")
+    words = []
+    for key, value in vars(args).items():
+        flag = "--" + key.replace("_", "-")
+        if key != "workers" and value is not False:  # --workers changes no file
+            words.append(flag if value is True else f"{flag} {value}")
+    command = "scripts/expert_iteration.py " + " ".join(words)
     try:
         check(args)
         for k in range(1, args.generations + 1):

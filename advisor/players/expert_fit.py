@@ -188,9 +188,10 @@ def report_lines(title: str, measured: dict[str, dict[str, Any]], notes: Sequenc
     for name, m in measured.items():
         lines.append(f"| {name} | {m['log_loss_outcome']} | {m['log_loss_search']} | {m['accuracy']} "
                      f"| {m['ece']} | {m['score_mae']} |")
-    lines += ["", "Log loss in nats (lower is better); accuracy: the forecast favourite is a winner; ECE: "
-              "the count-weighted mean |forecast - observed win share| over 10 equal bins; score "
-              "error: mean |projected - final score|.", ""]
+    lines += ["", "Log loss in nats (lower is better); accuracy: the forecast favourite is a winner (the "
+              "constant forecast has none: its accuracy is the first seat's); ECE: the count-weighted "
+              "mean |forecast - observed win share| over 10 equal bins; score error: mean |projected - "
+              "final score| (the constant's: the held-out mean final score).", ""]
     for name, m in measured.items():
         lines += [f"## Reliability: {name}", "", "| forecast bin | count | mean forecast | observed |",
                   "|---|---:|---:|---:|"]

@@ -307,9 +307,14 @@ def test_the_loop_runs_a_generation_and_does_not_redo_it(tmp_path: Path) -> None
     assert command == ("refuge arena --agent gen-1=ismcts:seconds=0.2,model=run/gen-1/evaluator.json "
                        "--agent gen-0=ismcts:seconds=0.2 " + command.split("ismcts:seconds=0.2 ")[1])
     assert "--sprt 0,10" in command and command in files["report.md"].decode()
+    assert (folder / "policy.json").exists() and "## Policy prior" in files["report.md"].decode()
     again = _script(*SMOKE, cwd=tmp_path)
     assert again.returncode == 0 and "done already" in again.stderr and again.stdout == first.stdout
     assert {name: (folder / name).read_bytes() for name in files} == files
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert _script(*SMOKE, "--workers", "2", cwd=elsewhere).returncode == 0
+    assert {name: (elsewhere / "run" / "gen-1" / name).read_bytes() for name in files} == files
 
 
 @pytest.mark.parametrize("args, message", [
