@@ -54,10 +54,11 @@ def _true_decisions(settings: DataSettings, game: int) -> list[Position]:
     return found
 
 
-def test_rows_hold_only_what_the_decider_may_know() -> None:
+@pytest.mark.parametrize("players", [2, 3])
+def test_rows_hold_only_what_the_decider_may_know(players: int) -> None:
     """A row's features are the decider's view's (the same in every view of that seat, so nothing
     another seat hides), and its search label is the same from another view of the seat."""
-    settings = dataclasses.replace(TINY, per_game=6)
+    settings = dataclasses.replace(TINY, per_game=6, players=players)
     rows = label_game(settings, 0)
     truths = _true_decisions(settings, 0)
     assert len(rows) == 6
