@@ -45,6 +45,11 @@ DATA_VERSION = 1
 """The layout of a data file's rows; changes whenever a row's fields or their meaning change."""
 
 
+ROW_FIELDS = frozenset({"game", "index", "player", "rows", "walks_left", "heuristic", "heuristic_scores",
+                        "search", "policy", "action_features", "returns", "scores"})
+"""What every row of a data file holds (training reads these)."""
+
+
 class ExpertDataError(RefugeError, ValueError):
     """Settings that cannot make data, or a data file that cannot be read or continued."""
 
@@ -268,16 +273,21 @@ def read_data(path: str) -> tuple[DataSettings, list[dict[str, Any]]]:
             made = DataSettings(**header["settings"])
             rows: list[dict[str, Any]] = []
             pending: list[dict[str, Any]] = []
-            for line in handle:
+            for number, line in enumerate(handle, 2):
                 try:
                     row = json.loads(line)
                 except ValueError:
                     break  # a torn tail: the games before it are whole
+                if not isinstance(row, dict):
+                    raise ExpertDataError(f"{path}: line {number} is not a JSON object")
                 if row.get("end"):
                     rows.extend(pending)
                     pending = []
-                else:
-                    pending.append(row)
+                    continue
+                missing = sorted(ROW_FIELDS - set(row))
+                if missing:
+                    raise ExpertDataError(f"{path}: line {number} has no {missing[0]!r}")
+                pending.append(row)
     except ExpertDataError:
         raise
     except OSError as error:

@@ -128,6 +128,12 @@ def test_a_file_of_other_settings_is_refused(tmp_path: Path) -> None:
     generate_data(str(path), dataclasses.replace(TINY, games=1))
     with pytest.raises(ExpertDataError, match="made with other settings"):
         generate_data(str(path), dataclasses.replace(TINY, games=1, label_iterations=17))
+    lines = path.read_text().splitlines()
+    row = json.loads(lines[1])
+    del row["search"]
+    (tmp_path / "broken.jsonl").write_text("\n".join([lines[0], json.dumps(row), *lines[2:]]) + "\n")
+    with pytest.raises(ExpertDataError, match="broken.jsonl: line 2 has no 'search'"):
+        read_data(str(tmp_path / "broken.jsonl"))
     (tmp_path / "x.jsonl").write_text('{"kind": "other"}\n')
     with pytest.raises(ExpertDataError, match="not an expert-iteration data file"):
         read_data(str(tmp_path / "x.jsonl"))
@@ -166,7 +172,7 @@ def _synthetic_data(path: Path, games: int, seed: int) -> None:
             for _ in range(50):
                 visits[rng.choices(range(len(actions)), odds)[0]] += 1
             lines.append(json.dumps({
-                "game": game, "index": index, "rows": rows, "walks_left": 2, "heuristic": [0.5, 0.5],
+                "game": game, "index": index, "player": 0, "rows": rows, "walks_left": 2, "heuristic": [0.5, 0.5],
                 "heuristic_scores": [10.0, 10.0], "search": {"wins": shares, "scores": scores},
                 "policy": [[a, v] for a, v in enumerate(visits)], "action_features": actions,
                 "returns": [1.0 - winner, float(winner)], "scores": scores}))
