@@ -86,9 +86,10 @@ class SearchAgent:
     The defaults are what passed issue 16's SPRT (docs/strength.md): the heuristic as prior, exact
     endgames, rollouts cut off after ``DEFAULT_CUTOFF`` decisions and judged by the learned
     evaluator, and the tree kept between a game's decisions when there is one worker.
-    ``prior=none,exact=none,evaluator=rollout,reuse=0`` is the search before it. A simultaneous
-    decision others have chosen in is searched from the step's start (issue 22); ``step_root=0``
-    is the search before that (the others' hidden choices redrawn by ``belief``), and
+    ``prior=none,exact=none,evaluator=rollout,reuse=0`` is the search before it. ``step_root=1``
+    searches a simultaneous decision others have chosen in from the step's start (issue 22), as
+    the advisor does; the agent's default stays ``step_root=0`` (the others' hidden choices
+    redrawn by ``belief``) until the step root passes its SPRT in play (docs/strength.md), and
     ``simultaneous=uct|rm|exp3`` picks the selection at the nodes of simultaneous steps.
     ``cutoff=grow`` sets the cut-off from the budget (:func:`growing_cutoff`, issue 27);
     ``model=PATH`` judges the cut-offs with the learned evaluator's model in that file (expert
@@ -101,7 +102,7 @@ class SearchAgent:
                  cutoff: int | str | None = None, belief: str = "uniform", trust: float = 0.8,
                  prior: str = "heuristic", prior_weight: float = 1.0, exact: str = "endgames",
                  widening: float = 0.0, below: float | None = None, reuse: int | None = None,
-                 evaluator: str = "learned", simultaneous: str = "uct", step_root: int = 1,
+                 evaluator: str = "learned", simultaneous: str = "uct", step_root: int = 0,
                  model: str | None = None, prior_model: str | None = None) -> None:
         from advisor.players.bots import (
             DEFAULT_ROLLOUT, HeuristicEvaluator, SearchedBelief, TrustedPolicy, random_bot)

@@ -137,3 +137,14 @@ def test_spec_options_reach_the_request() -> None:
     assert before.rollout_cutoff is None and before.belief is None
     with pytest.raises(AgentSpecError, match="unknown exact 'perfect'"):
         make_agent("ismcts:iterations=50,exact=perfect")
+
+
+def test_the_agent_keeps_the_search_before_the_step_root_until_it_passes_its_sprt() -> None:
+    """Issue 22: "If the 2-player SPRT does not pass, ... the agent keeps today's default": the
+    agent's default is step_root=0, step_root=1 is the advisor's search; the advisor's own request
+    (best-move, annotate, track) searches from the step's start."""
+    from advisor.players.bots import advisor_request
+    assert make_agent("ismcts:iterations=50").request(1).step_root is False  # type: ignore[attr-defined]
+    assert make_agent("ismcts:iterations=50,step_root=1").request(1).step_root is True  # type: ignore[attr-defined]
+    assert advisor_request(iterations=50).step_root is True
+    assert SearchRequest(iterations=50).step_root is True
