@@ -7,6 +7,7 @@ External engines (``cmd:``, ``rev:``) are built by the arena; other packages can
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import inspect
 import math
@@ -90,7 +91,10 @@ class SearchAgent:
     the advisor does; the agent's default stays ``step_root=0`` (the others' hidden choices
     redrawn by ``belief``) until the step root passes its SPRT in play (docs/strength.md), and
     ``simultaneous=uct|rm|exp3`` picks the selection at the nodes of simultaneous steps.
-    ``cutoff=grow`` sets the cut-off from the budget (:func:`growing_cutoff`, issue 27).
+    ``cutoff=grow`` sets the cut-off from the budget (:func:`growing_cutoff`, issue 27);
+    ``model=PATH`` judges the cut-offs with the learned evaluator's model in that file (expert
+    iteration's generations, docs/evaluator.md) instead of the shipped one, and
+    ``prior=learned,prior_model=PATH`` takes the prior from a fitted policy file.
     """
 
     def __init__(self, name: str, iterations: int | None = None, seconds: float | None = None,
@@ -98,16 +102,19 @@ class SearchAgent:
                  cutoff: int | str | None = None, belief: str = "uniform", trust: float = 0.8,
                  prior: str = "heuristic", prior_weight: float = 1.0, exact: str = "endgames",
                  widening: float = 0.0, below: float | None = None, reuse: int | None = None,
-                 evaluator: str = "learned", simultaneous: str = "uct", step_root: int = 0) -> None:
+                 evaluator: str = "learned", simultaneous: str = "uct", step_root: int = 0,
+                 model: str | None = None, prior_model: str | None = None) -> None:
         from advisor.players.bots import (
             DEFAULT_ROLLOUT, HeuristicEvaluator, SearchedBelief, TrustedPolicy, random_bot)
-        from advisor.players.learned import LearnedEvaluator
+        from advisor.players.learned import LearnedEvaluator, ModelFileError, load_model
+        from advisor.players.learned_prior import LearnedPrior, load_policy
         from advisor.players.tablebase import ExactEndgames
 
         policies: dict[str, Policy[Position]] = {"heuristic": DEFAULT_ROLLOUT, "random": random_bot()}
         beliefs: dict[str, Policy[Position] | None] = {
             "uniform": None, "heuristic": TrustedPolicy(DEFAULT_ROLLOUT, trust), "search": SearchedBelief()}
-        priors: dict[str, Policy[Position] | None] = {"none": None, "heuristic": DEFAULT_ROLLOUT}
+        priors: dict[str, Policy[Position] | None] = {"none": None, "heuristic": DEFAULT_ROLLOUT,
+                                                      "learned": None}
         oracles: dict[str, ExactEndgames | None] = {
             "none": None, "endgames": ExactEndgames(AGENT_ROOT_NODES, shared=False)}
         evaluators: dict[str, Callable[[], Evaluator[Position]] | None] = {
@@ -117,6 +124,22 @@ class SearchAgent:
                                      ("evaluator", evaluator, evaluators)):
             if value not in table:
                 raise AgentSpecError(f"ismcts: unknown {option} {value!r} (expected {' or '.join(table)})")
+        if model is not None:
+            if evaluator != "learned":
+                raise AgentSpecError(f"ismcts: model needs evaluator=learned, got evaluator={evaluator}")
+            try:
+                fitted = load_model(str(model))
+            except ModelFileError as error:
+                raise AgentSpecError(f"ismcts: model {error}") from None
+            evaluators["learned"] = functools.partial(LearnedEvaluator, fitted)
+        if (prior == "learned") != (prior_model is not None):
+            raise AgentSpecError("ismcts: prior=learned and prior_model=PATH (a policy file of "
+                                 "scripts/expert_iteration.py) go together")
+        if prior_model is not None:
+            try:
+                priors["learned"] = LearnedPrior(load_policy(str(prior_model)))
+            except ModelFileError as error:
+                raise AgentSpecError(f"ismcts: prior_model {error}") from None
         make_evaluator = evaluators[evaluator]
         if isinstance(cutoff, (str, bool, float)) and cutoff != "grow":
             raise AgentSpecError(f"ismcts: cutoff must be an int >= 0 or grow, got {cutoff!r}")
@@ -217,16 +240,17 @@ def _bot(spec: AgentSpec) -> Agent:
 def _ismcts(spec: AgentSpec) -> Agent:
     known = {"iterations", "seconds", "exploration", "workers", "rollout", "cutoff", "belief", "trust",
              "prior", "prior_weight", "exact", "widening", "below", "reuse", "evaluator", "simultaneous",
-             "step_root"}
+             "step_root", "model", "prior_model"}
     unknown = set(spec.params) - known
     if unknown:
         raise AgentSpecError(f"ismcts: unknown parameter {sorted(unknown)[0]!r} "
                              f"(expected {', '.join(sorted(known))})")
     params = dict(spec.params)
     defaults = {name: p.default for name, p in inspect.signature(SearchAgent.__init__).parameters.items()}
-    for option, needs, value in (("trust", "belief", "heuristic"), ("prior_weight", "prior", "heuristic")):
-        if option in params and params.get(needs, defaults[needs]) != value:
-            raise AgentSpecError(f"ismcts: {option} needs {needs}={value}, got {spec.text!r}")
+    for option, needs, values in (("trust", "belief", ("heuristic",)),
+                                  ("prior_weight", "prior", ("heuristic", "learned"))):
+        if option in params and params.get(needs, defaults[needs]) not in values:
+            raise AgentSpecError(f"ismcts: {option} needs {needs}={' or '.join(values)}, got {spec.text!r}")
     if "iterations" not in params and "seconds" not in params:
         params["iterations"] = 1000
     try:

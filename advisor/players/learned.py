@@ -21,7 +21,8 @@ from operator import mul
 from typing import TYPE_CHECKING, Any, Sequence
 
 from advisor.players.heuristics import STEP_VALUE, WORTH, projected_score, walk_index
-from positions.errors import RefugeError
+from positions.errors import MalformedFileError, RefugeError
+from positions.files import read_text_file
 from positions.position import Position
 from positions.rules import storms_to_hit
 from positions.tiles import PAW
@@ -172,6 +173,30 @@ def read_model(text: str, where: str = "model") -> Model:
     except json.JSONDecodeError as error:
         raise ModelFileError(f"{where}: not JSON ({error})") from None
     return Model.from_json(data, where)
+
+
+def read_json_file(path: str) -> Any:
+    """The JSON content of a model file (the evaluator's or a policy prior's).
+
+    Raises:
+        ModelFileError: the file cannot be read or is not JSON.
+    """
+    try:
+        text = read_text_file(path)
+        return json.loads(text)
+    except MalformedFileError as error:
+        raise ModelFileError(str(error)) from None
+    except json.JSONDecodeError as error:
+        raise ModelFileError(f"{path}: not JSON ({error})") from None
+
+
+def load_model(path: str) -> Model:
+    """The model in the file at `path` (``ismcts:model=PATH``).
+
+    Raises:
+        ModelFileError: the file cannot be read, is not JSON, or is not a model for these features.
+    """
+    return Model.from_json(read_json_file(path), path)
 
 
 @functools.cache

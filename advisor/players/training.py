@@ -22,7 +22,7 @@ from advisor.players.bots import (
     DEFAULT_ROLLOUT, HeuristicEvaluator, TrustedPolicy, cautious_bot, greedy_bot)
 from advisor.players.agents import PolicyAgent
 from advisor.players.games import GameLoop, derive_seed
-from advisor.players.learned import FEATURES, Model, feature_rows, softmax, walks_left
+from advisor.players.learned import Model, feature_rows, softmax, walks_left
 from positions.position import Position
 from positions.routes import ROUTES
 from positions.rulesets import RULES_VERSION
@@ -131,14 +131,15 @@ def _win_objective(groups: list[tuple[np.ndarray, np.ndarray]], w: np.ndarray, l
 
 def fit_win_weights(samples: Sequence[Sample], l2: float = 1e-3, iterations: int = 50) -> np.ndarray:
     """The conditional logit's weights (one per feature): maximum likelihood of the win shares with
-    an L2 penalty on standardized features, by Newton's method with step halving."""
+    an L2 penalty on standardized features, by Newton's method with step halving. (The options
+    need not be players: the policy prior fits actions' features to visit shares the same way.)"""
     raw = _groups(samples)
     rows = np.concatenate([x.reshape(-1, x.shape[-1]) for x, _ in raw])
     centre, spread = rows.mean(axis=0), rows.std(axis=0)
     spread[spread == 0] = 1.0
     groups = [((x - centre) / spread, y) for x, y in raw]  # a shift common to all players cancels
     total = len(samples)
-    w = np.zeros(len(FEATURES))
+    w = np.zeros(rows.shape[1])
     loss, grad, hess = _win_objective(groups, w, l2, total)
     for _ in range(iterations):
         step = np.linalg.solve(hess, grad)
@@ -220,8 +221,35 @@ def metrics(model: Model, samples: Sequence[Sample]) -> dict[str, dict[str, floa
     return result
 
 
-def _rounded(values: np.ndarray) -> tuple[float, ...]:
+def reliability(shares: Sequence[Sequence[float]], labels: Sequence[Sequence[float]], bins: int = 10,
+                ) -> tuple[list[dict[str, float]], float]:
+    """Calibration of predicted win shares: every player's forecast of every sample put in one of
+    `bins` equal bins of [0, 1], each non-empty bin's count, mean forecast and mean observed share;
+    and the expected calibration error (the count-weighted mean |forecast - observed|)."""
+    sums = [[0, 0.0, 0.0] for _ in range(bins)]
+    for predicted, label in zip(shares, labels):
+        for q, y in zip(predicted, label):
+            cell = sums[min(bins - 1, int(q * bins))]
+            cell[0] += 1
+            cell[1] += q
+            cell[2] += y
+    total = sum(cell[0] for cell in sums)
+    table = [{"low": i / bins, "high": (i + 1) / bins, "count": n, "forecast": f / n, "observed": o / n}
+             for i, (n, f, o) in enumerate(sums) if n]
+    ece = sum(row["count"] * abs(row["forecast"] - row["observed"]) for row in table) / max(1, total)
+    return table, ece
+
+
+def rounded(values: np.ndarray) -> tuple[float, ...]:
+    """Weights as a model file keeps them (6 significant digits)."""
     return tuple(float(f"{v:.6g}") for v in values)
+
+
+def fit(samples: Sequence[Sample], l2: float = 1e-3, training: dict[str, Any] | None = None) -> Model:
+    """Both models fitted to `samples` (their ``returns`` and ``scores`` the labels), weights
+    rounded to 6 digits as the model file keeps them."""
+    return Model(rounded(fit_win_weights(samples, l2)), rounded(fit_score_weights(samples, l2)),
+                 training or {})
 
 
 def train(games: int, seed: int, per_game: int = 8, held_out: float = 0.2, l2: float = 1e-3,
@@ -234,7 +262,7 @@ def train(games: int, seed: int, per_game: int = 8, held_out: float = 0.2, l2: f
     train_games = games - test_games
     fitting = generate(train_games, seed, per_game)
     testing = generate(test_games, seed, per_game, first=train_games)
-    unmeasured = Model(_rounded(fit_win_weights(fitting, l2)), _rounded(fit_score_weights(fitting, l2)), {})
+    unmeasured = fit(fitting, l2)
     training = {
         "command": command, "seed": seed, "games": games, "training_games": train_games,
         "held_out_games": test_games, "decisions_per_game": per_game,

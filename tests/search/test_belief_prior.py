@@ -162,7 +162,7 @@ def test_agent_options_select_belief_and_prior() -> None:
     assert default.belief is None and default.prior is DEFAULT_ROLLOUT and default.prior_weight == 1.0
     assert make_agent("ismcts:iterations=50,prior_weight=2").request(1).prior_weight == 2  # type: ignore[attr-defined]
     assert make_agent("ismcts:iterations=50,prior=none").request(1).prior is None  # type: ignore[attr-defined]
-    for bad, message in (("belief=tree", "unknown belief 'tree'"), ("prior=learned", "unknown prior"),
+    for bad, message in (("belief=tree", "unknown belief 'tree'"), ("prior=neural", "unknown prior"),
                          ("trust=-1,belief=heuristic", "trust"), ("trust=0.5", "trust needs belief=heuristic"),
                          ("prior=none,prior_weight=2", "prior_weight needs prior=heuristic")):
         with pytest.raises(AgentSpecError, match=message):
