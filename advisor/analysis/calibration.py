@@ -20,6 +20,7 @@ from typing import Iterable, Sequence
 from advisor.analysis.annotate import Annotation, annotate_game
 from advisor.players.agents import make_agent
 from advisor.players.games import derive_seed, play_game
+from advisor.players.training import reliability as binned_reliability
 from positions.record import replay
 from search.request import SearchRequest
 
@@ -125,14 +126,15 @@ def reliability(predictions: Sequence[Prediction]) -> list[ReliabilityRow]:
     return rows
 
 
+def chance_bins(predictions: Sequence[Prediction], bins: int = 10) -> tuple[list[dict[str, float]], float]:
+    """The deciders' own chances in `bins` equal-width bins (count, mean chance, observed share of
+    each non-empty bin) and the ECE, by the evaluator's own :func:`~advisor.players.training.reliability`."""
+    return binned_reliability([[p.chance] for p in predictions], [[p.outcome] for p in predictions], bins)
+
+
 def expected_calibration_error(predictions: Sequence[Prediction], bins: int = 10) -> float:
     """ECE: the prediction-weighted mean |mean chance - observed share| over equal-width bins."""
-    binned: dict[int, list[Prediction]] = defaultdict(list)
-    for p in predictions:
-        binned[min(bins - 1, int(p.chance * bins))].append(p)
-    total = len(predictions)
-    return sum(len(m) / total * abs(sum(p.chance for p in m) / len(m) - sum(p.outcome for p in m) / len(m))
-               for m in binned.values()) if total else math.nan
+    return chance_bins(predictions, bins)[1] if predictions else math.nan
 
 
 @dataclass(frozen=True)
@@ -204,6 +206,11 @@ def report_markdown(predictions: Sequence[Prediction]) -> str:
     lines += ["", f"ECE (10 bins): {expected_calibration_error(predictions):.3f}; Brier "
               f"{score.score.value:.4f} (SE {score.score.se:.4f}), uninformed {score.reference:.4f}, "
               f"skill {score.skill:.3f}", "",
+              "| chance bin | predictions | mean chance | observed share |", "|---|---:|---:|---:|"]
+    for cell in chance_bins(predictions)[0]:
+        lines.append(f"| {cell['low']:.1f}–{cell['high']:.1f} | {int(cell['count']):,} | {cell['forecast']:.3f} "
+                     f"| {cell['observed']:.3f} |")
+    lines += ["",
               "| step | later seat | steps | own chance − earlier seats' view (SE over games) "
               "| steps it played the recommendation | the same on those steps |",
               "|---|---:|---:|---|---:|---|"]

@@ -66,7 +66,9 @@ def test_reliability_ece_and_brier() -> None:
     assert score.score.value == pytest.approx((3 * 0.04 + 0.64 + 0.64 + 3 * 0.04) / 8)
     assert score.reference == pytest.approx(0.25)
     assert score.skill == pytest.approx(1 - score.score.value / 0.25)
-    assert "| decide | 0 |" in report_markdown(predictions)
+    report = report_markdown(predictions)
+    assert "| decide | 0 |" in report
+    assert "| 0.2–0.3 | 4 | 0.200 | 0.250 |" in report and "| 0.8–0.9 | 4 | 0.800 | 0.750 |" in report
 
 
 def test_a_seeded_game_gives_the_same_predictions_every_time() -> None:
