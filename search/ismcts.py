@@ -24,7 +24,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Mapping, Sequence
+from typing import Any, Callable, Hashable, Iterator, Mapping, Sequence
 
 from search.errors import SearchError
 from search.policies import UniformRandom
@@ -149,18 +149,20 @@ def rollout(state: Game, rng: random.Random, policy: Policy[Any] | None = None,
 
 def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | None,
              on_progress: Progress | None = None, progress_every: int = 64,
-             nodes: dict[Hashable, Node] | None = None, also: Sequence[Game] = ()) -> TreeOutcome:
+             nodes: dict[Hashable, Node] | None = None, also: Sequence[Game] = (),
+             pinned: Mapping[int, int] | None = None) -> TreeOutcome:
     """Grow one tree for the decision `root` for `iterations` (and/or ``request.seconds``); the
     statistics of the deciding player's node (see :func:`tree_root` for where the tree starts).
 
     With `nodes` (a node table from earlier searches of the same game) the tree grows on it in place.
     With `also` (later decisions of the same simultaneous step) the tree grows from the step's start
-    and keeps their nodes' statistics too.
+    and keeps their nodes' statistics too. With `pinned` (answer index -> action) those answer
+    nodes play that action in every iteration.
     """
     start = time.perf_counter()
     deadline = start + request.seconds if request.seconds is not None else math.inf
     limit = iterations if iterations is not None else -1
-    tree = Tree(root, request, seed, nodes, also)
+    tree = Tree(root, request, seed, nodes, also, pinned)
     legal = root.legal_actions()
     live = LiveTree(tree.nodes, tree.edges)
     clock = time.perf_counter
@@ -191,7 +193,8 @@ class Tree:
     simulate from where the walk leaves the tree, back the outcome up."""
 
     def __init__(self, decision: Game, request: SearchRequest, seed: int,
-                 nodes: dict[Hashable, Node] | None = None, also: Sequence[Game] = ()) -> None:
+                 nodes: dict[Hashable, Node] | None = None, also: Sequence[Game] = (),
+                 pinned: Mapping[int, int] | None = None) -> None:
         self.request = request
         self.rng = random.Random(seed)
         self.player = decision.current_player()
@@ -222,6 +225,9 @@ class Tree:
         """The action each answer node chose in the current iteration (-1: not reached)."""
         self.matching = request.simultaneous if request.simultaneous != "uct" else ""
         """``"rm"`` or ``"exp3"`` at the nodes of simultaneous steps; ``""``: UCT everywhere."""
+        self.pinned: Mapping[int, int] = pinned or {}
+        """Per answer index, the action that answer node plays in every iteration (a verification
+        search of moves the search itself would rarely sample)."""
 
     def iterate(self) -> None:
         """One iteration: determinization, selection and expansion, simulation, backup."""
@@ -274,7 +280,12 @@ class Tree:
                 if walked is None:
                     walked = edges[came_from] = {}
                 walked[key] = walked.get(key, 0) + 1
-            stats, action, mix = self.select(node, key, state, at_answer, remaining > 0)
+            if at_answer and index in self.pinned:
+                action, mix = self.pinned[index], None
+                stats = _edge(node, action)
+                stats.availability += 1
+            else:
+                stats, action, mix = self.select(node, key, state, at_answer, remaining > 0)
             if at_answer:
                 remaining -= 1
                 chosen[index] = action
@@ -558,15 +569,7 @@ class StepSearch:
         policies give weight to was sampled with `action`."""
         total = 0.0
         sums: list[float] = []
-        for joint, cell in self.joint.items():
-            if joint[index] != action or cell[0] <= 0:
-                continue
-            weight = 1.0
-            for seat, chosen in enumerate(joint):
-                if seat != index:
-                    weight *= policies[seat].get(chosen, 0.0)
-            if weight <= 0:
-                continue
+        for cell, weight in self._cells(index, action, policies):
             if not sums:
                 sums = [0.0] * (len(cell) - 1)
             for i, value in enumerate(cell[1:]):
@@ -577,26 +580,52 @@ class StepSearch:
         players = len(sums) // 2
         return (tuple(v / total for v in sums[:players]), tuple(v / total for v in sums[players:]))
 
+    def support(self, index: int, action: int, policies: Sequence[Mapping[int, float]]) -> int:
+        """The iterations behind :meth:`chances_after` of the same arguments."""
+        return int(sum(cell[0] for cell, _ in self._cells(index, action, policies)))
 
-def search_step(decisions: Sequence[Game], request: SearchRequest) -> StepSearch:
+    def _cells(self, index: int, action: int, policies: Sequence[Mapping[int, float]],
+               ) -> Iterator[tuple[list[float], float]]:
+        """The sampled joint outcomes with seat `index` at `action`, each with the weight the other
+        seats' policies give it (those they give no weight left out)."""
+        for joint, cell in self.joint.items():
+            if joint[index] != action or cell[0] <= 0:
+                continue
+            weight = 1.0
+            for seat, chosen in enumerate(joint):
+                if seat != index:
+                    weight *= policies[seat].get(chosen, 0.0)
+            if weight > 0:
+                yield cell, weight
+
+
+def search_step(decisions: Sequence[Game], request: SearchRequest,
+                pinned: Mapping[int, int] | None = None) -> StepSearch:
     """One search for several seats' decisions of one simultaneous step (in seat order, each as that
     seat saw it): grown from the step's start, each seat's answer read at its own node, so every
     seat's option values and everyone's chances come from one viewpoint — where every seat's
     knowledge is shared. One result per decision, in order (``iterations`` each: every iteration
-    passes every seat's node), and the joint outcomes.
+    passes every seat's node), and the joint outcomes. With `pinned` (decision index -> action)
+    those seats play that action in every iteration: a verification of moves a free search would
+    sample too rarely (and whose means would then be biased low by the selection).
 
     Raises:
-        SearchError: no decisions, or one of them not a player's decision.
+        SearchError: no decisions, one of them not a player's decision, or a pinned action not
+            legal there.
     """
     if not decisions:
         raise SearchError("search_step: no decisions")
     for decision in decisions:
         if decision.current_player() < 0:
             raise SearchError("search_step: every position must be a player's decision")
+    for index, action in (pinned or {}).items():
+        if not 0 <= index < len(decisions) or action not in decisions[index].legal_actions():
+            raise SearchError(f"search_step: cannot pin action {action} at decision {index}")
     start = time.perf_counter()
     first, later = decisions[0], tuple(decisions[1:])
     budgets = split_iterations(request.iterations, request.workers)
-    jobs: list[tuple[Any, ...]] = [(first, request, derive_seed(request.seed, i), budget, None, 64, None, later)
+    jobs: list[tuple[Any, ...]] = [(first, request, derive_seed(request.seed, i), budget, None, 64, None, later,
+                                    pinned)
                                    for i, budget in enumerate(budgets)]
     outcomes = map_in_processes(run_tree, jobs)
     seconds = time.perf_counter() - start
