@@ -128,9 +128,12 @@ def annotate_decision(position: Position, played: int, event: int, request: Sear
 
 
 VERIFIED_SHARE = 0.25
-"""A row whose chances rest on fewer than this share of the step search's iterations is searched
-again, the seats' moves so far pinned, for this share of them. UCT stops sampling a move whose first
-results were poor, so the mean of a rarely sampled move is biased low: without this, the chances
+"""A row off the search's recommended line (a seat so far played something else than the step's
+search recommends), or whose chances rest on fewer than this share of the step search's
+iterations, is searched again with the seats' moves so far pinned, for this share of them. The
+step's search is adaptive: UCT stops sampling a move whose first results were poor, and a move is
+"not recommended" partly because its estimate came out low, so such a move's mean is biased low
+(adaptively collected means are: Shin, Ramdas & Rinaldo 2019). Measured before this: the chances
 after moves the search did not recommend came out 0.03-0.05 below the outcomes (docs/advisor.md)."""
 
 
@@ -140,42 +143,50 @@ def annotate_step(positions: Sequence[Position], played: Sequence[int], events: 
     the step's start, each compared at its own node: every row's chances share one viewpoint, so
     the rows of a step differ only by the move each played. A row's chances are after the moves
     played so far in seat order (the record shows them; the later seats as the search would have
-    them play), so from one row to the next only that seat's move is new. Where the search sampled
-    those moves together too rarely (see ``VERIFIED_SHARE``), a verification search with them
-    pinned gives the chances. With two or more seats every node selects as the request says below
+    them play), so from one row to the next only that seat's move is new. Where those moves leave
+    the search's recommended line or it sampled them too rarely (see ``VERIFIED_SHARE``), a
+    verification search with them pinned gives the chances. With two or more seats every node selects as the request says below
     the root (a round robin at one seat would have the others valued against a uniformly random
     choice), so ``root_selection`` is UCT's there."""
     if len(positions) > 1:
         request = dataclasses.replace(request, root_selection="uct")
     step = search_step(positions, request)
     policies = [policy(result) for result in step.results]
+    verifications: dict[tuple[tuple[int, int], ...], StepSearch] = {}
     rows = []
     for index, (position, action, event, result) in enumerate(zip(positions, played, events, step.results)):
         after = None
         if len(positions) > 1:
             known = [{played[seat]: 1.0} if seat < index else policies[seat] for seat in range(len(positions))]
-            after = _row_chances(positions, step, index, action, known, request, result)
+            after = _row_chances(positions, step, index, action, known, request, result,
+                                 [r.recommendation.action for r in step.results], verifications)
         rows.append(annotation_from(position, action, event, result, after))
     return rows
 
 
 def _row_chances(positions: Sequence[Position], step: StepSearch, index: int, action: int,
                  known: list[dict[int, float]], request: SearchRequest, result: SearchResult,
+                 recommended: Sequence[int], verifications: dict[tuple[tuple[int, int], ...], StepSearch],
                  ) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
     """Every player's chances and scores after seat `index` plays `action`, the seats before it as
     `known` (their moves played) and those after it as their policies: from the step's search, or
-    from a verification search with those moves pinned where the step's search sampled them in
-    fewer than ``VERIFIED_SHARE`` of its iterations."""
+    from a fresh verification search with those moves pinned where they leave the search's
+    recommended line or it sampled them in fewer than ``VERIFIED_SHARE`` of its iterations (one
+    search per pinned line: `verifications` keeps them for the step's later rows)."""
     iterations = sum(option.visits for option in result.actions)
     needed = max(1, round(VERIFIED_SHARE * iterations))
-    if step.support(index, action, known) >= needed:
+    on_line = all(choice == {move: 1.0} for choice, move in zip(known[:index], recommended[:index]))
+    if on_line and action == recommended[index] and step.support(index, action, known) >= needed:
         return step.chances_after(index, action, known)
     pins = {seat: next(iter(choice)) for seat, choice in enumerate(known) if len(choice) == 1}
     pins[index] = action
-    verifying = dataclasses.replace(request, iterations=needed, seconds=None,
-                                    workers=min(request.workers, needed),
-                                    seed=derive_seed(request.seed, "verify", index))
-    verified = search_step(positions, verifying, pins)
+    line = tuple(sorted(pins.items()))
+    verified = verifications.get(line)
+    if verified is None:
+        verifying = dataclasses.replace(request, iterations=needed, seconds=None,
+                                        workers=min(request.workers, needed),
+                                        seed=derive_seed(request.seed, "verify", line))
+        verified = verifications[line] = search_step(positions, verifying, pins)
     return (verified.chances_after(index, action, known) or step.chances_after(index, action, known)
             or step.chances_after(index, action, [policy(r) for r in step.results]))
 

@@ -3,13 +3,20 @@ come from one search grown at the step's start, so a turn's rows share one viewp
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from advisor.analysis.annotate import annotate_game, annotate_step, step_groups, decisions_to_annotate
+import advisor.analysis.annotate as annotate_module
+from advisor.analysis.annotate import (
+    VERIFIED_SHARE, annotate_game, annotate_step, decisions_to_annotate, step_groups,
+)
 from advisor.players.bots import advisor_request
 from positions import phases
 from positions.record import load_record, replay
+from search.errors import SearchError
 from search.ismcts import search, search_step
+from search.seeds import derive_seed
 
 BLUNDER_GAME = "tests/data/blunder-game.json"
 
@@ -92,3 +99,86 @@ def test_annotating_by_step_or_alone_covers_the_same_decisions() -> None:
     alone = annotate_game(game, None, 40, None, 1, 1, events, by_step=False)
     assert [a.event for a in by_step] == [a.event for a in alone]
     assert by_step != alone
+
+
+def test_a_pinned_seat_plays_its_action_in_every_iteration() -> None:
+    """``search_step(pinned=...)``: the pinned seat's node plays the given action every iteration
+    while the other seat still chooses by its own node; a pin that is not legal is refused."""
+    game = _game()
+    group = _first_shared_step(game)
+    positions = [game.steps[i].position for i in group]
+    options = positions[0].legal_actions()
+    step = search_step(positions, advisor_request(iterations=120, seed=5), {0: options[-1]})
+    assert step.results[0].stats(options[-1]).visits == 120
+    assert all(joint[0] == options[-1] for joint in step.joint)
+    assert sum(s.visits for s in step.results[1].actions) == 120
+    assert step.support(0, options[-1], [{}, {a: 1.0 for a in positions[1].legal_actions()}]) == 120
+    with pytest.raises(SearchError, match="cannot pin"):
+        search_step(positions, advisor_request(iterations=10, seed=5), {0: 99999})
+
+
+def _counting_search_step(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, dict[int, int]]]:
+    """Record (iterations, pins) of every search_step the annotation runs."""
+    calls: list[tuple[int, dict[int, int]]] = []
+
+    def counted(decisions, request, pinned=None):  # type: ignore[no-untyped-def]
+        calls.append((request.iterations, dict(pinned or {})))
+        return search_step(decisions, request, pinned)
+
+    monkeypatch.setattr(annotate_module, "search_step", counted)
+    return calls
+
+
+def test_a_rarely_sampled_move_is_verified_with_the_moves_so_far_pinned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """UCT samples a move that looked poor early too rarely, and the mean of such a move is biased
+    low; so a row whose chances rest on under VERIFIED_SHARE of the step's iterations is searched
+    again with the earlier seats' moves as played, its own, and the later seat's recommendation
+    pinned, for that share of the budget, and its chances are that search's."""
+    game = _game()
+    group = _first_shared_step(game)
+    positions = [game.steps[i].position for i in group]
+    request = advisor_request(iterations=200, seed=6)
+    main = search_step(positions, request)
+    rarest = min(main.results[0].actions, key=lambda s: s.visits).action
+    recommended = main.results[1].recommendation.action
+    assert main.support(0, rarest, [{}, {recommended: 1.0}]) < VERIFIED_SHARE * 200
+    calls = _counting_search_step(monkeypatch)
+    rows = annotate_step(positions, [rarest, recommended], [game.steps[i].event for i in group], request)
+    needed = round(VERIFIED_SHARE * 200)
+    assert calls[0] == (200, {})
+    assert (needed, {0: rarest, 1: recommended}) in calls[1:]
+    verified = search_step(positions, dataclasses.replace(request, iterations=needed, seed=derive_seed(6, "verify", ((0, rarest), (1, recommended)))),
+                           {0: rarest, 1: recommended})
+    assert rows[0].chances == pytest.approx(verified.chances_after(0, rarest, [{}, {recommended: 1.0}])[0])
+    assert sum(rows[0].chances) == pytest.approx(1.0)
+
+
+def test_well_sampled_rows_need_no_verification(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both seats playing the search's recommendations: the step's own search sampled that joint
+    move most, so no second search runs."""
+    game = _game()
+    group = _first_shared_step(game)
+    positions = [game.steps[i].position for i in group]
+    request = advisor_request(iterations=200, seed=6)
+    main = search_step(positions, request)
+    played = [r.recommendation.action for r in main.results]
+    calls = _counting_search_step(monkeypatch)
+    annotate_step(positions, played, [game.steps[i].event for i in group], request)
+    assert calls == [(200, {})]
+
+
+def test_a_later_row_after_an_earlier_seat_left_the_line_is_verified(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat 0 played something else than recommended, seat 1 the recommendation: both rows leave
+    the recommended line, and both are read from one verification with seat 0's move as played
+    and seat 1's recommendation pinned."""
+    game = _game()
+    group = _first_shared_step(game)
+    positions = [game.steps[i].position for i in group]
+    request = advisor_request(iterations=200, seed=6)
+    main = search_step(positions, request)
+    recommended = [r.recommendation.action for r in main.results]
+    other = next(a for a in positions[0].legal_actions() if a != recommended[0])
+    calls = _counting_search_step(monkeypatch)
+    annotate_step(positions, [other, recommended[1]], [game.steps[i].event for i in group], request)
+    needed = round(VERIFIED_SHARE * 200)
+    assert calls == [(200, {}), (needed, {0: other, 1: recommended[1]})]
