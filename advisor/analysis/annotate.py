@@ -7,7 +7,7 @@ import math
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from advisor.players.tablebase import ExactEndgames
 from advisor.players.bots import advisor_request
@@ -128,67 +128,99 @@ def annotate_decision(position: Position, played: int, event: int, request: Sear
 
 
 VERIFIED_SHARE = 0.25
-"""A row off the search's recommended line (a seat so far played something else than the step's
-search recommends), or whose chances rest on fewer than this share of the step search's
-iterations, is searched again with the seats' moves so far pinned, for this share of them. The
-step's search is adaptive: UCT stops sampling a move whose first results were poor, and a move is
-"not recommended" partly because its estimate came out low, so such a move's mean is biased low
-(adaptively collected means are: Shin, Ramdas & Rinaldo 2019). Measured before this: the chances
-after moves the search did not recommend came out 0.03-0.05 below the outcomes (docs/advisor.md)."""
+"""Where a step's rows leave the search's recommended line (a seat played something else than the
+step's search recommends), or rest on fewer than this share of its iterations, a fresh search with
+those moves pinned, of this share of the iterations, measures them. The step's search is adaptive:
+UCT stops sampling a move whose first results were poor, and a move is "not recommended" partly
+because its estimate came out low, so such a move's mean is biased low (adaptively collected means
+are: Shin, Ramdas & Rinaldo 2019). Before this, the chances after moves the search did not
+recommend came out 0.03-0.05 below the outcomes (docs/advisor.md)."""
 
 
 def annotate_step(positions: Sequence[Position], played: Sequence[int], events: Sequence[int],
                   request: SearchRequest) -> list[Annotation]:
     """Several seats' decisions of one simultaneous step (in seat order) from one search grown at
-    the step's start, each compared at its own node: every row's chances share one viewpoint, so
-    the rows of a step differ only by the move each played. A row's chances are after the moves
-    played so far in seat order (the record shows them; the later seats as the search would have
-    them play), so from one row to the next only that seat's move is new. Where those moves leave
-    the search's recommended line or it sampled them too rarely (see ``VERIFIED_SHARE``), a
-    verification search with them pinned gives the chances. With two or more seats every node selects as the request says below
-    the root (a round robin at one seat would have the others valued against a uniformly random
-    choice), so ``root_selection`` is UCT's there."""
+    the step's start: every row's chances share one viewpoint, so the rows of a step differ only by
+    the move each played. A row's chances are after the moves played so far in seat order (the
+    record shows them; the later seats as the search would have them play), so from one row to the
+    next only that seat's move is new. A seat that played something else than recommended has both
+    options measured against the other seats' play (see :class:`StepReader`), so its loss is not
+    inflated by the adaptive search. With two or more seats every node selects as the request says
+    below the root (a round robin at one seat would have the others valued against a uniformly
+    random choice), so ``root_selection`` is UCT's there."""
     if len(positions) > 1:
         request = dataclasses.replace(request, root_selection="uct")
     step = search_step(positions, request)
-    policies = [policy(result) for result in step.results]
-    verifications: dict[tuple[tuple[int, int], ...], StepSearch] = {}
+    if len(positions) == 1:
+        return [annotation_from(positions[0], played[0], events[0], step.results[0])]
+    reader = StepReader(positions, played, request, step)
     rows = []
     for index, (position, action, event, result) in enumerate(zip(positions, played, events, step.results)):
-        after = None
-        if len(positions) > 1:
-            known = [{played[seat]: 1.0} if seat < index else policies[seat] for seat in range(len(positions))]
-            after = _row_chances(positions, step, index, action, known, request, result,
-                                 [r.recommendation.action for r in step.results], verifications)
-        rows.append(annotation_from(position, action, event, result, after))
+        rows.append(annotation_from(position, action, event, result, reader.row_chances(index),
+                                    reader.options(index)))
     return rows
 
 
-def _row_chances(positions: Sequence[Position], step: StepSearch, index: int, action: int,
-                 known: list[dict[int, float]], request: SearchRequest, result: SearchResult,
-                 recommended: Sequence[int], verifications: dict[tuple[tuple[int, int], ...], StepSearch],
-                 ) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
-    """Every player's chances and scores after seat `index` plays `action`, the seats before it as
-    `known` (their moves played) and those after it as their policies: from the step's search, or
-    from a fresh verification search with those moves pinned where they leave the search's
-    recommended line or it sampled them in fewer than ``VERIFIED_SHARE`` of its iterations (one
-    search per pinned line: `verifications` keeps them for the step's later rows)."""
-    iterations = sum(option.visits for option in result.actions)
-    needed = max(1, round(VERIFIED_SHARE * iterations))
-    on_line = all(choice == {move: 1.0} for choice, move in zip(known[:index], recommended[:index]))
-    if on_line and action == recommended[index] and step.support(index, action, known) >= needed:
-        return step.chances_after(index, action, known)
-    pins = {seat: next(iter(choice)) for seat, choice in enumerate(known) if len(choice) == 1}
-    pins[index] = action
-    line = tuple(sorted(pins.items()))
-    verified = verifications.get(line)
-    if verified is None:
-        verifying = dataclasses.replace(request, iterations=needed, seconds=None,
-                                        workers=min(request.workers, needed),
-                                        seed=derive_seed(request.seed, "verify", line))
-        verified = verifications[line] = search_step(positions, verifying, pins)
-    return (verified.chances_after(index, action, known) or step.chances_after(index, action, known)
-            or step.chances_after(index, action, [policy(r) for r in step.results]))
+Line = tuple[tuple[int, int], ...]
+"""Pinned moves of a step: (seat index, action) pairs in seat order."""
+
+
+class StepReader:
+    """The rows of one simultaneous step read from its search, with a fresh verification search
+    (``VERIFIED_SHARE`` of the iterations, the moves pinned) wherever the rows leave the search's
+    recommended line or the search sampled them too rarely."""
+
+    def __init__(self, positions: Sequence[Position], played: Sequence[int], request: SearchRequest,
+                 step: StepSearch) -> None:
+        self.positions, self.played, self.request, self.step = positions, played, request, step
+        self.recommended = [r.recommendation.action for r in step.results]
+        self.policies = [policy(r) for r in step.results]
+        iterations = sum(option.visits for option in step.results[0].actions)
+        self.needed = max(1, round(VERIFIED_SHARE * iterations))
+        """The iterations a row's numbers must rest on, and those of a verification."""
+        self.verifications: dict[Line, StepSearch] = {}
+
+    def verified(self, pins: dict[int, int]) -> StepSearch:
+        """The verification search of one pinned line (searched once per step)."""
+        line = tuple(sorted(pins.items()))
+        found = self.verifications.get(line)
+        if found is None:
+            request = dataclasses.replace(self.request, iterations=self.needed, seconds=None,
+                                          workers=min(self.request.workers, self.needed),
+                                          seed=derive_seed(self.request.seed, "verify", line))
+            found = self.verifications[line] = search_step(self.positions, request, pins)
+        return found
+
+    def _pins(self, known: Sequence[Mapping[int, float]]) -> dict[int, int]:
+        return {seat: next(iter(choice)) for seat, choice in enumerate(known) if len(choice) == 1}
+
+    def row_chances(self, index: int) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
+        """Every player's chances and scores after seat `index`'s move, the seats before it as
+        played and those after it as their policies."""
+        action = self.played[index]
+        known = [{self.played[seat]: 1.0} if seat < index else self.policies[seat]
+                 for seat in range(len(self.positions))]
+        step = self.step
+        on_line = all(self.played[seat] == self.recommended[seat] for seat in range(index + 1))
+        if on_line and step.support(index, action, known) >= self.needed:
+            return step.chances_after(index, action, known)
+        pins = self._pins(known)
+        pins[index] = action
+        return (self.verified(pins).chances_after(index, action, known)
+                or step.chances_after(index, action, known)
+                or step.chances_after(index, action, self.policies))
+
+    def options(self, index: int) -> tuple[ActionStats, ActionStats] | None:
+        """Seat `index`'s recommended option and the one it played, each from a verification with
+        every other seat playing its policy, where it played something else (``None``: it played
+        the recommendation, or the options' values are exact)."""
+        result = self.step.results[index]
+        action, best = self.played[index], self.recommended[index]
+        if action == best or (result.stats(best).exact and result.stats(action).exact):
+            return None
+        pins = self._pins([{} if seat == index else choice for seat, choice in enumerate(self.policies)])
+        return (self.verified({**pins, index: best}).results[index].stats(best),
+                self.verified({**pins, index: action}).results[index].stats(action))
 
 
 def policy(result: SearchResult) -> dict[int, float]:
@@ -199,14 +231,15 @@ def policy(result: SearchResult) -> dict[int, float]:
 
 
 def annotation_from(position: Position, played: int, event: int, result: SearchResult,
-                    after: tuple[tuple[float, ...], tuple[float, ...]] | None = None) -> Annotation:
+                    after: tuple[tuple[float, ...], tuple[float, ...]] | None = None,
+                    options: tuple[ActionStats, ActionStats] | None = None) -> Annotation:
     """The annotation of a decision from a search's result there: the move played against the
     recommendation. `after` (every player's chances and scores after the move played, the other
     seats of its step playing as the search would have them) replaces the option's own means,
-    which include the search's exploration of the others' options."""
+    which include the search's exploration of the others' options; `options` (the recommended
+    option's and the played one's statistics from verification searches) replaces theirs."""
     chosen = result.recommendation.action
-    best = result.stats(chosen)
-    mine = result.stats(played)
+    best, mine = options if options is not None else (result.stats(chosen), result.stats(played))
     seen = mine.visits > 0
     measure, loss, score_loss, noise = "win", 0.0, 0.0, 0.0
     if seen and played != chosen:

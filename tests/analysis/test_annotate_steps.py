@@ -170,7 +170,8 @@ def test_well_sampled_rows_need_no_verification(monkeypatch: pytest.MonkeyPatch)
 def test_a_later_row_after_an_earlier_seat_left_the_line_is_verified(monkeypatch: pytest.MonkeyPatch) -> None:
     """Seat 0 played something else than recommended, seat 1 the recommendation: both rows leave
     the recommended line, and both are read from one verification with seat 0's move as played
-    and seat 1's recommendation pinned."""
+    and seat 1's recommendation pinned; seat 0's loss compares its two options each verified
+    against seat 1's recommendation, not the adaptive search's means."""
     game = _game()
     group = _first_shared_step(game)
     positions = [game.steps[i].position for i in group]
@@ -179,6 +180,15 @@ def test_a_later_row_after_an_earlier_seat_left_the_line_is_verified(monkeypatch
     recommended = [r.recommendation.action for r in main.results]
     other = next(a for a in positions[0].legal_actions() if a != recommended[0])
     calls = _counting_search_step(monkeypatch)
-    annotate_step(positions, [other, recommended[1]], [game.steps[i].event for i in group], request)
+    rows = annotate_step(positions, [other, recommended[1]], [game.steps[i].event for i in group], request)
     needed = round(VERIFIED_SHARE * 200)
-    assert calls == [(200, {}), (needed, {0: other, 1: recommended[1]})]
+    assert calls == [(200, {}), (needed, {0: other, 1: recommended[1]}), (needed, {0: recommended[0], 1: recommended[1]})]
+
+    def verified(first: int):  # type: ignore[no-untyped-def]
+        line = ((0, first), (1, recommended[1]))
+        return search_step(positions, dataclasses.replace(request, iterations=needed, seed=derive_seed(6, "verify", line)),
+                           dict(line)).results[0].stats(first)
+    assert rows[0].played_win == pytest.approx(verified(other).win)
+    assert rows[0].best_win == pytest.approx(verified(recommended[0]).win)
+    assert rows[0].loss == pytest.approx(max(0.0, verified(recommended[0]).win - verified(other).win))
+    assert rows[1].played_win == pytest.approx(main.results[1].stats(recommended[1]).win)
