@@ -117,6 +117,15 @@ def test_a_pinned_seat_plays_its_action_in_every_iteration() -> None:
         search_step(positions, advisor_request(iterations=10, seed=5), {0: 99999})
 
 
+def _step_searched():  # type: ignore[no-untyped-def]
+    """The first shared step's positions, events, a 200-iteration request and its step search."""
+    game = _game()
+    group = _first_shared_step(game)
+    request = advisor_request(iterations=200, seed=6)
+    positions = [game.steps[i].position for i in group]
+    return positions, [game.steps[i].event for i in group], request, search_step(positions, request)
+
+
 def _counting_search_step(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, dict[int, int]]]:
     """Record (iterations, pins) of every search_step the annotation runs."""
     calls: list[tuple[int, dict[int, int]]] = []
@@ -134,16 +143,12 @@ def test_a_rarely_sampled_move_is_verified_with_the_moves_so_far_pinned(monkeypa
     low; so a row whose chances rest on under VERIFIED_SHARE of the step's iterations is searched
     again with the earlier seats' moves as played, its own, and the later seat's recommendation
     pinned, for that share of the budget, and its chances are that search's."""
-    game = _game()
-    group = _first_shared_step(game)
-    positions = [game.steps[i].position for i in group]
-    request = advisor_request(iterations=200, seed=6)
-    main = search_step(positions, request)
+    positions, events, request, main = _step_searched()
     rarest = min(main.results[0].actions, key=lambda s: s.visits).action
     recommended = main.results[1].recommendation.action
     assert main.support(0, rarest, [{}, {recommended: 1.0}]) < VERIFIED_SHARE * 200
     calls = _counting_search_step(monkeypatch)
-    rows = annotate_step(positions, [rarest, recommended], [game.steps[i].event for i in group], request)
+    rows = annotate_step(positions, [rarest, recommended], events, request)
     needed = round(VERIFIED_SHARE * 200)
     assert calls[0] == (200, {})
     assert (needed, {0: rarest, 1: recommended}) in calls[1:]
@@ -156,14 +161,10 @@ def test_a_rarely_sampled_move_is_verified_with_the_moves_so_far_pinned(monkeypa
 def test_well_sampled_rows_need_no_verification(monkeypatch: pytest.MonkeyPatch) -> None:
     """Both seats playing the search's recommendations: the step's own search sampled that joint
     move most, so no second search runs."""
-    game = _game()
-    group = _first_shared_step(game)
-    positions = [game.steps[i].position for i in group]
-    request = advisor_request(iterations=200, seed=6)
-    main = search_step(positions, request)
+    positions, events, request, main = _step_searched()
     played = [r.recommendation.action for r in main.results]
     calls = _counting_search_step(monkeypatch)
-    annotate_step(positions, played, [game.steps[i].event for i in group], request)
+    annotate_step(positions, played, events, request)
     assert calls == [(200, {})]
 
 
@@ -172,15 +173,11 @@ def test_a_later_row_after_an_earlier_seat_left_the_line_is_verified(monkeypatch
     the recommended line, and both are read from one verification with seat 0's move as played
     and seat 1's recommendation pinned; seat 0's loss compares its two options each verified
     against seat 1's recommendation, not the adaptive search's means."""
-    game = _game()
-    group = _first_shared_step(game)
-    positions = [game.steps[i].position for i in group]
-    request = advisor_request(iterations=200, seed=6)
-    main = search_step(positions, request)
+    positions, events, request, main = _step_searched()
     recommended = [r.recommendation.action for r in main.results]
     other = next(a for a in positions[0].legal_actions() if a != recommended[0])
     calls = _counting_search_step(monkeypatch)
-    rows = annotate_step(positions, [other, recommended[1]], [game.steps[i].event for i in group], request)
+    rows = annotate_step(positions, [other, recommended[1]], events, request)
     needed = round(VERIFIED_SHARE * 200)
     assert calls == [(200, {}), (needed, {0: other, 1: recommended[1]}), (needed, {0: recommended[0], 1: recommended[1]})]
 
