@@ -113,6 +113,13 @@ def situation(position: Position, player: int) -> str:
             f"(paw {paw_total(path)})")
 
 
+def _measured_at_least(mine: ActionStats, best: ActionStats) -> bool:
+    """`mine` is at least as good as `best` in the measure their loss would use."""
+    if is_saturated(best.win, mine.win):
+        return mine.score >= best.score
+    return mine.win >= best.win
+
+
 def _loss(best: ActionStats, mine: ActionStats) -> tuple[str, float, float, float]:
     """(measure, win loss, score loss, noise in the measure's unit) of playing `mine` for `best`."""
     win_loss = max(0.0, best.win - mine.win)
@@ -240,6 +247,8 @@ def annotation_from(position: Position, played: int, event: int, result: SearchR
     option's and the played one's statistics from verification searches) replaces theirs."""
     chosen = result.recommendation.action
     best, mine = options if options is not None else (result.stats(chosen), result.stats(played))
+    if options is not None and _measured_at_least(mine, best):
+        chosen, best = played, mine  # verified as good as the recommendation: the move played is best
     seen = mine.visits > 0
     measure, loss, score_loss, noise = "win", 0.0, 0.0, 0.0
     if seen and played != chosen:
