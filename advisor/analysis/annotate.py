@@ -114,10 +114,9 @@ def situation(position: Position, player: int) -> str:
 
 
 def _measured_at_least(mine: ActionStats, best: ActionStats) -> bool:
-    """`mine` is at least as good as `best` in the measure their loss would use."""
-    if is_saturated(best.win, mine.win):
-        return mine.score >= best.score
-    return mine.win >= best.win
+    """`mine` is at least as good as `best` in the measure their loss would use (no loss)."""
+    measure, win_loss, score_loss, _ = _loss(best, mine)
+    return (score_loss if measure == "score" else win_loss) == 0.0
 
 
 def _loss(best: ActionStats, mine: ActionStats) -> tuple[str, float, float, float]:
@@ -172,6 +171,11 @@ Line = tuple[tuple[int, int], ...]
 """Pinned moves of a step: (seat index, action) pairs in seat order."""
 
 
+def _pins(known: Sequence[Mapping[int, float]]) -> dict[int, int]:
+    """The seats whose play is one action, pinned to it."""
+    return {seat: next(iter(choice)) for seat, choice in enumerate(known) if len(choice) == 1}
+
+
 class StepReader:
     """The rows of one simultaneous step read from its search, with a fresh verification search
     (``VERIFIED_SHARE`` of the iterations, the moves pinned) wherever the rows leave the search's
@@ -198,9 +202,6 @@ class StepReader:
             found = self.verifications[line] = search_step(self.positions, request, pins)
         return found
 
-    def _pins(self, known: Sequence[Mapping[int, float]]) -> dict[int, int]:
-        return {seat: next(iter(choice)) for seat, choice in enumerate(known) if len(choice) == 1}
-
     def row_chances(self, index: int) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
         """Every player's chances and scores after seat `index`'s move, the seats before it as
         played and those after it as their policies."""
@@ -211,7 +212,7 @@ class StepReader:
         on_line = all(self.played[seat] == self.recommended[seat] for seat in range(index + 1))
         if on_line and step.support(index, action, known) >= self.needed:
             return step.chances_after(index, action, known)
-        pins = self._pins(known)
+        pins = _pins(known)
         pins[index] = action
         return (self.verified(pins).chances_after(index, action, known)
                 or step.chances_after(index, action, known)
@@ -225,7 +226,7 @@ class StepReader:
         action, best = self.played[index], self.recommended[index]
         if action == best or (result.stats(best).exact and result.stats(action).exact):
             return None
-        pins = self._pins([{} if seat == index else choice for seat, choice in enumerate(self.policies)])
+        pins = _pins([{} if seat == index else choice for seat, choice in enumerate(self.policies)])
         return (self.verified({**pins, index: best}).results[index].stats(best),
                 self.verified({**pins, index: action}).results[index].stats(action))
 
