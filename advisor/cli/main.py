@@ -17,6 +17,7 @@ from advisor.cli.ladder import ladder_command
 from advisor.cli.files import COMMANDS as FILE_COMMANDS
 from advisor.cli.insights import insights_group
 from advisor.cli.play import play
+from advisor.cli.convergence import convergence_command
 from advisor.cli.scaling import scaling_command
 from advisor.cli.selfplay import selfplay
 from advisor.cli.serve import serve
@@ -34,7 +35,7 @@ def cli() -> None:
 
 for _command in (*FILE_COMMANDS, *ADVISE_COMMANDS, selfplay, play, track, annotate,
                  arena_command, engine_command, ladder_command, bench_command, sprt_command, serve,
-                 insights_group, scaling_command, spsa_command):
+                 insights_group, scaling_command, spsa_command, convergence_command):
     cli.add_command(_command)
 
 
