@@ -153,6 +153,10 @@ def probe_game(game: int, settings: ConvergenceSettings) -> dict[str, Any]:
     return {"game": game, "decisions": decisions}
 
 
+def _probe_task(task: Sequence[int], settings: ConvergenceSettings) -> dict[str, Any]:
+    return probe_game(task[0], settings)
+
+
 def _header_line(settings: ConvergenceSettings) -> str:
     return json.dumps(settings.header(), separators=(",", ":"), sort_keys=True) + "\n"
 
@@ -207,26 +211,25 @@ def run_probe(path: str, settings: ConvergenceSettings, workers: int = 1, execut
     if exists:
         _, rows = read_probe(path, settings)
         done = {row["game"] for row in rows}
-        with open(path, "r+b") as out:  # cut a torn last line off
-            data = out.read()
-            out.truncate(data.rfind(b"\n") + 1)
+        with open(path, "r+b") as torn:  # cut a torn last line off
+            torn.truncate(torn.read().rfind(b"\n") + 1)
     else:
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(_header_line(settings))
-    todo = [game for game in range(settings.games) if game not in done]
+        with open(path, "w", encoding="utf-8") as fresh:
+            fresh.write(_header_line(settings))
+    todo = [(game,) for game in range(settings.games) if game not in done]
     runner = Runner(workers, parse_executor(executor))
     with open(path, "a", encoding="utf-8") as out:
 
-        def finished(game: int, row: dict[str, Any]) -> bool:
+        def finished(task: Sequence[int], row: dict[str, Any]) -> bool:
             out.write(json.dumps(row, separators=(",", ":")) + "\n")
             out.flush()
             os.fsync(out.fileno())
             if on_game is not None:
-                on_game(game)
+                on_game(task[0])
             return False
 
         try:
-            run_tasks(runner, probe_game, todo, (settings,), finished)
+            run_tasks(runner, _probe_task, todo, (settings,), finished)
         except BaseException:
             runner.abort()
             raise
