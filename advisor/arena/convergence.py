@@ -37,8 +37,8 @@ from typing import Any, Callable, Sequence
 
 from advisor.arena.executors import Runner, parse_executor, run_tasks
 from advisor.arena.scaling import budget_spec
-from advisor.players.agents import Agent, SearchAgent, make_agent
-from advisor.players.games import deal_seed, play_game
+from advisor.players.agents import SearchAgent, make_agent
+from advisor.players.games import RecordingAgent, deal_seed, play_game
 from positions.errors import RefugeError
 from positions.position import Position
 from search.ismcts import search
@@ -104,20 +104,6 @@ class ConvergenceSettings:
         return {"kind": PROBE_KIND, "version": PROBE_VERSION, "settings": settings}
 
 
-class _Recording:
-    """An agent noting every view it is handed with more than one legal action, before deciding."""
-
-    def __init__(self, agent: Agent, seat: int, log: list[tuple[int, Position]]) -> None:
-        self.agent, self.seat, self.log = agent, seat, log
-        self.name = agent.name
-
-    def choose(self, position: Position, rng: random.Random) -> Any:
-        """The wrapped agent's action, after noting the view."""
-        if len(position.legal_actions()) > 1:
-            self.log.append((self.seat, position.copy()))
-        return self.agent.choose(position, rng)
-
-
 def _searches(view: Position, seat: int, spec: str, seeds: Sequence[int]) -> list[dict[str, Any]]:
     """Each seed's search of `view` by `spec`: its choice and, per root action, visits and the seat's mean win."""
     agent = make_agent(spec)
@@ -134,7 +120,7 @@ def _searches(view: Position, seat: int, spec: str, seeds: Sequence[int]) -> lis
 def probe_game(game: int, settings: ConvergenceSettings) -> dict[str, Any]:
     """Play game `game` and search its kept decisions: the game's output line."""
     log: list[tuple[int, Position]] = []
-    seats = [_Recording(make_agent(settings.play), seat, log) for seat in range(settings.players)]
+    seats = [RecordingAgent(make_agent(settings.play), seat, log) for seat in range(settings.players)]
     play_game(seats, settings.route, deal_seed(derive_seed(settings.seed, "convergence"), game))
     rng = random.Random(derive_seed(settings.seed, "convergence", game, "kept"))
     kept = sorted(rng.sample(range(len(log)), min(settings.per_game, len(log))))

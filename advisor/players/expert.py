@@ -28,9 +28,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
-from advisor.players.agents import Agent, SearchAgent, make_agent
+from advisor.players.agents import SearchAgent, make_agent
 from advisor.players.bots import HeuristicEvaluator
-from advisor.players.games import deal_seed, derive_seed, play_game
+from advisor.players.games import RecordingAgent, deal_seed, derive_seed, play_game
 from advisor.players.learned import feature_rows, walks_left
 from advisor.players.learned_prior import action_features
 from advisor.players.specs import AgentSpecError, parse_agent_spec
@@ -116,19 +116,6 @@ def root_value(result: SearchResult) -> tuple[list[float], list[float]]:
     return wins, scores
 
 
-class _Recording:
-    """An agent that keeps a copy of every view it is handed (what its seat knew) before deciding."""
-
-    def __init__(self, agent: Agent, seat: int, log: list[tuple[int, Position]]) -> None:
-        self.agent, self.seat, self.log = agent, seat, log
-        self.name = agent.name
-
-    def choose(self, position: Position, rng: random.Random) -> Any:
-        """The wrapped agent's action, after noting the view."""
-        self.log.append((self.seat, position.copy()))
-        return self.agent.choose(position, rng)
-
-
 def game_route(settings: DataSettings, game: int) -> str:
     """The route of game `game` (drawn by the game's seed among the named routes)."""
     return random.Random(derive_seed(settings.seed, "expert", game, "route")).choice(sorted(ROUTES))
@@ -142,7 +129,7 @@ def game_deal(settings: DataSettings, game: int) -> int:
 def label_game(settings: DataSettings, game: int) -> list[dict[str, Any]]:
     """Play game `game` and label its kept decisions: the game's rows, in decision order."""
     log: list[tuple[int, Position]] = []
-    seats = [_Recording(make_agent(settings.agent), seat, log) for seat in range(settings.players)]
+    seats = [RecordingAgent(make_agent(settings.agent), seat, log) for seat in range(settings.players)]
     route = game_route(settings, game)
     recorder = play_game(seats, route, game_deal(settings, game))
     final = recorder.position

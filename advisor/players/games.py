@@ -185,6 +185,20 @@ class GameLoop:
         return None
 
 
+class RecordingAgent:
+    """An agent that keeps a copy of every view it is handed (what its seat knew, a decision with a
+    choice: the loop asks no agent a forced one) before deciding."""
+
+    def __init__(self, agent: Agent, seat: int, log: list[tuple[int, Position]]) -> None:
+        self.agent, self.seat, self.log = agent, seat, log
+        self.name = agent.name
+
+    def choose(self, position: Position, rng: random.Random) -> Action:
+        """The wrapped agent's action, after noting (seat, view) in the log."""
+        self.log.append((self.seat, position.copy()))
+        return self.agent.choose(position, rng)
+
+
 def play_game(agents: Sequence[Agent], route: Route | str, seed: int,
               names: Sequence[str] = (), on_event: Listener | None = None) -> GameRecorder:
     """Play a whole game of deal seed `seed`, agent i in seat i (see :class:`GameLoop`).
