@@ -1,0 +1,121 @@
+"""The learned evaluator on the games of an arena database (issue 27): does a model fitted to bot
+games forecast the strong agents' own games, and would fitting it to them do better?
+
+Every decision of every stored game without a fault (its record replayed, chance events left out)
+becomes a :class:`~advisor.players.training.Sample` labelled with the game's stored result, exactly
+as the evaluator's training labels bot games. :func:`evaluator_report` measures the shipped model
+and the HeuristicEvaluator on them (log loss, accuracy, calibration, by walk), and fits the same
+model to the first games to measure it on the last ones (split by game, never by position).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Sequence
+
+from advisor.arena.store import ArenaStore, StoreError
+from advisor.players.bots import HeuristicEvaluator
+from advisor.players.learned import Model, feature_rows, walks_left
+from advisor.players.training import Sample, accuracy, fit, learned_predictions, log_loss, reliability
+from positions import phases
+from positions.errors import RefugeError
+from positions.record import read_record_text, replay
+
+
+@dataclass(frozen=True)
+class StoredSample:
+    """A decision of a stored game: the sample, and the walk it was made in (0-based)."""
+
+    sample: Sample
+    walk: int
+
+
+def stored_samples(db: str) -> list[StoredSample]:
+    """Every decision of every stored game of `db` without a fault, labelled with the game's result.
+
+    Raises:
+        StoreError: not an arena database, or a stored record that does not replay.
+    """
+    if not os.path.isfile(db):
+        raise StoreError(f"{db}: no such arena database")
+    store = ArenaStore(db)
+    heuristic = HeuristicEvaluator()
+    found = []
+    try:
+        stored = [game for game in store.games() if game.fault is None]
+        for number, game in enumerate(stored):
+            text = store.record(game.run, game.index)
+            where = f"{db}: run {game.run} game {game.index}"
+            try:
+                played = replay(read_record_text(text or "", where), where)
+            except RefugeError as error:
+                raise StoreError(str(error)) from None
+            for step in played.steps:
+                if step.player == phases.CHANCE_PLAYER:
+                    continue
+                shares, projected = heuristic.evaluate(step.position)
+                found.append(StoredSample(Sample(number, feature_rows(step.position), walks_left(step.position),
+                                                 shares, projected, list(game.returns),
+                                                 [float(s) for s in game.scores]), step.position.walk))
+    finally:
+        store.close()
+    return found
+
+
+@dataclass(frozen=True)
+class Forecast:
+    """How one model forecasts a set of decisions' results."""
+
+    decisions: int
+    log_loss: float
+    accuracy: float
+    ece: float
+
+
+def forecast(shares: Sequence[Sequence[float]], samples: Sequence[Sample]) -> Forecast:
+    """Log loss, accuracy and calibration error of `shares` against the samples' results."""
+    labels = [s.returns for s in samples]
+    return Forecast(len(samples), log_loss(shares, labels), accuracy(shares, labels),
+                    reliability(shares, labels)[1])
+
+
+@dataclass(frozen=True)
+class EvaluatorReport:
+    """The shipped model and the HeuristicEvaluator on every decision, by walk, and a refit."""
+
+    games: int
+    shipped: Forecast
+    heuristic: Forecast
+    by_walk: dict[int, Forecast]
+    """The shipped model per walk (1-based)."""
+    held_out_games: int
+    shipped_held_out: Forecast
+    refit_held_out: Forecast
+    """The same model fitted to the other games, on the held-out ones."""
+
+
+def evaluator_report(found: Sequence[StoredSample], model: Model, held_out: float = 0.25) -> EvaluatorReport:
+    """Measure `model` on the decisions; refit it on the first games and compare on the last
+    `held_out` share (at least one game).
+
+    Raises:
+        ValueError: fewer than two games.
+    """
+    samples = [f.sample for f in found]
+    games = sorted({s.game for s in samples})
+    if len(games) < 2:
+        raise ValueError("the evaluator report needs at least two stored games")
+    shares = learned_predictions(model, samples)[0]
+    by_walk = {}
+    for walk in sorted({f.walk for f in found}):
+        chosen = [i for i, f in enumerate(found) if f.walk == walk]
+        by_walk[walk + 1] = forecast([shares[i] for i in chosen], [samples[i] for i in chosen])
+    first_held = games[len(games) - max(1, round(len(games) * held_out))]
+    train = [s for s in samples if s.game < first_held]
+    test = [s for s in samples if s.game >= first_held]
+    refit = fit(train)
+    return EvaluatorReport(len(games), forecast(shares, samples), forecast([s.heuristic for s in samples], samples),
+                           by_walk, len({s.game for s in test}),
+                           forecast(learned_predictions(model, test)[0], test),
+                           forecast(learned_predictions(refit, test)[0], test))
