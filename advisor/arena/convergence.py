@@ -39,6 +39,7 @@ from advisor.arena.executors import Runner, parse_executor, run_tasks
 from advisor.arena.scaling import budget_spec
 from advisor.players.agents import SearchAgent, make_agent
 from advisor.players.games import RecordingAgent, deal_seed, play_game
+from positions import phases
 from positions.errors import RefugeError
 from positions.position import Position
 from search.ismcts import search
@@ -276,4 +277,39 @@ def summarize(rows: Sequence[dict[str, Any]], families: Sequence[str], budgets: 
             spread = (sum((x - mean) ** 2 for x in regrets) / (n - 1)) ** 0.5 / n ** 0.5 if n > 1 else 0.0
             table.append(BudgetRow(family, int(budget), n, sum(selves) / max(n, 1),
                                    sum(tops) / max(n, 1), mean, spread))
+    return table
+
+
+@dataclass(frozen=True)
+class KindRow:
+    """One family's decisions of one kind (the phase they were made in)."""
+
+    family: str
+    kind: str
+    decisions: int
+    unsettled: int
+    """Decisions where the family's searches (any budget, any repeat) did not all choose one action."""
+    median_gap: float
+    """The median, over the decisions, of the best minus the second-best mean of the first
+    top-budget search: how close the call was."""
+
+
+def by_kind(rows: Sequence[dict[str, Any]], families: Sequence[str], budgets: Sequence[int]) -> list[KindRow]:
+    """Per family and decision kind: how many decisions, how many the budgets did not settle, how close they were."""
+    top = str(budgets[-1])
+    table = []
+    for family in families:
+        kinds: dict[str, list[tuple[bool, float]]] = {}
+        for row in rows:
+            for decision in row["decisions"]:
+                runs = decision["searches"][family]
+                choices = {run["chosen"] for budget in map(str, budgets) for run in runs[budget]}
+                means = sorted((win for _, visits, win in runs[top][0]["actions"] if visits), reverse=True)
+                gap = means[0] - means[1] if len(means) > 1 else 0.0
+                kinds.setdefault(phases.NAMES[decision["phase"]], []).append((len(choices) > 1, gap))
+        for kind, found in sorted(kinds.items(), key=lambda item: -len(item[1])):
+            gaps = sorted(gap for _, gap in found)
+            middle = len(gaps) // 2
+            median = gaps[middle] if len(gaps) % 2 else (gaps[middle - 1] + gaps[middle]) / 2
+            table.append(KindRow(family, kind, len(found), sum(u for u, _ in found), median))
     return table

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 from tabulate import tabulate
 
-from advisor.arena.convergence import ConvergenceSettings, read_probe, run_probe, summarize
+from advisor.arena.convergence import ConvergenceSettings, by_kind, read_probe, run_probe, summarize
 from advisor.arena.executors import default_workers
 from advisor.arena.match import parse_named_agent
 from advisor.cli.errors import fail_on_one_line as fail
@@ -64,3 +64,9 @@ def convergence_command(families: tuple[str, ...], budgets: str, repeats: int, g
                                  f"agrees with {settings.budgets[-1]}", "regret (95 %)")))
     click.echo("regret: the decider's win chance the choice gives up by the means of an independent "
                "top-budget search (never its own)")
+    click.echo()
+    click.echo(tabulate([(k.family, k.kind, k.decisions, k.unsettled, f"{k.median_gap:.3f}")
+                         for k in by_kind(rows, [name for name, _ in named], settings.budgets)],
+                        headers=("family", "decision", "decisions", "unsettled", "median gap")))
+    click.echo(f"unsettled: the searches (every budget and repeat) did not all choose one action; gap: the "
+               f"best minus the second-best mean of a {settings.budgets[-1]}-iteration search")

@@ -10,9 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from advisor.arena.convergence import (
-    ConvergenceError, ConvergenceSettings, probe_game, read_probe, run_probe, summarize,
+    ConvergenceError, ConvergenceSettings, by_kind, probe_game, read_probe, run_probe, summarize,
 )
 from advisor.cli.main import cli
+from positions import phases
 
 TINY = ConvergenceSettings(seed=7, families=(("default", "ismcts"), ("rollout", "ismcts:evaluator=rollout")),
                            budgets=(4, 16), repeats=2, games=3, per_game=2, play="ismcts:iterations=4")
@@ -22,8 +23,8 @@ def _search(chosen: int, means: dict[int, float]) -> dict[str, object]:
     return {"chosen": chosen, "actions": [[a, 10, w] for a, w in means.items()]}
 
 
-def _decision(by_budget: dict[str, list[dict[str, object]]]) -> dict[str, object]:
-    return {"decisions": [{"searches": {"f": by_budget}}]}
+def _decision(by_budget: dict[str, list[dict[str, object]]], phase: int = phases.BUY) -> dict[str, object]:
+    return {"decisions": [{"phase": phase, "searches": {"f": by_budget}}]}
 
 
 def test_agreement_and_regret_are_read_from_independent_searches() -> None:
@@ -47,6 +48,15 @@ def test_an_unvisited_choice_costs_the_worst_mean_of_the_grader() -> None:
     grader = {"chosen": 1, "actions": [[1, 30, 0.7], [2, 5, 0.2], [3, 0, 0.9]]}
     rows = [_decision({"10": [_search(3, {}), _search(3, {})], "40": [grader, grader]})]
     assert summarize(rows, ["f"], (10, 40))[0].regret == pytest.approx(0.5)
+
+
+def test_decisions_are_told_by_kind_with_how_close_the_call_was() -> None:
+    settled = {"10": [_search(1, {}), _search(1, {})], "40": [_search(1, {1: 0.8, 2: 0.3})] * 2}
+    flipping = {"10": [_search(1, {}), _search(2, {})], "40": [_search(2, {1: 0.50, 2: 0.51})] * 2}
+    rows = [_decision(settled, phases.DECIDE), _decision(flipping), _decision(settled, phases.BUY)]
+    kinds = by_kind(rows, ["f"], (10, 40))
+    assert [(k.kind, k.decisions, k.unsettled) for k in kinds] == [("buy", 2, 1), ("decide", 1, 0)]
+    assert kinds[0].median_gap == pytest.approx((0.01 + 0.5) / 2) and kinds[1].median_gap == pytest.approx(0.5)
 
 
 def test_a_probe_is_the_same_with_two_workers_and_after_a_crash(tmp_path) -> None:
@@ -117,8 +127,10 @@ def test_the_command_prints_the_table_and_bad_options_are_one_line(tmp_path) -> 
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     table = [line.split() for line in result.output.splitlines() if line.startswith("default")]
-    assert [row[:3] for row in table] == [["default", "3", "2"], ["default", "9", "2"]]
-    assert all(0 <= float(row[3]) <= 1 and 0 <= float(row[4]) <= 1 for row in table)
+    assert [row[:3] for row in table[:2]] == [["default", "3", "2"], ["default", "9", "2"]]
+    assert all(0 <= float(row[3]) <= 1 and 0 <= float(row[4]) <= 1 for row in table[:2])
+    kinds = table[2:]  # the second table: one row per kind of decision met, two decisions in all
+    assert kinds and sum(int(row[2]) for row in kinds) == 2 and "unsettled" in result.output
 
     again = CliRunner().invoke(cli, args)
     assert again.exit_code == 1 and again.output.strip().startswith("error:") and "--resume" in again.output
