@@ -313,3 +313,33 @@ def by_kind(rows: Sequence[dict[str, Any]], families: Sequence[str], budgets: Se
             median = gaps[middle] if len(gaps) % 2 else (gaps[middle - 1] + gaps[middle]) / 2
             table.append(KindRow(family, kind, len(found), sum(u for u, _ in found), median))
     return table
+
+
+def family_agreement(rows: Sequence[dict[str, Any]], first: str, second: str, budget: int) -> float:
+    """Share of (a `first` search, a `second` search) pairs of one decision at `budget` that choose
+    the same action, over the decisions (`rows` may join two probes' lines of the same games)."""
+    shares = [_pairs_agree([run["chosen"] for run in decision["searches"][first][str(budget)]],
+                           [run["chosen"] for run in decision["searches"][second][str(budget)]])
+              for row in rows for decision in row["decisions"]]
+    return sum(shares) / max(1, len(shares))
+
+
+def joined(first: Sequence[dict[str, Any]], second: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The games two probes of the same decisions (same seed, player agent, route and counts) both
+    hold, each decision with both probes' searches.
+
+    Raises:
+        ConvergenceError: a game whose decisions differ between the two (not the same decisions).
+    """
+    other = {row["game"]: row for row in second}
+    rows = []
+    for row in first:
+        if row["game"] not in other:
+            continue
+        pairs = list(zip(row["decisions"], other[row["game"]]["decisions"]))
+        if len(row["decisions"]) != len(other[row["game"]]["decisions"]) or any(
+                a["decision"] != b["decision"] or a["player"] != b["player"] for a, b in pairs):
+            raise ConvergenceError(f"game {row['game']}: the two probes searched other decisions")
+        rows.append({"game": row["game"], "decisions": [
+            {**a, "searches": {**a["searches"], **b["searches"]}} for a, b in pairs]})
+    return rows

@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from advisor.arena.convergence import (
-    ConvergenceError, ConvergenceSettings, by_kind, probe_game, read_probe, run_probe, summarize,
+    ConvergenceError, ConvergenceSettings, by_kind, family_agreement, joined, probe_game, read_probe, run_probe,
+    summarize,
 )
 from advisor.cli.main import cli
 from positions import phases
@@ -57,6 +58,21 @@ def test_decisions_are_told_by_kind_with_how_close_the_call_was() -> None:
     kinds = by_kind(rows, ["f"], (10, 40))
     assert [(k.kind, k.decisions, k.unsettled) for k in kinds] == [("buy", 2, 1), ("decide", 1, 0)]
     assert kinds[0].median_gap == pytest.approx((0.01 + 0.5) / 2) and kinds[1].median_gap == pytest.approx(0.5)
+
+
+def test_two_probes_of_the_same_decisions_are_joined_and_compared() -> None:
+    def line(game: int, decision: int, family: str, choices: list[int]) -> dict[str, object]:
+        return {"game": game, "decisions": [{"decision": decision, "player": 0, "searches": {
+            family: {"10": [_search(c, {}) for c in choices]}}}]}
+
+    first = [line(0, 3, "a", [1, 1]), line(1, 5, "a", [1, 2])]
+    second = [line(1, 5, "b", [2, 2]), line(0, 3, "b", [1, 2]), line(2, 4, "b", [1, 1])]
+    rows = joined(first, second)
+    assert [row["game"] for row in rows] == [0, 1]  # the games both hold
+    assert family_agreement(rows, "a", "b", 10) == pytest.approx((2 / 4 + 2 / 4) / 2)
+    assert family_agreement(rows, "a", "a", 10) == pytest.approx((1 + 2 / 4) / 2)
+    with pytest.raises(ConvergenceError, match="game 0: the two probes searched other decisions"):
+        joined(first, [line(0, 4, "b", [1, 1])])
 
 
 def test_a_probe_is_the_same_with_two_workers_and_after_a_crash(tmp_path) -> None:
@@ -135,5 +151,12 @@ def test_the_command_prints_the_table_and_bad_options_are_one_line(tmp_path) -> 
     again = CliRunner().invoke(cli, args)
     assert again.exit_code == 1 and again.output.strip().startswith("error:") and "--resume" in again.output
     assert len(again.output.strip().splitlines()) == 1
+    other = str(tmp_path / "other.jsonl")
+    joined_run = CliRunner().invoke(cli, [*args[:-1], other, "--family", "rollout=ismcts:evaluator=rollout",
+                                          "--join", out])
+    assert joined_run.exit_code == 0, joined_run.output
+    cross = [line.split() for line in joined_run.output.splitlines() if line.startswith("rollout / default")]
+    assert len(cross) == 1 and cross[0][3] == "2" and all(0 <= float(x) <= 1 for x in cross[0][4:])
+
     bad = CliRunner().invoke(cli, [*args[:2], "9,3", *args[3:-1], str(tmp_path / "b.jsonl")])
     assert bad.exit_code == 1 and "rising" in bad.output and "Traceback" not in bad.output
