@@ -30,8 +30,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 import random
+import statistics
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -249,6 +251,10 @@ def _pairs_agree(first: Sequence[int], second: Sequence[int] | None = None) -> f
     return sum(a == b for a, b in pairs) / len(pairs)
 
 
+def _mean(values: Sequence[float]) -> float:
+    return statistics.fmean(values) if values else 0.0
+
+
 def _regret(chosen: int, grader: dict[str, Any]) -> float:
     """What choosing `chosen` gives up by the means of the grading search (an unvisited choice: its worst)."""
     means = {action: win for action, visits, win in grader["actions"] if visits}
@@ -273,10 +279,8 @@ def summarize(rows: Sequence[dict[str, Any]], families: Sequence[str], budgets: 
                     regrets.append(sum(_regret(c, graders[(r + 1) % len(graders)])
                                        for r, c in enumerate(choices)) / len(choices))
             n = len(regrets)
-            mean = sum(regrets) / n if n else 0.0
-            spread = (sum((x - mean) ** 2 for x in regrets) / (n - 1)) ** 0.5 / n ** 0.5 if n > 1 else 0.0
-            table.append(BudgetRow(family, int(budget), n, sum(selves) / max(n, 1),
-                                   sum(tops) / max(n, 1), mean, spread))
+            error = statistics.stdev(regrets) / math.sqrt(n) if n > 1 else 0.0
+            table.append(BudgetRow(family, int(budget), n, _mean(selves), _mean(tops), _mean(regrets), error))
     return table
 
 
@@ -308,20 +312,17 @@ def by_kind(rows: Sequence[dict[str, Any]], families: Sequence[str], budgets: Se
                 gap = means[0] - means[1] if len(means) > 1 else 0.0
                 kinds.setdefault(phases.NAMES[decision["phase"]], []).append((len(choices) > 1, gap))
         for kind, found in sorted(kinds.items(), key=lambda item: -len(item[1])):
-            gaps = sorted(gap for _, gap in found)
-            middle = len(gaps) // 2
-            median = gaps[middle] if len(gaps) % 2 else (gaps[middle - 1] + gaps[middle]) / 2
-            table.append(KindRow(family, kind, len(found), sum(u for u, _ in found), median))
+            table.append(KindRow(family, kind, len(found), sum(u for u, _ in found),
+                                 statistics.median(gap for _, gap in found)))
     return table
 
 
 def family_agreement(rows: Sequence[dict[str, Any]], first: str, second: str, budget: int) -> float:
     """Share of (a `first` search, a `second` search) pairs of one decision at `budget` that choose
     the same action, over the decisions (`rows` may join two probes' lines of the same games)."""
-    shares = [_pairs_agree([run["chosen"] for run in decision["searches"][first][str(budget)]],
-                           [run["chosen"] for run in decision["searches"][second][str(budget)]])
-              for row in rows for decision in row["decisions"]]
-    return sum(shares) / max(1, len(shares))
+    return _mean([_pairs_agree([run["chosen"] for run in decision["searches"][first][str(budget)]],
+                               [run["chosen"] for run in decision["searches"][second][str(budget)]])
+                  for row in rows for decision in row["decisions"]])
 
 
 def joined(first: Sequence[dict[str, Any]], second: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -16,8 +16,10 @@ from typing import Sequence
 
 from advisor.arena.store import ArenaStore, StoreError
 from advisor.players.bots import HeuristicEvaluator
-from advisor.players.learned import Model, feature_rows, walks_left
-from advisor.players.training import Sample, accuracy, fit, learned_predictions, log_loss, reliability
+from advisor.players.learned import Model
+from advisor.players.training import (
+    Sample, accuracy, fit, held_out_games, labelled_sample, learned_predictions, log_loss, reliability,
+)
 from positions import phases
 from positions.errors import RefugeError
 from positions.record import read_record_text, replay
@@ -54,10 +56,8 @@ def stored_samples(db: str) -> list[StoredSample]:
             for step in played.steps:
                 if step.player == phases.CHANCE_PLAYER:
                     continue
-                shares, projected = heuristic.evaluate(step.position)
-                found.append(StoredSample(Sample(number, feature_rows(step.position), walks_left(step.position),
-                                                 shares, projected, list(game.returns),
-                                                 [float(s) for s in game.scores]), step.position.walk))
+                found.append(StoredSample(labelled_sample(number, step.position, game.returns, game.scores,
+                                                          heuristic), step.position.walk))
     finally:
         store.close()
     return found
@@ -97,10 +97,10 @@ class EvaluatorReport:
 
 def evaluator_report(found: Sequence[StoredSample], model: Model, held_out: float = 0.25) -> EvaluatorReport:
     """Measure `model` on the decisions; refit it on the first games and compare on the last
-    `held_out` share (at least one game).
+    `held_out` share (at least one game, never all).
 
     Raises:
-        ValueError: fewer than two games.
+        ValueError: fewer than two games, or a share outside (0, 1).
     """
     samples = [f.sample for f in found]
     games = sorted({s.game for s in samples})
@@ -111,9 +111,11 @@ def evaluator_report(found: Sequence[StoredSample], model: Model, held_out: floa
     for walk in sorted({f.walk for f in found}):
         chosen = [i for i, f in enumerate(found) if f.walk == walk]
         by_walk[walk + 1] = forecast([shares[i] for i in chosen], [samples[i] for i in chosen])
-    first_held = games[len(games) - max(1, round(len(games) * held_out))]
-    train = [s for s in samples if s.game < first_held]
-    test = [s for s in samples if s.game >= first_held]
+    if not 0 < held_out < 1:
+        raise ValueError(f"the held-out share must be in (0, 1), got {held_out!r}")
+    kept_back = set(held_out_games(games, held_out))
+    train = [s for s in samples if s.game not in kept_back]
+    test = [s for s in samples if s.game in kept_back]
     refit = fit(train)
     return EvaluatorReport(len(games), forecast(shares, samples), forecast([s.heuristic for s in samples], samples),
                            by_walk, len({s.game for s in test}),

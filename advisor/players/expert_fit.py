@@ -20,8 +20,8 @@ from advisor.players.expert import DataSettings, ExpertDataError, read_data
 from advisor.players.learned import Model, softmax
 from advisor.players.learned_prior import ACTION_FEATURES, PolicyModel
 from advisor.players.training import (
-    Sample, accuracy, fit, fit_win_weights, learned_predictions, log_loss, reliability, rounded,
-    score_error)
+    Sample, accuracy, fit, fit_win_weights, held_out_games, learned_predictions, log_loss, reliability,
+    rounded, score_error)
 from positions.rulesets import RULES_VERSION
 
 DEFAULT_WEIGHT = 0.5
@@ -56,7 +56,7 @@ def split_games(rows: Sequence[dict[str, Any]], held_out: float,
     games = sorted({row["game"] for row in rows})
     if len(games) < 2:
         raise ExpertDataError(f"expert training: need rows of at least 2 games, got {len(games)}")
-    test = set(games[len(games) - min(len(games) - 1, max(1, round(len(games) * held_out))):])
+    test = set(held_out_games(games, held_out))
     return [r for r in rows if r["game"] not in test], [r for r in rows if r["game"] in test]
 
 

@@ -85,13 +85,22 @@ def training_game(game: int, seed: int, per_game: int) -> list[Sample]:
     kept = sorted(rng.sample(range(len(decisions)), min(per_game, len(decisions))))
     returns, scores = pos.returns(), [float(v) for v in pos.scores()]
     heuristic = HeuristicEvaluator()
-    samples = []
-    for index in kept:
-        state = decisions[index]
-        shares, projected = heuristic.evaluate(state)
-        samples.append(Sample(game, feature_rows(state), walks_left(state), shares, projected,
-                              list(returns), scores))
-    return samples
+    return [labelled_sample(game, decisions[index], returns, scores, heuristic) for index in kept]
+
+
+def labelled_sample(game: int, state: Position, returns: Sequence[float], scores: Sequence[float],
+                    heuristic: HeuristicEvaluator) -> Sample:
+    """The decision at `state` of game `game` as a sample: every player's features and the
+    HeuristicEvaluator's forecast there, labelled with the game's result."""
+    shares, projected = heuristic.evaluate(state)
+    return Sample(game, feature_rows(state), walks_left(state), shares, projected, list(returns),
+                  [float(s) for s in scores])
+
+
+def held_out_games(games: Sequence[int], share: float) -> list[int]:
+    """The games a fit never sees: the last `share` of `games` (in their order), at least one and
+    never all (with two or more)."""
+    return list(games[len(games) - min(len(games) - 1, max(1, round(len(games) * share))):])
 
 
 def generate(games: int, seed: int, per_game: int, first: int = 0) -> list[Sample]:
