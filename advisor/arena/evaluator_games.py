@@ -10,19 +10,15 @@ model to the first games to measure it on the last ones (split by game, never by
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Sequence
 
-from advisor.arena.store import ArenaStore, StoreError
+from advisor.arena.decisions import stored_decisions
 from advisor.players.bots import HeuristicEvaluator
 from advisor.players.learned import Model
 from advisor.players.training import (
     Sample, accuracy, fit, held_out_games, labelled_sample, learned_predictions, log_loss, reliability,
 )
-from positions import phases
-from positions.errors import RefugeError
-from positions.record import read_record_text, replay
 
 
 @dataclass(frozen=True)
@@ -39,28 +35,9 @@ def stored_samples(db: str) -> list[StoredSample]:
     Raises:
         StoreError: not an arena database, or a stored record that does not replay.
     """
-    if not os.path.isfile(db):
-        raise StoreError(f"{db}: no such arena database")
-    store = ArenaStore(db)
     heuristic = HeuristicEvaluator()
-    found = []
-    try:
-        stored = [game for game in store.games() if game.fault is None]
-        for number, game in enumerate(stored):
-            text = store.record(game.run, game.index)
-            where = f"{db}: run {game.run} game {game.index}"
-            try:
-                played = replay(read_record_text(text or "", where), where)
-            except RefugeError as error:
-                raise StoreError(str(error)) from None
-            for step in played.steps:
-                if step.player == phases.CHANCE_PLAYER:
-                    continue
-                found.append(StoredSample(labelled_sample(number, step.position, game.returns, game.scores,
-                                                          heuristic), step.position.walk))
-    finally:
-        store.close()
-    return found
+    return [StoredSample(labelled_sample(d.game, d.position, d.returns, d.scores, heuristic), d.position.walk)
+            for d in stored_decisions(db)]
 
 
 @dataclass(frozen=True)

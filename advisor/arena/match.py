@@ -104,7 +104,7 @@ class Schedule:
                     index += 1
 
 
-INSTANT_KINDS = frozenset(("random", "heuristic", "cautious", "greedy"))
+INSTANT_KINDS = frozenset(("random", "heuristic", "cautious", "greedy", "thrifty"))
 """Agents that decide in microseconds: their games are batched."""
 
 

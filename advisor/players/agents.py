@@ -105,16 +105,17 @@ class SearchAgent:
                  evaluator: str = "learned", simultaneous: str = "uct", step_root: int = 0,
                  model: str | None = None, prior_model: str | None = None) -> None:
         from advisor.players.bots import (
-            DEFAULT_ROLLOUT, HeuristicEvaluator, SearchedBelief, TrustedPolicy, random_bot)
+            DEFAULT_ROLLOUT, THRIFTY_ROLLOUT, HeuristicEvaluator, SearchedBelief, TrustedPolicy, random_bot)
         from advisor.players.learned import LearnedEvaluator, ModelFileError, load_model
         from advisor.players.learned_prior import LearnedPrior, load_policy
         from advisor.players.tablebase import ExactEndgames
 
-        policies: dict[str, Policy[Position]] = {"heuristic": DEFAULT_ROLLOUT, "random": random_bot()}
+        policies: dict[str, Policy[Position]] = {"heuristic": DEFAULT_ROLLOUT, "thrifty": THRIFTY_ROLLOUT,
+                                                 "random": random_bot()}
         beliefs: dict[str, Policy[Position] | None] = {
             "uniform": None, "heuristic": TrustedPolicy(DEFAULT_ROLLOUT, trust), "search": SearchedBelief()}
         priors: dict[str, Policy[Position] | None] = {"none": None, "heuristic": DEFAULT_ROLLOUT,
-                                                      "learned": None}
+                                                      "thrifty": THRIFTY_ROLLOUT, "learned": None}
         oracles: dict[str, ExactEndgames | None] = {
             "none": None, "endgames": ExactEndgames(AGENT_ROOT_NODES, shared=False)}
         evaluators: dict[str, Callable[[], Evaluator[Position]] | None] = {
@@ -248,7 +249,7 @@ def _ismcts(spec: AgentSpec) -> Agent:
     params = dict(spec.params)
     defaults = {name: p.default for name, p in inspect.signature(SearchAgent.__init__).parameters.items()}
     for option, needs, values in (("trust", "belief", ("heuristic",)),
-                                  ("prior_weight", "prior", ("heuristic", "learned"))):
+                                  ("prior_weight", "prior", ("heuristic", "thrifty", "learned"))):
         if option in params and params.get(needs, defaults[needs]) not in values:
             raise AgentSpecError(f"ismcts: {option} needs {needs}={' or '.join(values)}, got {spec.text!r}")
     if "iterations" not in params and "seconds" not in params:
@@ -259,7 +260,7 @@ def _ismcts(spec: AgentSpec) -> Agent:
         raise AgentSpecError(f"agent spec {spec.text!r}: {error}") from None
 
 
-for _name in ("random", "heuristic", "cautious", "greedy"):
+for _name in ("random", "heuristic", "cautious", "greedy", "thrifty"):
     register_agent_kind(_name, _bot)
 register_agent_kind("ismcts", _ismcts)
 

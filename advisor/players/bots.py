@@ -13,7 +13,7 @@ import random
 from typing import Any, Hashable
 
 from advisor.players.heuristics import (  # noqa: F401  (re-exported: the bots' public names)
-    DEFAULT_ROLLOUT, STEP_VALUE, WORTH, HeuristicPolicy, bag_value, projected_score, storm_hit_chance,
+    DEFAULT_ROLLOUT, STEP_VALUE, THRIFTY_ROLLOUT, WORTH, HeuristicPolicy, bag_value, projected_score, storm_hit_chance,
     walk_index,
 )
 from positions.rules import paw_total
@@ -32,6 +32,11 @@ def cautious_bot() -> HeuristicPolicy:
 def greedy_bot() -> HeuristicPolicy:
     """Walks on into the storm risk and buys the most valuable tile it can afford."""
     return HeuristicPolicy(aggression=1.8, buy_style="max_value", name="greedy")
+
+
+def thrifty_bot() -> HeuristicPolicy:
+    """The greedy bot that saves its Steps for tiles well above its bag's mean (``THRIFTY_ROLLOUT``)."""
+    return THRIFTY_ROLLOUT
 
 
 def random_bot() -> UniformRandom:
@@ -142,5 +147,6 @@ BOTS = {
     "random": random_bot,
     "cautious": cautious_bot,
     "greedy": greedy_bot,
+    "thrifty": thrifty_bot,
 }
 """Bot factories by name."""

@@ -138,10 +138,13 @@ class HeuristicPolicy:
     """A rule-of-thumb player: returns by storm risk against what is at stake, plays tiles by value,
     buys by value per Step; the last walker of the last walk plays for the win (C18) by this
     turn's exact weather odds. ``aggression`` > 1 walks on longer; ``buy_style`` is ``"per_step"``
-    (value per Step spent) or ``"max_value"`` (the most valuable affordable tile)."""
+    (value per Step spent) or ``"max_value"`` (the most valuable affordable tile). Before the last
+    walk it keeps its Steps rather than buy a tile whose typical worth is below ``save_ratio`` times
+    the bag's mean worth plus ``save_margin`` (both 0: it buys whatever its style picks)."""
 
     def __init__(self, aggression: float = 1.0, buy_style: str = "per_step", name: str = "heuristic",
-                 draw_gain: float = 1.45, tie_draw: float = 1.0, behind: float = 0.3):
+                 draw_gain: float = 1.45, tie_draw: float = 1.0, behind: float = 0.3,
+                 save_ratio: float = 0.0, save_margin: float = 0.0):
         if aggression <= 0:
             raise ValueError(f"heuristic: aggression must be > 0, got {aggression!r}")
         if buy_style not in ("per_step", "max_value"):
@@ -149,6 +152,9 @@ class HeuristicPolicy:
         if draw_gain <= 0 or tie_draw <= 0 or not 0 <= behind <= 1:
             raise ValueError(f"heuristic: draw_gain and tie_draw must be > 0 and behind in [0, 1], got "
                              f"{draw_gain!r}, {tie_draw!r}, {behind!r}")
+        if not (save_ratio >= 0 and save_margin >= 0):
+            raise ValueError(f"heuristic: save_ratio and save_margin must be >= 0, got "
+                             f"{save_ratio!r}, {save_margin!r}")
         self.aggression = aggression
         self.buy_style = buy_style
         self.name = name
@@ -158,10 +164,15 @@ class HeuristicPolicy:
         """Last walk, alone and tied for the lead: draw when (1 - hit chance) * tie_draw > the tie's share."""
         self.behind = behind
         """Last walk, alone: the chance a player still behind after this turn catches up later."""
+        self.save_ratio = save_ratio
+        """Before the last walk, buy only a tile worth at least this times the bag's mean worth ..."""
+        self.save_margin = save_margin
+        """... plus this (VP); else keep the Steps for a better tile (issue 27: the search does)."""
 
     def __repr__(self) -> str:
         return (f"HeuristicPolicy({self.aggression!r}, {self.buy_style!r}, {self.name!r}, "
-                f"{self.draw_gain!r}, {self.tie_draw!r}, {self.behind!r})")
+                f"{self.draw_gain!r}, {self.tie_draw!r}, {self.behind!r}, {self.save_ratio!r}, "
+                f"{self.save_margin!r})")
 
     def choose(self, state: Position, rng: random.Random) -> int:
         """The heuristic's action for the player to move at `state` (ties broken by `rng`)."""
@@ -412,9 +423,17 @@ class HeuristicPolicy:
                 value = worth[kind] - 0.1 * COST[kind]
             if value > best_value:
                 best, best_value = action, value
+        if best != PASS and (self.save_ratio or self.save_margin):
+            floor = self.save_ratio * self._bag_value(pos, player) + self.save_margin
+            if worth[best - BUY_BASE] < floor:
+                return PASS
         return best
 
 
 DEFAULT_ROLLOUT = HeuristicPolicy(aggression=1.8, buy_style="max_value", name="heuristic")
 """The rollout policy the advisor uses unless told otherwise (the greedy style: the strongest
 heuristic in paired matches, 78% against the cautious one)."""
+THRIFTY_ROLLOUT = HeuristicPolicy(aggression=1.8, buy_style="max_value", name="thrifty",
+                                  save_ratio=1.0, save_margin=2.0)
+"""The greedy style that keeps its Steps rather than buy a tile less than 2 VP above its bag's mean
+worth, as deep searches do (issue 27, docs/strength.md): 0.92 against the greedy bot."""

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from advisor.players.bots import (
-    DEFAULT_ROLLOUT, HeuristicEvaluator, TrustedPolicy, cautious_bot, greedy_bot)
+    DEFAULT_ROLLOUT, THRIFTY_ROLLOUT, HeuristicEvaluator, TrustedPolicy, cautious_bot, greedy_bot)
 from advisor.players.agents import PolicyAgent
 from advisor.players.games import GameLoop, derive_seed
 from advisor.players.learned import Model, feature_rows, softmax, walks_left
@@ -52,8 +52,16 @@ class Sample:
     scores: list[float]
 
 
-def _seat_bots() -> dict[str, Any]:
-    return {"heuristic": DEFAULT_ROLLOUT, "heuristic-noisy": TrustedPolicy(DEFAULT_ROLLOUT, 0.85),
+CONTINUATIONS = {"heuristic": DEFAULT_ROLLOUT, "thrifty": THRIFTY_ROLLOUT}
+"""What the ``heuristic`` and ``heuristic-noisy`` seats play: the default rollout policy (the
+shipped model's games) or the thrifty one (issue 27: the games its rollouts continue)."""
+
+
+def _seat_bots(continuation: str) -> dict[str, Any]:
+    if continuation not in CONTINUATIONS:
+        raise ValueError(f"train: unknown continuation {continuation!r} (expected {' or '.join(CONTINUATIONS)})")
+    policy = CONTINUATIONS[continuation]
+    return {"heuristic": policy, "heuristic-noisy": TrustedPolicy(policy, 0.85),
             "cautious": cautious_bot(), "greedy": greedy_bot()}
 
 
@@ -66,11 +74,12 @@ def _pick(rng: random.Random, table: Sequence[tuple[Any, float]]) -> Any:
     return table[-1][0]
 
 
-def training_game(game: int, seed: int, per_game: int) -> list[Sample]:
+def training_game(game: int, seed: int, per_game: int, continuation: str = "heuristic") -> list[Sample]:
     """Game number `game` of the run seeded `seed` (played through the game loop, every bot on its
-    seat's view): up to `per_game` of its decisions, labelled."""
+    seat's view, the ``heuristic`` seats playing `continuation`): up to `per_game` of its
+    decisions, labelled."""
     rng = random.Random(derive_seed(seed, "evaluator-training", game))
-    bots = _seat_bots()
+    bots = _seat_bots(continuation)
     players = _pick(rng, PLAYER_COUNTS)
     route = rng.choice(sorted(ROUTES))
     seats = [_pick(rng, SEATS) for _ in range(players)]
@@ -103,11 +112,12 @@ def held_out_games(games: Sequence[int], share: float) -> list[int]:
     return list(games[len(games) - min(len(games) - 1, max(1, round(len(games) * share))):])
 
 
-def generate(games: int, seed: int, per_game: int, first: int = 0) -> list[Sample]:
+def generate(games: int, seed: int, per_game: int, first: int = 0,
+             continuation: str = "heuristic") -> list[Sample]:
     """The samples of games `first` .. `first + games - 1` of the run seeded `seed`."""
     samples: list[Sample] = []
     for game in range(first, first + games):
-        samples.extend(training_game(game, seed, per_game))
+        samples.extend(training_game(game, seed, per_game, continuation))
     return samples
 
 
@@ -262,21 +272,23 @@ def fit(samples: Sequence[Sample], l2: float = 1e-3, training: dict[str, Any] | 
 
 
 def train(games: int, seed: int, per_game: int = 8, held_out: float = 0.2, l2: float = 1e-3,
-          command: str = "") -> Model:
+          command: str = "", continuation: str = "heuristic") -> Model:
     """A model fitted to the first games of the run seeded `seed`, measured on the rest (the last
-    `held_out` share of the games, at least one)."""
+    `held_out` share of the games, at least one); the ``heuristic`` seats play `continuation`."""
     if games < 2:
         raise ValueError(f"train: need at least 2 games, got {games}")
+    _seat_bots(continuation)  # an unknown continuation is refused before any game is played
     test_games = min(games - 1, max(1, round(games * held_out)))
     train_games = games - test_games
-    fitting = generate(train_games, seed, per_game)
-    testing = generate(test_games, seed, per_game, first=train_games)
+    fitting = generate(train_games, seed, per_game, continuation=continuation)
+    testing = generate(test_games, seed, per_game, first=train_games, continuation=continuation)
     unmeasured = fit(fitting, l2)
     training = {
         "command": command, "seed": seed, "games": games, "training_games": train_games,
         "held_out_games": test_games, "decisions_per_game": per_game,
         "players": {str(n): share for n, share in PLAYER_COUNTS}, "routes": sorted(ROUTES),
         "agents": {name: share for name, share in SEATS}, "label": LABEL,
+        **({"continuation": continuation} if continuation != "heuristic" else {}),
         "samples": {"training": len(fitting), "held_out": len(testing)}, "l2": l2,
         "fit": "win: conditional logit (softmax across players) by Newton's method; "
                "score: ridge least squares",

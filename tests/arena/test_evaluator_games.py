@@ -12,20 +12,12 @@ from pathlib import Path
 import pytest
 
 from advisor.arena.evaluator_games import evaluator_report, stored_samples
-from advisor.arena.match import ArenaSettings, run_arena
 from advisor.arena.store import StoreError
 from advisor.players.learned import shipped_model
 from positions import phases
 from positions.record import read_record_text, replay
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "evaluator_on_arena.py"
-
-
-@pytest.fixture(scope="module")
-def arena_db(tmp_path_factory) -> str:
-    db = str(tmp_path_factory.mktemp("arena") / "games.sqlite")
-    run_arena(ArenaSettings([("h", "heuristic"), ("g", "greedy")], games=6, seed=5, db=db))
-    return db
 
 
 def _stored(db: str) -> list[tuple[str, list[float]]]:

@@ -122,9 +122,9 @@ def test_learned_beats_the_heuristic_on_fresh_games() -> None:
     assert learned["score_mae"] < heuristic["score_mae"]
 
 
-def _train(out: Path, seed: int) -> bytes:
+def _train(out: Path, seed: int, *extra: str) -> bytes:
     subprocess.run([sys.executable, str(ROOT / "scripts" / "train_evaluator.py"), "--games", "12",
-                    "--seed", str(seed), "--per-game", "4", "-o", str(out)],
+                    "--seed", str(seed), "--per-game", "4", "-o", str(out), *extra],
                    check=True, capture_output=True, cwd=ROOT)
     return out.read_bytes()
 
@@ -137,6 +137,18 @@ def test_training_is_reproducible_by_seed(tmp_path: Path) -> None:
     assert other.win_weights != model.win_weights
     assert model.training["games"] == 12 and model.training["seed"] == 3
     assert model.training["samples"] == {"training": 40, "held_out": 8}
+
+
+def test_training_on_the_thrifty_continuation_says_so(tmp_path: Path) -> None:
+    """--continuation thrifty: the heuristic seats play the thrifty heuristic (issue 27), so the same
+    seed gives other games and another model, and the file records it; an unknown one is refused."""
+    default = read_model(_train(tmp_path / "a.json", 3).decode())
+    thrifty = read_model(_train(tmp_path / "t.json", 3, "--continuation", "thrifty").decode())
+    assert thrifty.training["continuation"] == "thrifty" and "continuation" not in default.training
+    assert thrifty.win_weights != default.win_weights
+    assert thrifty.training["command"].endswith("--continuation thrifty")
+    with pytest.raises(ValueError, match="unknown continuation 'stingy'"):
+        generate(2, seed=1, per_game=2, continuation="stingy")
 
 
 def test_the_agent_option_selects_the_evaluator() -> None:

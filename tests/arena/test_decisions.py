@@ -1,0 +1,53 @@
+"""A stored arena's decisions (issue 27): every choice of every game, by seat and agent, and how
+often a policy makes the same ones; scripts/fit_thrifty.py prints it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from advisor.arena.decisions import agreement, stored_decisions
+from advisor.arena.store import ArenaStore, StoreError
+from advisor.players.bots import cautious_bot, greedy_bot
+from positions import phases
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "fit_thrifty.py"
+
+
+def test_each_decision_names_its_seat_agent_and_result(arena_db) -> None:
+    decisions = list(stored_decisions(arena_db))
+    store = ArenaStore(arena_db)
+    games = list(store.games())
+    store.close()
+    assert {d.game for d in decisions} == set(range(len(games))) and len(games) == 6
+    for d in decisions:
+        game = games[d.game]
+        assert d.agent == game.seats[d.seat][0] and d.returns == game.returns
+        assert d.position.current_player() == d.seat and d.action in d.position.legal_actions()
+
+
+def test_a_bot_agrees_with_itself_and_not_wholly_with_another(arena_db) -> None:
+    """The greedy bot's own choices are all greedy's (a bot reads only its view, so the redrawn
+    hidden tiles change nothing); the cautious bot buys and returns otherwise."""
+    decisions = list(stored_decisions(arena_db))
+    itself = agreement(decisions, greedy_bot(), "g")
+    assert all(a.same == a.decisions > 0 for a in itself.values())
+    assert set(itself) <= set(phases.NAMES) and "decide" in itself
+    other = agreement(decisions, cautious_bot(), "g")
+    assert sum(a.same for a in other.values()) < sum(a.decisions for a in other.values())
+    assert agreement(decisions, greedy_bot(), "nobody") == {}
+
+
+def test_the_script_prints_the_table_and_refuses_a_missing_db(tmp_path, arena_db) -> None:
+    result = subprocess.run([sys.executable, str(SCRIPT), "--db", arena_db], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "same choice" in result.stdout and "thrifty" in result.stdout
+    missing = subprocess.run([sys.executable, str(SCRIPT), "--db", str(tmp_path / "x.sqlite")],
+                             capture_output=True, text=True)
+    assert missing.returncode == 2 and missing.stderr.startswith("fit_thrifty.py: ")
+    assert "Traceback" not in missing.stderr
+    with pytest.raises(StoreError, match="no such arena database"):
+        list(stored_decisions(str(tmp_path / "x.sqlite")))
