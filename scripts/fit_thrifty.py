@@ -62,10 +62,12 @@ def grid(deals: int, players: int, seed: int) -> None:
     for ratio, margin in itertools.product(RATIOS, MARGINS):
         policy = HeuristicPolicy(1.8, "max_value", save_ratio=ratio, save_margin=margin)
         rows.append((paired_score(policy, deals, players, seed), ratio, margin))
-        print(f"save_ratio {ratio} save_margin {margin}: {rows[-1][0]:.3f}", file=sys.stderr, flush=True)
+        print(f"save_ratio {ratio} save_margin {margin}: {rows[-1][0]:.3f}", file=sys.stderr,
+              flush=True)
     rows.sort(reverse=True)
     print(tabulate([(r, m, f"{s:.3f}") for s, r, m in rows],
-                   headers=("save_ratio", "save_margin", f"score vs greedy ({players} players, {deals} deals)")))
+                   headers=("save_ratio", "save_margin",
+                            f"score vs greedy ({players} players, {deals} deals)")))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.db and not args.grid:
         parser.error("give --db FILE, --grid or both")
+    if args.deals < 1:
+        parser.error(f"--deals must be at least 1, got {args.deals}")
     try:
         if args.db:
             agreement_table(args.db)

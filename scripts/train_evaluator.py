@@ -22,7 +22,7 @@ import sys
 import time
 
 
-from advisor.players.training import train
+from advisor.players.training import CONTINUATIONS, train
 from positions.files import write_atomically
 
 
@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-game", type=int, default=8, help="decisions kept per game")
     parser.add_argument("--held-out", type=float, default=0.2, help="share of the games kept for measuring")
     parser.add_argument("--l2", type=float, default=1e-3, help="L2 penalty on standardized weights")
-    parser.add_argument("--continuation", default="heuristic", choices=("heuristic", "thrifty"),
+    parser.add_argument("--continuation", default="heuristic", choices=sorted(CONTINUATIONS),
                         help="what the heuristic seats play (thrifty: issue 27's rollout policy)")
     parser.add_argument("-o", "--out", required=True, help="the model file to write")
     args = parser.parse_args(argv)
@@ -41,7 +41,12 @@ def main(argv: list[str] | None = None) -> int:
                f"--per-game {args.per_game} --held-out {args.held_out} --l2 {args.l2}"
                + (f" --continuation {args.continuation}" if args.continuation != "heuristic" else ""))
     start = time.perf_counter()
-    model = train(args.games, args.seed, args.per_game, args.held_out, args.l2, command, args.continuation)
+    try:
+        model = train(args.games, args.seed, args.per_game, args.held_out, args.l2, command,
+                      args.continuation)
+    except ValueError as error:
+        print(f"train_evaluator.py: {error}", file=sys.stderr)
+        return 2
     write_atomically(args.out, json.dumps(model.to_json(), indent=1) + "\n")
     held_out = model.training["held_out"]
     print(f"{args.out}: {model.training['samples']} samples, {time.perf_counter() - start:.1f} s",

@@ -34,7 +34,7 @@ class StoredDecision:
     agent: str
     """The name of the agent in that seat."""
     position: Position
-    """The whole position before the decision (the seat's view: :func:`seat_view`)."""
+    """The whole position before the decision (not a view: :func:`seat_view` gives the seat's)."""
     action: Action
     returns: tuple[float, ...]
     scores: tuple[int, ...]
@@ -58,6 +58,9 @@ def stored_decisions(db: str) -> Iterator[StoredDecision]:
                 played = replay(read_record_text(text or "", where), where)
             except RefugeError as error:
                 raise StoreError(str(error)) from None
+            if played.final.players != len(game.seats):
+                raise StoreError(f"{where}: its record has {played.final.players} players, "
+                                 f"its seats {len(game.seats)}")
             for step in played.steps:
                 if step.player != phases.CHANCE_PLAYER:
                     yield StoredDecision(number, step.player, game.seats[step.player][0], step.position,

@@ -17,7 +17,7 @@ from itertools import combinations
 from typing import Callable, Iterable, Iterator, Sequence
 
 from advisor.players.specs import AgentSpec, parse_agent_spec
-from advisor.players.agents import make_agent
+from advisor.players.agents import BOT_KINDS, make_agent
 from advisor.arena.executors import Runner, parse_executor, run_tasks
 from advisor.arena.play import (
     Entrant, GameJob, GameOutcome, play_batch, stop_engines,
@@ -104,7 +104,7 @@ class Schedule:
                     index += 1
 
 
-INSTANT_KINDS = frozenset(("random", "heuristic", "cautious", "greedy", "thrifty"))
+INSTANT_KINDS = frozenset(BOT_KINDS)
 """Agents that decide in microseconds: their games are batched."""
 
 

@@ -260,7 +260,9 @@ def _ismcts(spec: AgentSpec) -> Agent:
         raise AgentSpecError(f"agent spec {spec.text!r}: {error}") from None
 
 
-for _name in ("random", "heuristic", "cautious", "greedy", "thrifty"):
+BOT_KINDS = ("random", "heuristic", "cautious", "greedy", "thrifty")
+"""The bots a spec can name (``heuristic``: ``HeuristicPolicy()``, the rest from ``bots.BOTS``)."""
+for _name in BOT_KINDS:
     register_agent_kind(_name, _bot)
 register_agent_kind("ismcts", _ismcts)
 

@@ -13,8 +13,8 @@ import random
 from typing import Any, Hashable
 
 from advisor.players.heuristics import (  # noqa: F401  (re-exported: the bots' public names)
-    DEFAULT_ROLLOUT, STEP_VALUE, THRIFTY_ROLLOUT, WORTH, HeuristicPolicy, bag_value, projected_score, storm_hit_chance,
-    walk_index,
+    DEFAULT_ROLLOUT, STEP_VALUE, THRIFTY_ROLLOUT, WORTH, HeuristicPolicy, bag_value, projected_score,
+    storm_hit_chance, walk_index,
 )
 from positions.rules import paw_total
 from positions.position import Position
@@ -35,8 +35,10 @@ def greedy_bot() -> HeuristicPolicy:
 
 
 def thrifty_bot() -> HeuristicPolicy:
-    """The greedy bot that saves its Steps for tiles well above its bag's mean (``THRIFTY_ROLLOUT``)."""
-    return THRIFTY_ROLLOUT
+    """The greedy bot that keeps its Steps for tiles well above its bag's mean (``THRIFTY_ROLLOUT``)."""
+    rollout = THRIFTY_ROLLOUT
+    return HeuristicPolicy(rollout.aggression, rollout.buy_style, "thrifty",
+                           save_ratio=rollout.save_ratio, save_margin=rollout.save_margin)
 
 
 def random_bot() -> UniformRandom:

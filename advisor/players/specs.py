@@ -22,7 +22,7 @@ class AgentSpec:
     """A parsed agent spec."""
 
     kind: str
-    """``random``, ``heuristic``, ``cautious``, ``greedy``, ``thrifty``, ``ismcts``, ``cmd`` or ``rev``, ..."""
+    """``random``, ``heuristic``, ``cautious``, ``greedy``, ``thrifty``, ``ismcts``, ``cmd``, ``rev``, ..."""
     params: dict[str, float | int | str] = field(default_factory=dict)
     command: str = ""
     """For ``cmd``: the command line."""

@@ -59,7 +59,8 @@ shipped model's games) or the thrifty one (issue 27: the games its rollouts cont
 
 def _seat_bots(continuation: str) -> dict[str, Any]:
     if continuation not in CONTINUATIONS:
-        raise ValueError(f"train: unknown continuation {continuation!r} (expected {' or '.join(CONTINUATIONS)})")
+        raise ValueError(f"train: unknown continuation {continuation!r} "
+                         f"(expected {' or '.join(CONTINUATIONS)})")
     policy = CONTINUATIONS[continuation]
     return {"heuristic": policy, "heuristic-noisy": TrustedPolicy(policy, 0.85),
             "cautious": cautious_bot(), "greedy": greedy_bot()}
@@ -74,7 +75,8 @@ def _pick(rng: random.Random, table: Sequence[tuple[Any, float]]) -> Any:
     return table[-1][0]
 
 
-def training_game(game: int, seed: int, per_game: int, continuation: str = "heuristic") -> list[Sample]:
+def training_game(game: int, seed: int, per_game: int,
+                  continuation: str = "heuristic") -> list[Sample]:
     """Game number `game` of the run seeded `seed` (played through the game loop, every bot on its
     seat's view, the ``heuristic`` seats playing `continuation`): up to `per_game` of its
     decisions, labelled."""
@@ -277,7 +279,7 @@ def train(games: int, seed: int, per_game: int = 8, held_out: float = 0.2, l2: f
     `held_out` share of the games, at least one); the ``heuristic`` seats play `continuation`."""
     if games < 2:
         raise ValueError(f"train: need at least 2 games, got {games}")
-    _seat_bots(continuation)  # an unknown continuation is refused before any game is played
+    _seat_bots(continuation)  # refuses an unknown continuation before any game is played
     test_games = min(games - 1, max(1, round(games * held_out)))
     train_games = games - test_games
     fitting = generate(train_games, seed, per_game, continuation=continuation)

@@ -3,6 +3,8 @@ often a policy makes the same ones; scripts/fit_thrifty.py prints it."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -51,3 +53,18 @@ def test_the_script_prints_the_table_and_refuses_a_missing_db(tmp_path, arena_db
     assert "Traceback" not in missing.stderr
     with pytest.raises(StoreError, match="no such arena database"):
         list(stored_decisions(str(tmp_path / "x.sqlite")))
+    for deals in ("0", "-3"):
+        refused = subprocess.run([sys.executable, str(SCRIPT), "--grid", "--deals", deals],
+                                 capture_output=True, text=True)
+        assert refused.returncode == 2 and "--deals must be at least 1" in refused.stderr
+
+
+def test_a_record_whose_players_are_not_its_seats_is_refused(tmp_path, arena_db) -> None:
+    """A stored game whose record has more players than its seat list is named, not a traceback."""
+    broken = tmp_path / "seats.sqlite"
+    broken.write_bytes(Path(arena_db).read_bytes())
+    with sqlite3.connect(broken) as con:
+        seats = json.loads(con.execute("SELECT seats FROM games WHERE idx = 2").fetchone()[0])
+        con.execute("UPDATE games SET seats = ? WHERE idx = 2", (json.dumps(seats[:1]),))
+    with pytest.raises(StoreError, match="game 2: its record has 2 players, its seats 1"):
+        list(stored_decisions(str(broken)))

@@ -19,7 +19,7 @@ from advisor.players.learned import (
     FEATURES, LearnedEvaluator, ModelFileError, feature_rows, features, read_model, shipped_model,
     walks_left)
 from advisor.players.specs import AgentSpecError
-from advisor.players.training import Sample, generate, learned_predictions, metrics
+from advisor.players.training import Sample, generate, learned_predictions, metrics, train
 from builders import random_step
 from positions import Position
 from search.ismcts import search
@@ -149,6 +149,8 @@ def test_training_on_the_thrifty_continuation_says_so(tmp_path: Path) -> None:
     assert thrifty.training["command"].endswith("--continuation thrifty")
     with pytest.raises(ValueError, match="unknown continuation 'stingy'"):
         generate(2, seed=1, per_game=2, continuation="stingy")
+    with pytest.raises(ValueError, match="unknown continuation 'stingy'"):
+        train(10_000, seed=1, continuation="stingy")  # refused before any game is played
 
 
 def test_the_agent_option_selects_the_evaluator() -> None:

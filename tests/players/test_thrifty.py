@@ -4,6 +4,7 @@ searches do; its worth in play, and as the search's rollout policy and prior."""
 
 from __future__ import annotations
 
+import math
 import random
 import subprocess
 import sys
@@ -66,11 +67,32 @@ def test_thrifty_keeps_its_steps_for_a_tile_well_above_its_bag() -> None:
 
 
 def test_save_parameters_are_checked() -> None:
-    with pytest.raises(ValueError, match="save_ratio and save_margin"):
-        HeuristicPolicy(save_margin=-1.0)
-    with pytest.raises(ValueError, match="save_ratio and save_margin"):
-        HeuristicPolicy(save_ratio=-0.5)
-    assert "2.0" in repr(THRIFTY_ROLLOUT) and BOTS["thrifty"]() is thrifty_bot()
+    for bad in ({"save_margin": -1.0}, {"save_ratio": -0.5}, {"save_ratio": math.nan},
+                {"save_margin": math.nan}):
+        with pytest.raises(ValueError, match="save_ratio and save_margin"):
+            HeuristicPolicy(**bad)
+    assert (THRIFTY_ROLLOUT.save_ratio, THRIFTY_ROLLOUT.save_margin) == (1.0, 2.0)
+    assert repr(eval(repr(THRIFTY_ROLLOUT), {"HeuristicPolicy": HeuristicPolicy})) == repr(THRIFTY_ROLLOUT)
+    bot = BOTS["thrifty"]()
+    assert bot.name == "thrifty" and repr(bot) == repr(thrifty_bot()) == repr(THRIFTY_ROLLOUT)
+
+
+def test_the_floor_is_a_ratio_of_the_bag_plus_a_margin() -> None:
+    """Each constant alone sets the floor: a margin alone is a fixed worth; a ratio alone scales
+    with the bag's mean; the per-Step style is held to the same floor."""
+    for ratio, margin, style in ((0.0, 3.0, "max_value"), (2.0, 0.0, "max_value"), (1.0, 2.0, "per_step")):
+        policy = HeuristicPolicy(1.8, style, save_ratio=ratio, save_margin=margin)
+        spender = HeuristicPolicy(1.8, style)
+        met = 0
+        for position in _buy_decisions(3):
+            if position.walk == position.ruleset.walks - 1:
+                continue
+            wanted = spender.choose(position, random.Random(0))
+            floor = ratio * bag_value(walk_index(position), position.bags[position.actor]) + margin
+            kept = wanted != PASS and WORTH[walk_index(position)][wanted - BUY_BASE] < floor
+            assert policy.choose(position, random.Random(0)) == (PASS if kept else wanted)
+            met += kept
+        assert met
 
 
 def test_thrifty_beats_greedy_on_paired_deals() -> None:
@@ -92,7 +114,7 @@ def test_search_agent_takes_thrifty_rollouts_and_prior() -> None:
     agent = make_agent("ismcts:iterations=50,rollout=thrifty,prior=thrifty,prior_weight=2")
     assert isinstance(agent, SearchAgent)
     assert agent.template.rollout is THRIFTY_ROLLOUT and agent.template.prior is THRIFTY_ROLLOUT
-    assert make_agent("thrifty").policy is THRIFTY_ROLLOUT  # type: ignore[attr-defined]
+    assert repr(make_agent("thrifty").policy) == repr(THRIFTY_ROLLOUT)  # type: ignore[attr-defined]
     with pytest.raises(AgentSpecError, match="unknown rollout 'stingy'"):
         make_agent("ismcts:rollout=stingy")
     position = Position.new_game(2)
