@@ -60,10 +60,14 @@ def test_a_killed_run_resumes_without_losing_or_repeating_games(tmp_path) -> Non
     assert [row[2:] for row in _rows(fresh)] == [row[2:] for row in after]
 
 
+INTERRUPTED_GAMES = 60
+"""Enough games that a loaded machine cannot finish the run between two polls of the store."""
+
+
 def test_ctrl_c_stops_at_once_with_one_line_and_the_run_resumes(tmp_path) -> None:
     db = str(tmp_path / "interrupted.sqlite")
-    argv = [sys.executable, "-c", "from advisor.cli import main; main()", "arena", "--games", str(GAMES),
-            "--seed", "6", "--db", db, "--workers", "2"]
+    argv = [sys.executable, "-c", "from advisor.cli import main; main()", "arena",
+            "--games", str(INTERRUPTED_GAMES), "--seed", "6", "--db", db, "--workers", "2"]
     for name, spec in AGENTS:
         argv += ["--agent", f"{name}={spec}"]
     arena = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -75,5 +79,5 @@ def test_ctrl_c_stops_at_once_with_one_line_and_the_run_resumes(tmp_path) -> Non
     _, err = arena.communicate(timeout=60)
     assert arena.returncode == 130
     assert err.startswith("interrupted: finished games are in") and err.count("\n") == 1, err
-    run_arena(ArenaSettings(AGENTS, games=GAMES, seed=6, db=db, workers=2, resume=True))
-    assert [row[0] for row in _rows(db)] == list(range(GAMES))
+    run_arena(ArenaSettings(AGENTS, games=INTERRUPTED_GAMES, seed=6, db=db, workers=2, resume=True))
+    assert [row[0] for row in _rows(db)] == list(range(INTERRUPTED_GAMES))
