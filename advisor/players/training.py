@@ -57,11 +57,15 @@ CONTINUATIONS = {"heuristic": DEFAULT_ROLLOUT, "thrifty": THRIFTY_ROLLOUT}
 shipped model's games) or the thrifty one (issue 27: the games its rollouts continue)."""
 
 
+def _continuation(name: str) -> Any:
+    """The policy of continuation `name`; an unknown one is a ValueError naming the choices."""
+    if name not in CONTINUATIONS:
+        raise ValueError(f"train: unknown continuation {name!r} (expected {' or '.join(CONTINUATIONS)})")
+    return CONTINUATIONS[name]
+
+
 def _seat_bots(continuation: str) -> dict[str, Any]:
-    if continuation not in CONTINUATIONS:
-        raise ValueError(f"train: unknown continuation {continuation!r} "
-                         f"(expected {' or '.join(CONTINUATIONS)})")
-    policy = CONTINUATIONS[continuation]
+    policy = _continuation(continuation)
     return {"heuristic": policy, "heuristic-noisy": TrustedPolicy(policy, 0.85),
             "cautious": cautious_bot(), "greedy": greedy_bot()}
 
@@ -279,7 +283,7 @@ def train(games: int, seed: int, per_game: int = 8, held_out: float = 0.2, l2: f
     `held_out` share of the games, at least one); the ``heuristic`` seats play `continuation`."""
     if games < 2:
         raise ValueError(f"train: need at least 2 games, got {games}")
-    _seat_bots(continuation)  # refuses an unknown continuation before any game is played
+    _continuation(continuation)  # an unknown one is refused before any game is played
     test_games = min(games - 1, max(1, round(games * held_out)))
     train_games = games - test_games
     fitting = generate(train_games, seed, per_game, continuation=continuation)

@@ -15,7 +15,7 @@ import pytest
 
 from advisor.players.agents import PolicyAgent, SearchAgent, make_agent
 from advisor.players.bots import BOTS, greedy_bot, thrifty_bot
-from advisor.players.games import GameLoop, play_game
+from advisor.players.games import GameLoop, RecordingAgent, play_game
 from advisor.players.heuristics import (
     DEFAULT_ROLLOUT, THRIFTY_ROLLOUT, WORTH, HeuristicPolicy, bag_value, walk_index)
 from advisor.players.specs import AgentSpecError
@@ -24,21 +24,14 @@ from positions.actions import BUY_BASE, PASS
 
 
 def _buy_decisions(deals: int) -> Iterator[Position]:
-    """Every buy decision with a tile on offer met in seeded greedy self-play."""
+    """Every buy decision with a tile on offer met in seeded greedy self-play (the seats' views)."""
     for deal in range(deals):
-        seen: list[Position] = []
-
-        class Watching:
-            name = "greedy"
-
-            def choose(self, position: Position, rng: random.Random) -> int:
-                if position.phase == phases.BUY and any(a >= BUY_BASE for a in position.legal_actions()):
-                    seen.append(position.copy())
-                return DEFAULT_ROLLOUT.choose(position, rng)
-
-        for _ in GameLoop([Watching(), Watching()], "meadows", 500 + deal).events():
+        log: list[tuple[int, Position]] = []
+        seats = [RecordingAgent(PolicyAgent("greedy", DEFAULT_ROLLOUT), seat, log) for seat in (0, 1)]
+        for _ in GameLoop(seats, "meadows", 500 + deal).events():
             pass
-        yield from seen
+        yield from (view for _, view in log if view.phase == phases.BUY
+                    and any(a >= BUY_BASE for a in view.legal_actions()))
 
 
 def _floor(position: Position) -> float:
