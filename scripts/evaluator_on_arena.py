@@ -1,8 +1,10 @@
-"""The learned evaluator on the games of an arena database (issue 27): the shipped model and the
-HeuristicEvaluator forecasting every stored decision's result, by walk, and the same model refitted
-to the first games measured on the last (advisor.arena.evaluator_games; docs/strength.md).
+"""The learned evaluator on the games of an arena database (issue 27): the shipped model (or the
+one in ``--model PATH``) and the HeuristicEvaluator forecasting every stored decision's result, by
+walk, and the same model refitted to the first games measured on the last
+(advisor.arena.evaluator_games; docs/strength.md).
 
     .venv/bin/python scripts/evaluator_on_arena.py --db scale_default.sqlite
+    .venv/bin/python scripts/evaluator_on_arena.py --db scale_default.sqlite --model expert-run/gen-1/evaluator.json
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import sys
 from tabulate import tabulate
 
 from advisor.arena.evaluator_games import Forecast, evaluator_report, stored_samples
-from advisor.players.learned import shipped_model
+from advisor.players.learned import load_model, shipped_model
 from positions.errors import RefugeError
 
 
@@ -25,16 +27,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", required=True, help="an arena database (refuge arena / refuge scaling --db)")
     parser.add_argument("--held-out", type=float, default=0.25, help="share of the games the refit never sees")
+    parser.add_argument("--model", help="a model file to measure instead of the shipped one")
     args = parser.parse_args(argv)
+    name = "model" if args.model else "shipped"
     try:
-        report = evaluator_report(stored_samples(args.db), shipped_model(), args.held_out)
+        model = load_model(args.model) if args.model else shipped_model()
+        report = evaluator_report(stored_samples(args.db), model, args.held_out)
     except (RefugeError, ValueError) as error:
         for line in str(error).splitlines():  # a broken record names each of its problems on a line
             print(f"evaluator_on_arena.py: {line}", file=sys.stderr)
         return 2
-    rows = [_row("shipped model", report.shipped), _row("HeuristicEvaluator", report.heuristic)]
-    rows += [_row(f"shipped, walk {walk}", f) for walk, f in report.by_walk.items()]
-    rows += [_row(f"shipped, last {report.held_out_games} games", report.shipped_held_out),
+    rows = [_row(f"{name} model", report.shipped), _row("HeuristicEvaluator", report.heuristic)]
+    rows += [_row(f"{name}, walk {walk}", f) for walk, f in report.by_walk.items()]
+    rows += [_row(f"{name}, last {report.held_out_games} games", report.shipped_held_out),
              _row(f"refitted to the other {report.games - report.held_out_games}, last {report.held_out_games}",
                   report.refit_held_out)]
     print(f"{report.games} games of {args.db}: every decision labelled with its game's result")

@@ -69,3 +69,24 @@ def test_the_script_prints_the_table(arena_db) -> None:
     result = subprocess.run([sys.executable, str(SCRIPT), "--db", arena_db], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "6 games of" in result.stdout and "refitted to the other" in result.stdout
+
+
+def _numbers(table: str) -> list[list[str]]:
+    """Each row's numbers (decisions, log loss, accuracy, ECE), without its label."""
+    return [line.split()[-4:] for line in table.splitlines()[3:]]
+
+
+def test_the_script_measures_a_model_file_and_refuses_a_broken_one(tmp_path, arena_db) -> None:
+    copy = tmp_path / "evaluator.json"
+    copy.write_text(json.dumps(shipped_model().to_json()))
+    shipped = subprocess.run([sys.executable, str(SCRIPT), "--db", arena_db], capture_output=True, text=True)
+    result = subprocess.run([sys.executable, str(SCRIPT), "--db", arena_db, "--model", str(copy)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "model model" in result.stdout and "model, walk 1" in result.stdout and "shipped" not in result.stdout
+    assert _numbers(result.stdout) == _numbers(shipped.stdout)  # the same weights, the same forecasts
+    copy.write_text('{"version": 1, "win_weights": [1.0]}')
+    broken = subprocess.run([sys.executable, str(SCRIPT), "--db", arena_db, "--model", str(copy)],
+                            capture_output=True, text=True)
+    assert broken.returncode == 2 and "Traceback" not in broken.stderr
+    assert broken.stderr.count("\n") == 1 and str(copy) in broken.stderr
