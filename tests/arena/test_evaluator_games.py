@@ -83,7 +83,7 @@ def test_the_script_measures_a_model_file_and_refuses_a_broken_one(tmp_path, are
     result = subprocess.run([sys.executable, str(SCRIPT), "--db", arena_db, "--model", str(copy)],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert "model model" in result.stdout and "model, walk 1" in result.stdout and "shipped" not in result.stdout
+    assert "model file, walk 1" in result.stdout and "shipped" not in result.stdout
     assert _numbers(result.stdout) == _numbers(shipped.stdout)  # the same weights, the same forecasts
     copy.write_text('{"version": 1, "win_weights": [1.0]}')
     broken = subprocess.run([sys.executable, str(SCRIPT), "--db", arena_db, "--model", str(copy)],
