@@ -29,7 +29,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--held-out", type=float, default=0.25, help="share of the games the refit never sees")
     parser.add_argument("--model", help="a model file to measure instead of the shipped one")
     args = parser.parse_args(argv)
-    name = "model file" if args.model else "shipped"
     try:
         model = load_model(args.model) if args.model else shipped_model()
         report = evaluator_report(stored_samples(args.db), model, args.held_out)
@@ -37,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
         for line in str(error).splitlines():  # a broken record names each of its problems on a line
             print(f"evaluator_on_arena.py: {line}", file=sys.stderr)
         return 2
-    whole = name if args.model else "shipped model"
+    name, whole = ("model file", "model file") if args.model else ("shipped", "shipped model")
     rows = [_row(whole, report.shipped), _row("HeuristicEvaluator", report.heuristic)]
     rows += [_row(f"{name}, walk {walk}", f) for walk, f in report.by_walk.items()]
     rows += [_row(f"{name}, last {report.held_out_games} games", report.shipped_held_out),
