@@ -5,11 +5,16 @@ walk, and the same model refitted to the first games measured on the last
 
     .venv/bin/python scripts/evaluator_on_arena.py --db scale_default.sqlite
     .venv/bin/python scripts/evaluator_on_arena.py --db scale_default.sqlite --model expert-run/gen-1/evaluator.json
+    .venv/bin/python scripts/evaluator_on_arena.py --db sprt.sqlite --mix --refit-out strong_mix.json
+
+``--mix`` refits a model with the mix features (a worth per tile kind); ``--refit-out PATH`` writes
+the refitted model (fitted to the games before the held-out ones), for ``ismcts:model=PATH``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from tabulate import tabulate
@@ -17,6 +22,7 @@ from tabulate import tabulate
 from advisor.arena.evaluator_games import Forecast, evaluator_report, stored_samples
 from advisor.players.learned import load_model, shipped_model
 from positions.errors import RefugeError
+from positions.files import write_atomically
 
 
 def _row(name: str, f: Forecast) -> tuple[str, int, str, str, str]:
@@ -28,10 +34,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", required=True, help="an arena database (refuge arena / refuge scaling --db)")
     parser.add_argument("--held-out", type=float, default=0.25, help="share of the games the refit never sees")
     parser.add_argument("--model", help="a model file to measure instead of the shipped one")
+    parser.add_argument("--mix", action="store_true", help="refit with the mix features (a worth per tile kind)")
+    parser.add_argument("--refit-out", help="write the refitted model to this file")
     args = parser.parse_args(argv)
+    command = " ".join(["scripts/evaluator_on_arena.py"] + (argv if argv is not None else sys.argv[1:]))
     try:
         model = load_model(args.model) if args.model else shipped_model()
-        report = evaluator_report(stored_samples(args.db), model, args.held_out)
+        report = evaluator_report(stored_samples(args.db, args.mix), model, args.held_out, args.mix,
+                                  f"the stored games of {args.db}")
     except (RefugeError, ValueError) as error:
         for line in str(error).splitlines():  # a broken record names each of its problems on a line
             print(f"evaluator_on_arena.py: {line}", file=sys.stderr)
@@ -44,6 +54,16 @@ def main(argv: list[str] | None = None) -> int:
                   report.refit_held_out)]
     print(f"{report.games} games of {args.db}: every decision labelled with its game's result")
     print(tabulate(rows, headers=("forecast", "decisions", "log loss", "accuracy", "ECE")))
+    if args.refit_out:
+        refit = report.refit
+        training = {**refit.training, "command": command}
+        out = type(refit)(refit.win_weights, refit.score_weights, training, refit.mix)
+        try:
+            write_atomically(args.refit_out, json.dumps(out.to_json(), indent=1) + "\n")
+        except OSError as error:
+            print(f"evaluator_on_arena.py: {args.refit_out}: {error.strerror or error}", file=sys.stderr)
+            return 2
+        print(f"wrote the refitted model to {args.refit_out}")
     return 0
 
 

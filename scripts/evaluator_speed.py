@@ -5,7 +5,10 @@ evaluator (and the HeuristicEvaluator), at a mid-game 2-player decision; and the
 One process, one tree per search; the variants alternate round by round and each keeps its best
 round, so the load of other programs hits them all alike.
 
-Usage: nice -n 19 .venv/bin/python scripts/evaluator_speed.py [--rounds 3] [--iterations 1000]
+Usage: nice -n 19 .venv/bin/python scripts/evaluator_speed.py [--rounds 3] [--iterations 1000] [--model PATH]
+
+``--model PATH`` adds the learned evaluator with the model in that file (a mix model, say) beside the
+shipped one.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from typing import Any, Callable
 import numpy as np
 
 from advisor.players.bots import DEFAULT_ROLLOUT, HeuristicEvaluator
-from advisor.players.learned import LearnedEvaluator, feature_rows, walks_left
+from advisor.players.learned import LearnedEvaluator, feature_rows, load_model, walks_left
 from positions import Position
 from search.ismcts import search
 from search.request import SearchRequest
@@ -69,14 +72,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--iterations", type=int, default=1000)
+    parser.add_argument("--model", default=None, help="a model file to measure beside the shipped one")
     args = parser.parse_args()
     pos = mid_game()
     print(f"position: {pos!r}, vp {pos.vp}, legal {len(pos.legal_actions())}")
     learned, heuristic = LearnedEvaluator(), HeuristicEvaluator()
+    other = LearnedEvaluator(load_model(args.model)) if args.model else None
     variants: dict[str, dict[str, Any]] = {"full rollouts": {}}
     for cutoff in (4, 8, 16):
         variants[f"cutoff={cutoff} learned"] = {"rollout_cutoff": cutoff, "evaluator": learned}
         variants[f"cutoff={cutoff} heuristic"] = {"rollout_cutoff": cutoff, "evaluator": heuristic}
+        if other is not None:
+            variants[f"cutoff={cutoff} --model"] = {"rollout_cutoff": cutoff, "evaluator": other}
     best = {name: float("inf") for name in variants}
     for _ in range(args.rounds):
         for name, fields in variants.items():
@@ -98,10 +105,12 @@ def main() -> None:
         if not state.is_terminal():
             states.append(state)
     numpy_learned = NumpyLearnedEvaluator(learned.model)
-    for name, evaluate in (("learned evaluate (Python)", learned.evaluate),
-                           ("learned evaluate (NumPy)", numpy_learned.evaluate),
-                           ("features only", feature_rows),
-                           ("heuristic evaluate", heuristic.evaluate)):
+    calls: list[tuple[str, Callable[[Position], Any]]] = [
+        ("learned evaluate (Python)", learned.evaluate), ("learned evaluate (NumPy)", numpy_learned.evaluate),
+        ("features only", feature_rows), ("heuristic evaluate", heuristic.evaluate)]
+    if other is not None:
+        calls.append(("--model evaluate (Python)", other.evaluate))
+    for name, evaluate in calls:
         print(f"{name:26} {per_call(evaluate, states):6.1f} us per call")
 
 

@@ -3,11 +3,13 @@
 1. ``--db FILE`` (an arena database, e.g. ``refuge scaling``'s of 4,000 against 1,000 iterations):
    how often the greedy heuristic and the thrifty one choose what each stored agent chose, by kind
    of decision. The deep searches pass at most of the buys where the greedy heuristic buys.
+   ``--buys`` with it: instead, what each agent bought before the last walk and how often it kept
+   its Steps (issue 27: why an evaluator plays worse).
 2. ``--grid``: the saving rule's two constants (``save_ratio`` × the bag's mean worth +
    ``save_margin``) by paired bot games against the greedy bot (seeded deals, every seat
    rotation), best first; ``--players 3`` or ``4`` for the larger tables.
 
-Usage: .venv/bin/python scripts/fit_thrifty.py [--db FILE] [--grid] [--deals 300] [--players 2]
+Usage: .venv/bin/python scripts/fit_thrifty.py [--db FILE [--buys]] [--grid] [--deals 300] [--players 2]
            [--seed 20000]
 """
 
@@ -19,7 +21,7 @@ import sys
 
 from tabulate import tabulate
 
-from advisor.arena.decisions import agreement, stored_decisions
+from advisor.arena.decisions import agreement, buy_profiles, stored_decisions
 from advisor.players.agents import PolicyAgent
 from advisor.players.bots import greedy_bot
 from advisor.players.games import play_game
@@ -56,6 +58,14 @@ def agreement_table(db: str) -> None:
     print(tabulate(rows, headers=("stored agent", "heuristic", "decision", "decisions", "same choice")))
 
 
+def buys_table(db: str) -> None:
+    """Print what each stored agent bought before the last walk and how often it kept its Steps."""
+    rows = [(agent, p.decisions, p.kept, f"{p.kept_share:.3f}", ", ".join(f"{name} {n}" for name, n in p.bought))
+            for agent, p in buy_profiles(stored_decisions(db)).items()]
+    print(tabulate(rows, headers=("stored agent", "buy decisions", "kept Steps", "share", "bought, most first"),
+                   disable_numparse=True))
+
+
 def grid(deals: int, players: int, seed: int) -> None:
     """Print the saving rule's grid against greedy, best first."""
     rows = []
@@ -73,6 +83,7 @@ def grid(deals: int, players: int, seed: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", help="an arena database: agreement of the heuristics with its agents")
+    parser.add_argument("--buys", action="store_true", help="with --db: each agent's buys, not the agreement")
     parser.add_argument("--grid", action="store_true", help="the saving rule's grid against greedy")
     parser.add_argument("--deals", type=int, default=300)
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
@@ -80,11 +91,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.db and not args.grid:
         parser.error("give --db FILE, --grid or both")
+    if args.buys and not args.db:
+        parser.error("--buys reads an arena database: give --db FILE")
     if args.deals < 1:
         parser.error(f"--deals must be at least 1, got {args.deals}")
     try:
         if args.db:
-            agreement_table(args.db)
+            (buys_table if args.buys else agreement_table)(args.db)
         if args.grid:
             grid(args.deals, args.players, args.seed)
     except RefugeError as error:

@@ -35,15 +35,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--l2", type=float, default=1e-3, help="L2 penalty on standardized weights")
     parser.add_argument("--continuation", default="heuristic", choices=sorted(CONTINUATIONS),
                         help="what the heuristic seats play (thrifty: issue 27's rollout policy)")
+    parser.add_argument("--mix", action="store_true",
+                        help="add a learned worth per tile kind (the mix features; a version-2 file)")
     parser.add_argument("-o", "--out", required=True, help="the model file to write")
     args = parser.parse_args(argv)
     command = (f"scripts/train_evaluator.py --games {args.games} --seed {args.seed} "
                f"--per-game {args.per_game} --held-out {args.held_out} --l2 {args.l2}"
-               + (f" --continuation {args.continuation}" if args.continuation != "heuristic" else ""))
+               + (f" --continuation {args.continuation}" if args.continuation != "heuristic" else "")
+               + (" --mix" if args.mix else ""))
     start = time.perf_counter()
     try:
         model = train(args.games, args.seed, args.per_game, args.held_out, args.l2, command,
-                      args.continuation)
+                      args.continuation, args.mix)
     except ValueError as error:
         print(f"train_evaluator.py: {error}", file=sys.stderr)
         return 2

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import os
 import random
+from collections import Counter
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from advisor.arena.store import ArenaStore, StoreError
 from positions import phases
-from positions.actions import Action
+from positions.actions import BUY, Action
 from positions.errors import RefugeError
 from positions.position import Position
 from positions.record import read_record_text, replay
@@ -97,3 +98,37 @@ def agreement(decisions: list[StoredDecision], policy: Policy[Position], agent: 
         total[kind] = total.get(kind, 0) + 1
         same[kind] = same.get(kind, 0) + (policy.choose(view, rng) == decision.action)
     return {kind: Agreement(total[kind], same.get(kind, 0)) for kind in total}
+
+
+@dataclass(frozen=True)
+class BuyProfile:
+    """One agent's buy decisions with a choice before the last walk: how many, how many it passed
+    (keeping its Steps), and what it bought (tile name: times, most first)."""
+
+    decisions: int
+    kept: int
+    bought: tuple[tuple[str, int], ...]
+
+    @property
+    def kept_share(self) -> float:
+        """The share of those decisions at which it kept its Steps (0 with none)."""
+        return self.kept / self.decisions if self.decisions else 0.0
+
+
+def buy_profiles(decisions: Iterable[StoredDecision]) -> dict[str, BuyProfile]:
+    """Per agent, its :class:`BuyProfile` (a buy whose only legal action is to pass is no choice)."""
+    buys = set(BUY)
+    total: Counter[str] = Counter()
+    kept: Counter[str] = Counter()
+    bought: dict[str, Counter[str]] = {}
+    for decision in decisions:
+        pos = decision.position
+        if pos.phase != phases.BUY or pos.walk >= pos.ruleset.walks - 1 or len(pos.legal_actions()) < 2:
+            continue
+        total[decision.agent] += 1
+        if decision.action in buys:
+            bought.setdefault(decision.agent, Counter())[str(decision.action).removeprefix("buy ")] += 1
+        else:
+            kept[decision.agent] += 1
+    return {agent: BuyProfile(total[agent], kept[agent], tuple(bought.get(agent, Counter()).most_common()))
+            for agent in sorted(total)}

@@ -17,7 +17,7 @@ from advisor.arena.decisions import stored_decisions
 from advisor.players.bots import HeuristicEvaluator
 from advisor.players.learned import Model
 from advisor.players.training import (
-    Sample, accuracy, fit, held_out_games, labelled_sample, learned_predictions, log_loss, reliability,
+    LABEL, Sample, accuracy, fit, held_out_games, labelled_sample, learned_predictions, log_loss, reliability,
 )
 
 
@@ -29,14 +29,16 @@ class StoredSample:
     walk: int
 
 
-def stored_samples(db: str) -> list[StoredSample]:
-    """Every decision of every stored game of `db` without a fault, labelled with the game's result.
+def stored_samples(db: str, mix: bool = False) -> list[StoredSample]:
+    """Every decision of every stored game of `db` without a fault, labelled with the game's result
+    (with `mix`, the rows carry the mix features too).
 
     Raises:
         StoreError: not an arena database, or a stored record that does not replay.
     """
     heuristic = HeuristicEvaluator()
-    return [StoredSample(labelled_sample(d.game, d.position, d.returns, d.scores, heuristic), d.position.walk)
+    return [StoredSample(labelled_sample(d.game, d.position, d.returns, d.scores, heuristic, mix),
+                         d.position.walk)
             for d in stored_decisions(db)]
 
 
@@ -70,11 +72,15 @@ class EvaluatorReport:
     shipped_held_out: Forecast
     refit_held_out: Forecast
     """The same model fitted to the other games, on the held-out ones."""
+    refit: Model
+    """That refitted model (its ``training`` says which games)."""
 
 
-def evaluator_report(found: Sequence[StoredSample], model: Model, held_out: float = 0.25) -> EvaluatorReport:
-    """Measure `model` on the decisions; refit it on the first games and compare on the last
-    `held_out` share (at least one game, never all).
+def evaluator_report(found: Sequence[StoredSample], model: Model, held_out: float = 0.25,
+                     mix: bool = False, source: str = "") -> EvaluatorReport:
+    """Measure `model` on the decisions; refit it (with `mix`: a model with the mix features, the
+    samples' rows carrying them) on the first games and compare on the last `held_out` share (at
+    least one game, never all); `source` names the games in the refit's ``training``.
 
     Raises:
         ValueError: fewer than two games, or a share outside (0, 1).
@@ -93,8 +99,11 @@ def evaluator_report(found: Sequence[StoredSample], model: Model, held_out: floa
     kept_back = set(held_out_games(games, held_out))
     train = [s for s in samples if s.game not in kept_back]
     test = [s for s in samples if s.game in kept_back]
-    refit = fit(train)
+    training = {"source": source, "games": len(games), "training_games": len(games) - len(kept_back),
+                "held_out_games": len(kept_back), "label": LABEL,
+                "samples": {"training": len(train), "held_out": len(test)}}
+    refit = fit(train, training=training, mix=mix)
     return EvaluatorReport(len(games), forecast(shares, samples), forecast([s.heuristic for s in samples], samples),
                            by_walk, len({s.game for s in test}),
                            forecast(learned_predictions(model, test)[0], test),
-                           forecast(learned_predictions(refit, test)[0], test))
+                           forecast(learned_predictions(refit, test)[0], test), refit)

@@ -5,6 +5,8 @@ A handful of cheap features per player (:data:`FEATURES`), a conditional-logit m
 shares that sum to 1, so only the differences between players count) and a linear model of the
 final score. The weights ship as package data (``data/evaluator.json``) with a description of the
 self-play they were fitted to; ``scripts/train_evaluator.py`` makes the file (docs/evaluator.md).
+A model may also carry :data:`MIX_FEATURES`, a worth per tile kind (``train_evaluator.py --mix``,
+a version-2 file; issue 27), which the evaluator adds per player from memoised sums over bags.
 
 The features read only what every player sees (C7: bags, paths, hands once drawn, weather, scores);
 never a pending choice. The search calls ``evaluate`` on determinized states.
@@ -25,7 +27,7 @@ from positions.errors import MalformedFileError, RefugeError
 from positions.files import read_text_file
 from positions.position import Position
 from positions.rules import storms_to_hit
-from positions.tiles import PAW
+from positions.tiles import PAW, STORM, TILES
 
 if TYPE_CHECKING:
     import numpy as np
@@ -48,8 +50,14 @@ FEATURES = (
 """The names of the win model's features, in order (``features(state, player)``)."""
 SCORE_FEATURES = FEATURES + ("walks_left", "bias")
 """The score model's features: the win model's, the walks left after this one, and a constant."""
+MIX_FEATURES = tuple(f"mix_{tile.name}" for tile in TILES)
+"""Optional (``train_evaluator.py --mix``): per tile kind, walks left after this one x that kind's
+share of every tile the player owns (bag, hand, path, set aside, Storms): a worth per kind fitted to
+the games instead of ``heuristics.WORTH`` (issue 27: the judgement of a bag that decides a buy)."""
 MODEL_VERSION = 1
-"""The layout of the model file; changes whenever the features or their meaning change."""
+"""The layout of a model file of :data:`FEATURES`; changes whenever the features or their meaning change."""
+MIX_MODEL_VERSION = 2
+"""The layout of a model file of :data:`FEATURES` + :data:`MIX_FEATURES`."""
 MODEL_RESOURCE = "data/evaluator.json"
 """The shipped model, inside the ``advisor.players`` package."""
 
@@ -105,6 +113,27 @@ def feature_rows(state: Position) -> list[list[float]]:
     return rows
 
 
+def owned_kinds(state: Position, player: int) -> tuple[list[int], int]:
+    """How many tiles of each kind `player` owns (bag, hand, path, set aside, Storms), and in all."""
+    counts = [0] * len(TILES)
+    for group in (state.bags[player], state.paths[player], state.hands[player], state.set_aside[player]):
+        for kind in group:
+            counts[kind] += 1
+    counts[STORM] += state.owned_storms[player]
+    return counts, sum(counts)
+
+
+def mix_rows(state: Position) -> list[list[float]]:
+    """Every player's :data:`MIX_FEATURES`."""
+    left = walks_left(state)
+    rows = []
+    for p in range(state.players):
+        counts, total = owned_kinds(state, p)
+        scale = left / max(1, total)
+        rows.append([count * scale for count in counts])
+    return rows
+
+
 def features(state: Position, player: int) -> np.ndarray:
     """`player`'s features (:data:`FEATURES`) at `state`, as a float array of fixed length."""
     import numpy as np  # here only: agents that never train need not load NumPy
@@ -127,10 +156,23 @@ class Model:
     """One per :data:`SCORE_FEATURES`: a player's projected final score."""
     training: dict[str, Any]
     """How the weights were made: command, seed, games, agents, samples, held-out metrics."""
+    mix: bool = False
+    """Whether the features go on with :data:`MIX_FEATURES` (a version-2 file)."""
+
+    @property
+    def features(self) -> tuple[str, ...]:
+        """The win model's features, in the order of :attr:`win_weights`."""
+        return model_features(self.mix)
+
+    @property
+    def score_features(self) -> tuple[str, ...]:
+        """The score model's features, in the order of :attr:`score_weights`."""
+        return self.features + SCORE_FEATURES[len(FEATURES):]
 
     def to_json(self) -> dict[str, Any]:
         """The model file's content."""
-        return {"version": MODEL_VERSION, "features": list(FEATURES), "score_features": list(SCORE_FEATURES),
+        return {"version": MIX_MODEL_VERSION if self.mix else MODEL_VERSION, "features": list(self.features),
+                "score_features": list(self.score_features),
                 "win_weights": list(self.win_weights), "score_weights": list(self.score_weights),
                 "training": self.training}
 
@@ -143,13 +185,17 @@ class Model:
         """
         if not isinstance(data, dict):
             raise ModelFileError(f"{where}: expected a JSON object")
-        if data.get("version") != MODEL_VERSION:
-            raise ModelFileError(f"{where}: version {data.get('version')!r}, expected {MODEL_VERSION}")
-        for key, names in (("features", FEATURES), ("score_features", SCORE_FEATURES)):
+        version = data.get("version")
+        if version not in (MODEL_VERSION, MIX_MODEL_VERSION) or isinstance(version, bool):
+            raise ModelFileError(f"{where}: version {version!r}, expected {MODEL_VERSION} or {MIX_MODEL_VERSION}")
+        mix = version == MIX_MODEL_VERSION
+        win_names = model_features(mix)
+        score_names = win_names + SCORE_FEATURES[len(FEATURES):]
+        for key, names in (("features", win_names), ("score_features", score_names)):
             if tuple(data.get(key, ())) != names:
                 raise ModelFileError(f"{where}: {key} {data.get(key)!r} are not {list(names)}")
         weights = []
-        for key, names in (("win_weights", FEATURES), ("score_weights", SCORE_FEATURES)):
+        for key, names in (("win_weights", win_names), ("score_weights", score_names)):
             values = data.get(key)
             if (not isinstance(values, list) or len(values) != len(names)
                     or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
@@ -159,7 +205,12 @@ class Model:
         training = data.get("training")
         if not isinstance(training, dict):
             raise ModelFileError(f"{where}: training must be an object describing the data")
-        return cls(weights[0], weights[1], training)
+        return cls(weights[0], weights[1], training, mix)
+
+
+def model_features(mix: bool) -> tuple[str, ...]:
+    """The win model's features: :data:`FEATURES`, and with `mix` :data:`MIX_FEATURES` after them."""
+    return FEATURES + MIX_FEATURES if mix else FEATURES
 
 
 def read_model(text: str, where: str = "model") -> Model:
@@ -222,9 +273,17 @@ class LearnedEvaluator:
         self.model = model if model is not None else shipped_model()
         self._win = self.model.win_weights
         self._score = self.model.score_weights
+        base = len(FEATURES)
+        # A mix model's kind weights, (win, score) per kind; and the sums over bags seen (memoised).
+        self._kind_weights = (list(zip(self._win[base:], self._score[base:base + len(MIX_FEATURES)]))
+                              if self.model.mix else None)
+        self._bag_sums: dict[tuple[int, ...], tuple[float, float]] = {}
 
     def __repr__(self) -> str:
         return "LearnedEvaluator()"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (LearnedEvaluator, (self.model,))  # the model, not the memo of bags seen
 
     def evaluate(self, state: Position) -> tuple[list[float], list[float]]:
         """(win share per player, projected final score per player)."""
@@ -233,4 +292,35 @@ class LearnedEvaluator:
         logits = [sum(map(mul, win, row)) for row in rows]
         tail = score[-2] * walks_left(state) + score[-1]
         scores = [sum(map(mul, score, row)) + tail for row in rows]  # map stops at the row's end
+        if self._kind_weights is not None:
+            left = walks_left(state)
+            if left:
+                for p in range(state.players):
+                    win_term, score_term = self._mix_terms(state, p, left)
+                    logits[p] += win_term
+                    scores[p] += score_term
         return softmax(logits), scores
+
+    def _mix_terms(self, state: Position, player: int, left: int) -> tuple[float, float]:
+        """`player`'s :data:`MIX_FEATURES` dotted with the win and the score weights."""
+        kind_weights = self._kind_weights
+        assert kind_weights is not None
+        bag = state.bags[player]
+        sums = self._bag_sums.get(bag)
+        if sums is None:
+            sums = (sum(kind_weights[k][0] for k in bag), sum(kind_weights[k][1] for k in bag))
+            if len(self._bag_sums) > 200_000:
+                self._bag_sums.clear()
+            self._bag_sums[bag] = sums
+        win, score = sums
+        storms = state.owned_storms[player]
+        win += storms * kind_weights[STORM][0]
+        score += storms * kind_weights[STORM][1]
+        total = len(bag) + storms
+        for group in (state.paths[player], state.hands[player], state.set_aside[player]):
+            total += len(group)
+            for k in group:
+                win += kind_weights[k][0]
+                score += kind_weights[k][1]
+        scale = left / max(1, total)
+        return win * scale, score * scale

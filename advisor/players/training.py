@@ -22,7 +22,7 @@ from advisor.players.bots import (
     DEFAULT_ROLLOUT, THRIFTY_ROLLOUT, HeuristicEvaluator, TrustedPolicy, cautious_bot, greedy_bot)
 from advisor.players.agents import PolicyAgent
 from advisor.players.games import GameLoop, derive_seed
-from advisor.players.learned import Model, feature_rows, softmax, walks_left
+from advisor.players.learned import MIX_FEATURES, Model, feature_rows, mix_rows, softmax, walks_left
 from positions.position import Position
 from positions.routes import ROUTES
 from positions.rulesets import RULES_VERSION
@@ -43,7 +43,8 @@ class Sample:
 
     game: int
     rows: list[list[float]]
-    """Per player, :data:`~advisor.players.learned.FEATURES`."""
+    """Per player, :data:`~advisor.players.learned.FEATURES` (a mix run's: and then
+    :data:`~advisor.players.learned.MIX_FEATURES`)."""
     walks_left: int
     heuristic: list[float]
     """The HeuristicEvaluator's (win shares, then projected scores) at the decision."""
@@ -80,10 +81,10 @@ def _pick(rng: random.Random, table: Sequence[tuple[Any, float]]) -> Any:
 
 
 def training_game(game: int, seed: int, per_game: int,
-                  continuation: str = "heuristic") -> list[Sample]:
+                  continuation: str = "heuristic", mix: bool = False) -> list[Sample]:
     """Game number `game` of the run seeded `seed` (played through the game loop, every bot on its
     seat's view, the ``heuristic`` seats playing `continuation`): up to `per_game` of its
-    decisions, labelled."""
+    decisions, labelled (with `mix`, their rows go on with the mix features)."""
     rng = random.Random(derive_seed(seed, "evaluator-training", game))
     bots = _seat_bots(continuation)
     players = _pick(rng, PLAYER_COUNTS)
@@ -100,15 +101,24 @@ def training_game(game: int, seed: int, per_game: int,
     kept = sorted(rng.sample(range(len(decisions)), min(per_game, len(decisions))))
     returns, scores = pos.returns(), [float(v) for v in pos.scores()]
     heuristic = HeuristicEvaluator()
-    return [labelled_sample(game, decisions[index], returns, scores, heuristic) for index in kept]
+    return [labelled_sample(game, decisions[index], returns, scores, heuristic, mix) for index in kept]
+
+
+def sample_rows(state: Position, mix: bool = False) -> list[list[float]]:
+    """Every player's features at `state`: :data:`~advisor.players.learned.FEATURES`, and with
+    `mix` the :data:`~advisor.players.learned.MIX_FEATURES` after them."""
+    rows = feature_rows(state)
+    if mix:
+        rows = [row + extra for row, extra in zip(rows, mix_rows(state))]
+    return rows
 
 
 def labelled_sample(game: int, state: Position, returns: Sequence[float], scores: Sequence[float],
-                    heuristic: HeuristicEvaluator) -> Sample:
+                    heuristic: HeuristicEvaluator, mix: bool = False) -> Sample:
     """The decision at `state` of game `game` as a sample: every player's features and the
     HeuristicEvaluator's forecast there, labelled with the game's result."""
     shares, projected = heuristic.evaluate(state)
-    return Sample(game, feature_rows(state), walks_left(state), shares, projected, list(returns),
+    return Sample(game, sample_rows(state, mix), walks_left(state), shares, projected, list(returns),
                   [float(s) for s in scores])
 
 
@@ -119,11 +129,11 @@ def held_out_games(games: Sequence[int], share: float) -> list[int]:
 
 
 def generate(games: int, seed: int, per_game: int, first: int = 0,
-             continuation: str = "heuristic") -> list[Sample]:
+             continuation: str = "heuristic", mix: bool = False) -> list[Sample]:
     """The samples of games `first` .. `first + games - 1` of the run seeded `seed`."""
     samples: list[Sample] = []
     for game in range(first, first + games):
-        samples.extend(training_game(game, seed, per_game, continuation))
+        samples.extend(training_game(game, seed, per_game, continuation, mix))
     return samples
 
 
@@ -136,12 +146,12 @@ def _groups(samples: Sequence[Sample]) -> list[tuple[np.ndarray, np.ndarray]]:
             for _, group in sorted(by_count.items())]
 
 
-def _win_objective(groups: list[tuple[np.ndarray, np.ndarray]], w: np.ndarray, l2: float, total: int,
-                   ) -> tuple[float, np.ndarray, np.ndarray]:
-    """Mean log loss + L2 penalty, its gradient and Hessian at `w`."""
-    loss = 0.5 * l2 * float(w @ w)
-    grad = l2 * w
-    hess = l2 * np.eye(len(w))
+def _win_objective(groups: list[tuple[np.ndarray, np.ndarray]], w: np.ndarray, penalty: np.ndarray,
+                   total: int) -> tuple[float, np.ndarray, np.ndarray]:
+    """Mean log loss + the L2 penalty (one strength per weight), its gradient and Hessian at `w`."""
+    loss = 0.5 * float(penalty @ (w * w))
+    grad = penalty * w
+    hess = np.diag(penalty)
     for x, y in groups:
         logits = x @ w
         logits -= logits.max(axis=1, keepdims=True)
@@ -154,24 +164,44 @@ def _win_objective(groups: list[tuple[np.ndarray, np.ndarray]], w: np.ndarray, l
     return loss, grad, hess
 
 
-def fit_win_weights(samples: Sequence[Sample], l2: float = 1e-3, iterations: int = 50) -> np.ndarray:
-    """The conditional logit's weights (one per feature): maximum likelihood of the win shares with
-    an L2 penalty on standardized features, by Newton's method with step halving. (The options
-    need not be players: the policy prior fits actions' features to visit shares the same way.)"""
-    raw = _groups(samples)
-    rows = np.concatenate([x.reshape(-1, x.shape[-1]) for x, _ in raw])
+MIX_L2 = 1e-4
+"""The L2 penalty on the mix features' weights, in their own units (share x walks left): a kind the
+games seldom put in a bag keeps a weight near 0, and so its worth is ``heuristics.WORTH``'s. (Chosen
+on held-out games of seed 1: 1e-4 gives the log loss of a standardized fit without its weights of
+±90 on kinds owned in 1 decision of 10,000.)"""
+
+
+def _scaling(rows: np.ndarray, l2: float, own_units: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per feature: centre, spread and penalty. The features are standardized and penalized by
+    `l2`, but for the last `own_units`, which keep their units and :data:`MIX_L2`."""
     centre, spread = rows.mean(axis=0), rows.std(axis=0)
     spread[spread == 0] = 1.0
+    penalty = np.full(rows.shape[1], l2)
+    if own_units:
+        spread[-own_units:] = 1.0
+        penalty[-own_units:] = MIX_L2
+    return centre, spread, penalty
+
+
+def fit_win_weights(samples: Sequence[Sample], l2: float = 1e-3, iterations: int = 50,
+                    own_units: int = 0) -> np.ndarray:
+    """The conditional logit's weights (one per feature): maximum likelihood of the win shares with
+    an L2 penalty on standardized features (the last `own_units` penalized in their own units), by
+    Newton's method with step halving. (The options need not be players: the policy prior fits
+    actions' features to visit shares the same way.)"""
+    raw = _groups(samples)
+    rows = np.concatenate([x.reshape(-1, x.shape[-1]) for x, _ in raw])
+    centre, spread, penalty = _scaling(rows, l2, own_units)
     groups = [((x - centre) / spread, y) for x, y in raw]  # a shift common to all players cancels
     total = len(samples)
     w = np.zeros(rows.shape[1])
-    loss, grad, hess = _win_objective(groups, w, l2, total)
+    loss, grad, hess = _win_objective(groups, w, penalty, total)
     for _ in range(iterations):
         step = np.linalg.solve(hess, grad)
         size = 1.0
         while size > 1e-6:
             trial = w - size * step
-            trial_loss, trial_grad, trial_hess = _win_objective(groups, trial, l2, total)
+            trial_loss, trial_grad, trial_hess = _win_objective(groups, trial, penalty, total)
             if trial_loss <= loss:
                 break
             size /= 2
@@ -184,17 +214,17 @@ def fit_win_weights(samples: Sequence[Sample], l2: float = 1e-3, iterations: int
     return w / spread
 
 
-def fit_score_weights(samples: Sequence[Sample], l2: float = 1e-3) -> np.ndarray:
-    """The score model's weights (:data:`~advisor.players.learned.SCORE_FEATURES`): ridge least
-    squares of every player's final score on standardized features, the constant not penalized."""
+def fit_score_weights(samples: Sequence[Sample], l2: float = 1e-3, own_units: int = 0) -> np.ndarray:
+    """The score model's weights (:data:`~advisor.players.learned.SCORE_FEATURES`, or a mix
+    model's): ridge least squares of every player's final score on standardized features (the mix
+    features, the `own_units` before the walks left, in their own units), the constant not penalized."""
     x = np.array([row + [float(s.walks_left)] for s in samples for row in s.rows], dtype=float)
     y = np.array([score for s in samples for score in s.scores], dtype=float)
-    centre, spread = x.mean(axis=0), x.std(axis=0)
-    spread[spread == 0] = 1.0
+    centre, spread, penalty = _scaling(x[:, :-1], l2, own_units)
+    centre, spread = np.append(centre, x[:, -1].mean()), np.append(spread, x[:, -1].std() or 1.0)
     z = np.hstack([(x - centre) / spread, np.ones((len(x), 1))])
-    penalty = l2 * len(x) * np.eye(z.shape[1])
-    penalty[-1, -1] = 0.0
-    beta = np.linalg.solve(z.T @ z + penalty, z.T @ y)
+    ridge = np.diag(np.append(np.append(penalty, l2), 0.0)) * len(x)  # the constant not penalized
+    beta = np.linalg.solve(z.T @ z + ridge, z.T @ y)
     weights = beta[:-1] / spread
     return np.append(weights, beta[-1] - float(weights @ centre))
 
@@ -223,12 +253,15 @@ def score_error(projected: Sequence[Sequence[float]], samples: Sequence[Sample])
 
 
 def learned_predictions(model: Model, samples: Sequence[Sample]) -> tuple[list[list[float]], list[list[float]]]:
-    """The model's (win shares, projected scores) for each sample."""
+    """The model's (win shares, projected scores) for each sample (rows with the mix features are
+    cut to the model's features: a model without them is measured on the same samples)."""
     shares, projected = [], []
+    width = len(model.win_weights)
     for s in samples:
-        shares.append(softmax([sum(w * f for w, f in zip(model.win_weights, row)) for row in s.rows]))
+        rows = [row[:width] for row in s.rows]
+        shares.append(softmax([sum(w * f for w, f in zip(model.win_weights, row)) for row in rows]))
         tail = model.score_weights[-2] * s.walks_left + model.score_weights[-1]
-        projected.append([sum(w * f for w, f in zip(model.score_weights, row)) + tail for row in s.rows])
+        projected.append([sum(w * f for w, f in zip(model.score_weights, row)) + tail for row in rows])
     return shares, projected
 
 
@@ -270,25 +303,28 @@ def rounded(values: np.ndarray) -> tuple[float, ...]:
     return tuple(float(f"{v:.6g}") for v in values)
 
 
-def fit(samples: Sequence[Sample], l2: float = 1e-3, training: dict[str, Any] | None = None) -> Model:
-    """Both models fitted to `samples` (their ``returns`` and ``scores`` the labels), weights
-    rounded to 6 digits as the model file keeps them."""
-    return Model(rounded(fit_win_weights(samples, l2)), rounded(fit_score_weights(samples, l2)),
-                 training or {})
+def fit(samples: Sequence[Sample], l2: float = 1e-3, training: dict[str, Any] | None = None,
+        mix: bool = False) -> Model:
+    """Both models fitted to `samples` (their ``returns`` and ``scores`` the labels; with `mix`
+    their rows carry the mix features), weights rounded to 6 digits as the model file keeps them."""
+    own_units = len(MIX_FEATURES) if mix else 0
+    return Model(rounded(fit_win_weights(samples, l2, own_units=own_units)),
+                 rounded(fit_score_weights(samples, l2, own_units)), training or {}, mix)
 
 
 def train(games: int, seed: int, per_game: int = 8, held_out: float = 0.2, l2: float = 1e-3,
-          command: str = "", continuation: str = "heuristic") -> Model:
+          command: str = "", continuation: str = "heuristic", mix: bool = False) -> Model:
     """A model fitted to the first games of the run seeded `seed`, measured on the rest (the last
-    `held_out` share of the games, at least one); the ``heuristic`` seats play `continuation`."""
+    `held_out` share of the games, at least one); the ``heuristic`` seats play `continuation`;
+    with `mix` the model has the mix features too."""
     if games < 2:
         raise ValueError(f"train: need at least 2 games, got {games}")
     _continuation(continuation)  # an unknown one is refused before any game is played
     test_games = min(games - 1, max(1, round(games * held_out)))
     train_games = games - test_games
-    fitting = generate(train_games, seed, per_game, continuation=continuation)
-    testing = generate(test_games, seed, per_game, first=train_games, continuation=continuation)
-    unmeasured = fit(fitting, l2)
+    fitting = generate(train_games, seed, per_game, continuation=continuation, mix=mix)
+    testing = generate(test_games, seed, per_game, first=train_games, continuation=continuation, mix=mix)
+    unmeasured = fit(fitting, l2, mix=mix)
     training = {
         "command": command, "seed": seed, "games": games, "training_games": train_games,
         "held_out_games": test_games, "decisions_per_game": per_game,
@@ -298,6 +334,7 @@ def train(games: int, seed: int, per_game: int = 8, held_out: float = 0.2, l2: f
         "samples": {"training": len(fitting), "held_out": len(testing)}, "l2": l2,
         "fit": "win: conditional logit (softmax across players) by Newton's method; "
                "score: ridge least squares",
+        **({"mix_l2": MIX_L2} if mix else {}),
         "held_out": metrics(unmeasured, testing), "rules_version": RULES_VERSION,
     }
-    return Model(unmeasured.win_weights, unmeasured.score_weights, training)
+    return Model(unmeasured.win_weights, unmeasured.score_weights, training, mix)

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from advisor.arena.decisions import agreement, stored_decisions
+from advisor.arena.decisions import agreement, buy_profiles, stored_decisions
 from advisor.arena.store import ArenaStore, StoreError
 from advisor.players.bots import cautious_bot, greedy_bot
 from positions import phases
+from positions.actions import PASS
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "fit_thrifty.py"
 
@@ -68,3 +69,25 @@ def test_a_record_whose_players_are_not_its_seats_is_refused(tmp_path, arena_db)
         con.execute("UPDATE games SET seats = ? WHERE idx = 2", (json.dumps(seats[:1]),))
     with pytest.raises(StoreError, match="game 2: its record has 2 players, its seats 1"):
         list(stored_decisions(str(broken)))
+
+
+def test_buy_profiles_count_each_agents_choices_before_the_last_walk(arena_db) -> None:
+    """Every buy with a choice before the last walk is counted once: passed (Steps kept) or bought,
+    by tile; the greedy bot buys whenever it can."""
+    decisions = list(stored_decisions(arena_db))
+    profiles = buy_profiles(decisions)
+    assert set(profiles) == {"h", "g"}
+    for agent, profile in profiles.items():
+        mine = [d for d in decisions if d.agent == agent and d.position.phase == phases.BUY
+                and d.position.walk < d.position.ruleset.walks - 1 and len(d.position.legal_actions()) > 1]
+        assert profile.decisions == len(mine) > 0
+        assert profile.kept == sum(d.action == PASS for d in mine)
+        assert profile.kept + sum(n for _, n in profile.bought) == profile.decisions
+        assert [n for _, n in profile.bought] == sorted((n for _, n in profile.bought), reverse=True)
+        assert 0 <= profile.kept_share <= 1
+    assert profiles["g"].kept_share < 0.5
+    result = subprocess.run([sys.executable, str(SCRIPT), "--db", arena_db, "--buys"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "kept Steps" in result.stdout and f"{profiles['g'].kept_share:.3f}" in result.stdout
+    refused = subprocess.run([sys.executable, str(SCRIPT), "--buys", "--grid"], capture_output=True, text=True)
+    assert refused.returncode == 2 and "--buys reads an arena database" in refused.stderr

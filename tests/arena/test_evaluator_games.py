@@ -13,7 +13,8 @@ import pytest
 
 from advisor.arena.evaluator_games import evaluator_report, stored_samples
 from advisor.arena.store import StoreError
-from advisor.players.learned import shipped_model
+from advisor.players.agents import make_agent
+from advisor.players.learned import load_model, shipped_model
 from positions import phases
 from positions.record import read_record_text, replay
 
@@ -90,3 +91,27 @@ def test_the_script_measures_a_model_file_and_refuses_a_broken_one(tmp_path, are
                             capture_output=True, text=True)
     assert broken.returncode == 2 and "Traceback" not in broken.stderr
     assert broken.stderr.count("\n") == 1 and str(copy) in broken.stderr
+
+
+def test_a_mix_refit_is_written_for_the_search(tmp_path, arena_db) -> None:
+    """--mix --refit-out: a model with a worth per tile kind, fitted to the games before the held-out
+    ones and written as a version-2 file the search takes (ismcts:model=PATH); the base model's
+    forecasts are the same whether or not the samples carry the mix features."""
+    out = tmp_path / "strong_mix.json"
+    base = subprocess.run([sys.executable, str(SCRIPT), "--db", arena_db, "--held-out", "0.34"],
+                          capture_output=True, text=True)
+    result = subprocess.run([sys.executable, str(SCRIPT), "--db", arena_db, "--held-out", "0.34", "--mix",
+                             "--refit-out", str(out)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    table, wrote = result.stdout.split("wrote the refitted model to ")
+    assert wrote.strip() == str(out)
+    assert _numbers(table)[:-1] == _numbers(base.stdout)[:-1]  # all rows but the refit's
+    model = load_model(str(out))
+    assert model.mix and model.training["training_games"] == 4 and model.training["held_out_games"] == 2
+    assert "--refit-out" in model.training["command"] and arena_db in model.training["source"]
+    found = stored_samples(arena_db, mix=True)
+    assert model.training["samples"]["training"] == sum(f.sample.game < 4 for f in found)
+    assert make_agent(f"ismcts:iterations=30,model={out}").template.evaluator.model == model  # type: ignore[attr-defined]
+    blocked = subprocess.run([sys.executable, str(SCRIPT), "--db", arena_db, "--refit-out",
+                              str(tmp_path / "no" / "such" / "dir" / "m.json")], capture_output=True, text=True)
+    assert blocked.returncode == 2 and "Traceback" not in blocked.stderr and "m.json" in blocked.stderr
