@@ -1,0 +1,85 @@
+"""Does an evaluator rank a decision's options as a deep search does? (issue 27)
+
+A search asks its evaluator which of the positions its options lead to is better; a fit to who won
+games need not answer that well (docs/strength.md, "A worth per tile kind"). Here every buy
+decision with a choice before the last walk of a stored arena run (or a seeded sample of them) is
+played out once per option: the option applied, the other players' choices still pending in that
+step completed by passing (the same for every option, so only the decider's side differs), and the
+evaluator's win share for the decider read off the position it leads to. Its best option is
+compared with what a reference agent chooses on the decider's own view.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Sequence
+
+from advisor.arena.decisions import StoredDecision
+from positions import phases
+from positions.actions import PASS, Action
+from positions.position import Position
+from positions.view import seat_view
+from search.protocol import Evaluator, Policy
+from search.seeds import derive_seed
+
+
+@dataclass(frozen=True)
+class RankingAgreement:
+    """How often an evaluator's best option was the reference agent's choice."""
+
+    decisions: int
+    same: int
+
+    @property
+    def share(self) -> float:
+        """The share of the decisions on which they agree (0 with none)."""
+        return self.same / self.decisions if self.decisions else 0.0
+
+
+def ranked_buys(decisions: Sequence[StoredDecision], limit: int | None = None,
+                seed: int = 0) -> list[StoredDecision]:
+    """The buy decisions with a choice before the last walk, in store order; with `limit`, a
+    sample of that many drawn from `seed` (kept in store order)."""
+    buys = [d for d in decisions if d.position.phase == phases.BUY
+            and d.position.walk < d.position.ruleset.walks - 1 and len(d.position.legal_actions()) > 1]
+    if limit is not None and limit < len(buys):
+        chosen = sorted(random.Random(derive_seed(seed, "ranked-buys")).sample(range(len(buys)), limit))
+        buys = [buys[i] for i in chosen]
+    return buys
+
+
+def after_option(position: Position, action: Action) -> Position:
+    """The position `action` leads to, the others' pending choices of the same step made as passes."""
+    after = position.copy()
+    after.apply(action)
+    while not after.is_terminal() and not after.is_chance() and after.phase == position.phase:
+        legal = after.legal_actions()
+        after.apply(PASS if PASS in legal else legal[0])
+    return after
+
+
+def best_option(position: Position, evaluator: Evaluator[Position]) -> Action:
+    """The option whose position the evaluator gives the decider the largest win share (first of
+    equals, in legal order)."""
+    seat = position.current_player()
+    legal = position.legal_actions()
+    shares = [evaluator.evaluate(after_option(position, action))[0][seat] for action in legal]
+    return legal[max(range(len(legal)), key=shares.__getitem__)]
+
+
+def reference_choices(buys: Sequence[StoredDecision], reference: Policy[Position], seed: int = 0) -> list[int]:
+    """The reference's choice at each decision, on the decider's view (each view and search seeded
+    by `seed` and the decision's number)."""
+    choices = []
+    for number, decision in enumerate(buys):
+        rng = random.Random(derive_seed(seed, "ranking-reference", number))
+        choices.append(reference.choose(seat_view(decision.position, decision.seat, rng), rng))
+    return choices
+
+
+def ranking_agreement(buys: Sequence[StoredDecision], choices: Sequence[int],
+                      evaluator: Evaluator[Position]) -> RankingAgreement:
+    """How often `evaluator`'s best option is the reference's choice."""
+    same = sum(best_option(d.position, evaluator) == choice for d, choice in zip(buys, choices))
+    return RankingAgreement(len(buys), same)
