@@ -17,8 +17,8 @@ import sys
 
 from tabulate import tabulate
 
-from advisor.arena.decisions import stored_decisions
-from advisor.arena.evaluator_ranking import RankingAgreement, ranked_buys, ranking_agreement, reference_choices
+from advisor.arena.decisions import Agreement, stored_decisions
+from advisor.arena.evaluator_ranking import ranked_buys, ranking_agreement, reference_choices
 from advisor.players.agents import make_agent
 from advisor.players.bots import HeuristicEvaluator
 from advisor.players.learned import LearnedEvaluator, load_model
@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         for agent in sorted({d.agent for d in buys}):
             pairs = [(d, c) for d, c in zip(buys, choices) if d.agent == agent]
             measured.append((f"the stored choices of {agent}",
-                             RankingAgreement(len(pairs), sum(d.action == c for d, c in pairs))))
+                             Agreement(len(pairs), sum(d.action == c for d, c in pairs))))
         rows = [(name, r.decisions, r.same, f"{r.share:.3f}") for name, r in measured]
     except (RefugeError, AgentSpecError, ValueError) as error:
         print(f"evaluator_ranking.py: {error}", file=sys.stderr)

@@ -12,29 +12,15 @@ compared with what a reference agent chooses on the decider's own view.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Sequence
 
-from advisor.arena.decisions import StoredDecision
+from advisor.arena.decisions import Agreement, StoredDecision
 from positions import phases
 from positions.actions import PASS, Action
 from positions.position import Position
 from positions.view import seat_view
 from search.protocol import Evaluator, Policy
 from search.seeds import derive_seed
-
-
-@dataclass(frozen=True)
-class RankingAgreement:
-    """How often an evaluator's best option was the reference agent's choice."""
-
-    decisions: int
-    same: int
-
-    @property
-    def share(self) -> float:
-        """The share of the decisions on which they agree (0 with none)."""
-        return self.same / self.decisions if self.decisions else 0.0
 
 
 def ranked_buys(decisions: Sequence[StoredDecision], limit: int | None = None,
@@ -79,7 +65,7 @@ def reference_choices(buys: Sequence[StoredDecision], reference: Policy[Position
 
 
 def ranking_agreement(buys: Sequence[StoredDecision], choices: Sequence[int],
-                      evaluator: Evaluator[Position]) -> RankingAgreement:
-    """How often `evaluator`'s best option is the reference's choice."""
+                      evaluator: Evaluator[Position]) -> Agreement:
+    """How often `evaluator`'s best option is the reference's choice (an :class:`Agreement`)."""
     same = sum(best_option(d.position, evaluator) == choice for d, choice in zip(buys, choices))
-    return RankingAgreement(len(buys), same)
+    return Agreement(len(buys), same)
