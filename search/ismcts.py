@@ -218,6 +218,8 @@ class Tree:
         self.uniform_root = request.root_selection == "uniform"
         self.widening = request.widening if request.rollout is not None else 0.0
         self.below = request.exploration if request.exploration_below is None else request.exploration_below
+        self.chance_widening = request.chance_widening
+        """Double progressive widening at chance events in the tree (0: off; see :meth:`chance_outcome`)."""
         self.joint: dict[tuple[int, ...], list[float]] = {}
         """With several answer nodes: per joint action of theirs (-1: not reached), the iterations,
         then every player's return sum and score sum."""
@@ -261,7 +263,7 @@ class Tree:
             if actor < 0:
                 if actor == TERMINAL_PLAYER:
                     return path
-                state.apply(state.sample_chance(rng))
+                state.apply(self.chance_outcome(state) if self.chance_widening else state.sample_chance(rng))
                 continue
             key = (actor, state.information_set_key(actor))
             index = answers.get(key, -1) if remaining else -1
@@ -293,6 +295,35 @@ class Tree:
             if edges is not None:
                 came_from = (key, action)
             state.apply(action)
+
+    def chance_outcome(self, state: Game) -> int:
+        """The outcome of a chance event met inside the tree, under double progressive widening:
+        a fresh draw while the event (keyed by the searching player's information set there, so
+        every world that looks alike to them shares it) has fewer than ``chance_widening *
+        sqrt(n + 1)`` distinct outcomes after n draws, else one of those outcomes drawn again with
+        its probability in this world (renormalised over them; a fresh draw if none can happen
+        here). Outcomes drawn again lead back to nodes already in the tree, so the tree grows
+        deeper instead of wider, and the outcomes' shares converge to their true odds."""
+        key = (CHANCE_PLAYER, state.information_set_key(self.player))
+        seen = self.nodes.get(key)
+        if seen is None:
+            seen = self.nodes[key] = {}
+        drawn = 0
+        for stats in seen.values():
+            drawn += stats.visits
+        outcome: int | None = None
+        if len(seen) >= self.chance_widening * math.sqrt(drawn + 1):
+            known = [(candidate, p) for candidate, p in state.chance_outcomes() if candidate in seen]
+            pick = self.rng.random() * sum(p for _, p in known)
+            for candidate, p in known:
+                outcome = candidate
+                pick -= p
+                if pick < 0:
+                    break
+        if outcome is None:
+            outcome = state.sample_chance(self.rng)
+        _edge(seen, outcome).visits += 1
+        return outcome
 
     def expand(self, key: Hashable, state: Game) -> Node:
         """Add the node of an information set first reached (and ask the prior for its favourite)."""
@@ -491,11 +522,18 @@ def _kept(nodes: dict[Hashable, Node], edges: Following) -> SearchTree:
     collecting = gc.isenabled()
     gc.disable()  # the copy makes no cycles; collections mid-copy would scan the whole big tree
     try:
-        return SearchTree({k: {a: (s.visits, s.value_sum) for a, s in n.items()} for k, n in nodes.items()},
+        return SearchTree({k: {a: (s.visits, s.value_sum) for a, s in n.items()} for k, n in nodes.items()
+                           if not is_chance_key(k)},
                           {start: dict(children) for start, children in edges.items()})
     finally:
         if collecting:
             gc.enable()
+
+
+def is_chance_key(key: Hashable) -> bool:
+    """Whether a node-table key holds a chance event's drawn outcomes (chance widening), not a
+    player's information set."""
+    return isinstance(key, tuple) and len(key) == 2 and key[0] == CHANCE_PLAYER
 
 
 def widened_actions(legal: Sequence[int], node: Node, widening: float, guide: int) -> list[int]:

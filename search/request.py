@@ -49,6 +49,12 @@ class SearchRequest:
     the policy's action and ``floor(widening * sqrt(n))`` others; 0: every legal action (plain UCT)."""
     exploration_below: float | None = None
     """The UCT constant below the root; ``None``: ``exploration``."""
+    chance_widening: float = 0.0
+    """Progressive widening at chance events inside the tree (double progressive widening,
+    Couëtoux et al. 2011): a chance event the searcher has seen n times in this public situation
+    draws a fresh outcome only while it has fewer than ``chance_widening * sqrt(n + 1)`` distinct
+    ones, else replays one of them in proportion to how often it was drawn, so the tree grows
+    deeper instead of wider; 0: every chance event drawn afresh."""
     keep_tree: bool = False
     """Return the whole tree (every information-set node and the edges walked) for inspection."""
     oracle: ExactValues[Any] | None = None
@@ -104,6 +110,10 @@ class SearchRequest:
                 f"search request: {self.workers} workers for only {self.iterations} iterations")
         if not (isinstance(self.widening, (int, float)) and self.widening >= 0 and math.isfinite(self.widening)):
             raise SearchConfigError(f"search request: widening must be a number >= 0, got {self.widening!r}")
+        if not (isinstance(self.chance_widening, (int, float)) and not isinstance(self.chance_widening, bool)
+                and self.chance_widening >= 0 and math.isfinite(self.chance_widening)):
+            raise SearchConfigError(
+                f"search request: chance_widening must be a number >= 0, got {self.chance_widening!r}")
         if self.exploration_below is not None and not (
                 isinstance(self.exploration_below, (int, float)) and self.exploration_below >= 0
                 and math.isfinite(self.exploration_below)):

@@ -120,16 +120,21 @@ def _searches(view: Position, seat: int, spec: str, seeds: Sequence[int]) -> lis
     return found
 
 
-def probe_game(game: int, settings: ConvergenceSettings) -> dict[str, Any]:
-    """Play game `game` and search its kept decisions: the game's output line."""
+def kept_views(game: int, settings: ConvergenceSettings) -> list[tuple[int, int, Position]]:
+    """Play game `game` of the probe and keep ``per_game`` of its decisions with a choice, drawn by
+    the game's seed: (index in the game, seat, the seat's view) of each, in order."""
     log: list[tuple[int, Position]] = []
     seats = [RecordingAgent(make_agent(settings.play), seat, log) for seat in range(settings.players)]
     play_game(seats, settings.route, deal_seed(derive_seed(settings.seed, "convergence"), game))
     rng = random.Random(derive_seed(settings.seed, "convergence", game, "kept"))
     kept = sorted(rng.sample(range(len(log)), min(settings.per_game, len(log))))
+    return [(index, *log[index]) for index in kept]
+
+
+def probe_game(game: int, settings: ConvergenceSettings) -> dict[str, Any]:
+    """Play game `game` and search its kept decisions: the game's output line."""
     decisions = []
-    for index in kept:
-        seat, view = log[index]
+    for index, seat, view in kept_views(game, settings):
         searched: dict[str, dict[str, Any]] = {}
         for family, spec in settings.families:
             searched[family] = {

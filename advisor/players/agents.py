@@ -94,7 +94,9 @@ class SearchAgent:
     ``cutoff=grow`` sets the cut-off from the budget (:func:`growing_cutoff`, issue 27);
     ``model=PATH`` judges the cut-offs with the learned evaluator's model in that file (expert
     iteration's generations, docs/evaluator.md) instead of the shipped one, and
-    ``prior=learned,prior_model=PATH`` takes the prior from a fitted policy file.
+    ``prior=learned,prior_model=PATH`` takes the prior from a fitted policy file;
+    ``chance_widening=K`` replays drawn tiles and weather inside the tree (double progressive
+    widening, ``SearchRequest.chance_widening``) so that it grows deeper (issue 27).
     """
 
     def __init__(self, name: str, iterations: int | None = None, seconds: float | None = None,
@@ -103,7 +105,8 @@ class SearchAgent:
                  prior: str = "heuristic", prior_weight: float = 1.0, exact: str = "endgames",
                  widening: float = 0.0, below: float | None = None, reuse: int | None = None,
                  evaluator: str = "learned", simultaneous: str = "uct", step_root: int = 0,
-                 model: str | None = None, prior_model: str | None = None) -> None:
+                 model: str | None = None, prior_model: str | None = None,
+                 chance_widening: float = 0.0) -> None:
         from advisor.players.bots import (
             DEFAULT_ROLLOUT, THRIFTY_ROLLOUT, HeuristicEvaluator, SearchedBelief, TrustedPolicy, random_bot)
         from advisor.players.learned import LearnedEvaluator, ModelFileError, load_model
@@ -173,6 +176,7 @@ class SearchAgent:
                                       belief=beliefs[belief], prior=priors[prior],
                                       prior_weight=prior_weight, oracle=oracles[exact],
                                       widening=widening, exploration_below=below,
+                                      chance_widening=chance_widening,
                                       simultaneous=simultaneous, step_root=bool(step_root))
         self.oracle = oracles[exact]
         """``exact=endgames``: this agent's own probes (``shared=False``), emptied at each new game."""
@@ -241,7 +245,7 @@ def _bot(spec: AgentSpec) -> Agent:
 def _ismcts(spec: AgentSpec) -> Agent:
     known = {"iterations", "seconds", "exploration", "workers", "rollout", "cutoff", "belief", "trust",
              "prior", "prior_weight", "exact", "widening", "below", "reuse", "evaluator", "simultaneous",
-             "step_root", "model", "prior_model"}
+             "step_root", "model", "prior_model", "chance_widening"}
     unknown = set(spec.params) - known
     if unknown:
         raise AgentSpecError(f"ismcts: unknown parameter {sorted(unknown)[0]!r} "

@@ -1,0 +1,48 @@
+"""How deep each family's tree reaches at each budget (issue 27; docs/strength.md, "Chance widening").
+
+Decisions come from seeded self-play games as in ``refuge convergence`` (the same seed, games and
+per-game count pick the same decisions); each is searched once per family and budget from a fresh
+tree, and every iteration's walk inside the tree is counted (``advisor.arena.tree_depth``).
+
+Usage: nice -n 10 .venv/bin/python scripts/tree_depth.py --budgets 1000,4000,16000 --games 5 --per-game 4 \
+    --family default=ismcts --family chance=ismcts:chance_widening=1
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from tabulate import tabulate
+
+from advisor.arena.convergence import ConvergenceSettings, kept_views
+from advisor.arena.tree_depth import depth_table
+from advisor.arena.match import parse_named_agent
+from positions.errors import RefugeError
+
+
+@click.command()
+@click.option("--family", "families", multiple=True, help="NAME=ISMCTS_SPEC without a budget (repeatable).")
+@click.option("--budgets", default="1000,4000,16000", show_default=True, help="Iterations, comma-separated.")
+@click.option("--games", default=5, show_default=True, type=click.IntRange(1))
+@click.option("--per-game", default=4, show_default=True, type=click.IntRange(1))
+@click.option("--seed", default=2701, show_default=True, type=int)
+def main(families: tuple[str, ...], budgets: str, games: int, per_game: int, seed: int) -> None:
+    """Print the mean decisions an iteration walks in the tree per family and budget."""
+    try:
+        named = [parse_named_agent(f) for f in families] or [("default", "ismcts"),
+                                                              ("chance", "ismcts:chance_widening=1")]
+        sizes = tuple(int(b) for b in budgets.split(","))
+        settings = ConvergenceSettings(seed=seed, games=games, per_game=per_game)
+        views = [view for game in range(games) for _, _, view in kept_views(game, settings)]
+        rows = depth_table(views, named, sizes, seed)
+    except (RefugeError, ValueError) as error:
+        sys.exit(f"tree_depth: {error}")
+    print(tabulate([(r.family, r.budget, r.views, f"{r.mean:.2f}", f"{r.own:.2f}", f"{r.deepest:.1f}",
+                     f"{r.nodes:.0f}") for r in rows],
+                   headers=["family", "iterations", "decisions", "walk in tree", "own later choices",
+                            "deepest", "nodes"]))
+
+
+if __name__ == "__main__":
+    main()
