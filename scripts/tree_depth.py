@@ -27,17 +27,25 @@ from positions.errors import RefugeError
 @click.option("--games", default=5, show_default=True, type=click.IntRange(1))
 @click.option("--per-game", default=4, show_default=True, type=click.IntRange(1))
 @click.option("--seed", default=2701, show_default=True, type=int)
-def main(families: tuple[str, ...], budgets: str, games: int, per_game: int, seed: int) -> None:
+@click.option("--play", default="ismcts:iterations=200", show_default=True,
+              help="The agent in every seat of the games the decisions come from.")
+def main(families: tuple[str, ...], budgets: str, games: int, per_game: int, seed: int, play: str) -> None:
     """Print the mean decisions an iteration walks in the tree per family and budget."""
     try:
         named = [parse_named_agent(f) for f in families] or [("default", "ismcts"),
                                                               ("chance", "ismcts:chance_widening=1")]
-        sizes = tuple(int(b) for b in budgets.split(","))
-        settings = ConvergenceSettings(seed=seed, games=games, per_game=per_game)
+        try:
+            sizes = tuple(int(b) for b in budgets.split(","))
+        except ValueError:
+            raise ValueError(f"--budgets: expected iterations like 1000,4000, got {budgets!r}") from None
+        if min(sizes) < 1:
+            raise ValueError(f"--budgets: iterations must be >= 1, got {budgets!r}")
+        settings = ConvergenceSettings(seed=seed, games=games, per_game=per_game, play=play)
         views = [view for game in range(games) for _, _, view in kept_views(game, settings)]
         rows = depth_table(views, named, sizes, seed)
     except (RefugeError, ValueError) as error:
-        sys.exit(f"tree_depth: {error}")
+        click.echo(f"tree_depth.py: {error}", err=True)
+        sys.exit(2)
     print(tabulate([(r.family, r.budget, r.views, f"{r.mean:.2f}", f"{r.own:.2f}", f"{r.deepest:.1f}",
                      f"{r.nodes:.0f}") for r in rows],
                    headers=["family", "iterations", "decisions", "walk in tree", "own later choices",

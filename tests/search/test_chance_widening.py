@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import math
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -108,3 +111,23 @@ def test_agent_spec_sets_it_and_refuses_a_bad_value() -> None:
     with pytest.raises(AgentSpecError, match="chance_widening must be a number >= 0"):
         make_agent("ismcts:iterations=50,chance_widening=-1")
     agent.choose(midgame(), random.Random(1))  # plays, with tree reuse, without error
+
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "tree_depth.py"
+
+
+def test_the_depth_script_prints_a_row_per_family_and_budget_and_refuses_bad_input() -> None:
+    result = subprocess.run([sys.executable, str(SCRIPT), "--budgets", "60,120", "--games", "1", "--per-game", "1",
+                             "--play", "greedy", "--family", "plain=ismcts", "--family",
+                             "deep=ismcts:chance_widening=0.3"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    rows = [line.split() for line in result.stdout.splitlines()[2:]]
+    assert [(row[0], row[1], row[2]) for row in rows] == [
+        ("plain", "60", "1"), ("plain", "120", "1"), ("deep", "60", "1"), ("deep", "120", "1")]
+    for argv, message in ((["--budgets", "many"], "--budgets"), (["--budgets", "0"], "--budgets"),
+                          (["--family", "x=ismcts:chance_widening=-2"], "chance_widening"),
+                          (["--family", "x=greedy"], "ismcts")):
+        bad = subprocess.run([sys.executable, str(SCRIPT), "--games", "1", "--per-game", "1", "--play", "greedy",
+                              *argv], capture_output=True, text=True)
+        assert bad.returncode == 2 and "Traceback" not in bad.stderr, bad.stderr
+        assert bad.stderr.startswith("tree_depth.py: ") and message in bad.stderr, bad.stderr
