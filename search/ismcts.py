@@ -12,8 +12,9 @@ which the action was legal) as the parent count. One node is added per iteration
 sampled inside simulations, and every player's return and final score is backed up to the nodes
 where that player chose. At the answer node every player's return and score is also kept per
 action, so one search gives every player's chances. Optional: a belief (a model of how the others
-choose) for the determinization, and a prior policy whose action at each node gets a progressive
-bias.
+choose) for the determinization, a prior policy whose action at each node gets a progressive
+bias, progressive widening at decisions below the root, and at chance events in the tree (chance
+widening: a few drawn outcomes replayed at their true odds, so the tree grows deeper).
 """
 
 from __future__ import annotations
