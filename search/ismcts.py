@@ -179,7 +179,7 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     answers = tuple(tree.root_sums(i) for i in range(len(tree.answers)))
     kept = _kept(tree.nodes, tree.edges) if tree.edges is not None else None
     return TreeOutcome(answers[0].sums, answers[0].player_sums, done, time.perf_counter() - start,
-                       len(tree.nodes), kept, answers, tree.joint)
+                       tree.information_sets(), kept, answers, tree.joint)
 
 
 Mix = tuple[list[EdgeStats], float]
@@ -232,12 +232,14 @@ class Tree:
         """Per answer index, the action that answer node plays in every iteration (a verification
         search of moves the search itself would rarely sample)."""
 
-    def iterate(self) -> None:
-        """One iteration: determinization, selection and expansion, simulation, backup."""
+    def iterate(self) -> list[Step]:
+        """One iteration: determinization, selection and expansion, simulation, backup; the
+        decisions it walked in the tree."""
         state = self.determinized()
         path = self.descend(state)
         returns, scores = self.simulate(state)
         self.backup(path, returns, scores)
+        return path
 
     def determinized(self) -> Game:
         """A world consistent with the searching player's information set (with the belief, if any)."""
@@ -309,9 +311,7 @@ class Tree:
         seen = self.nodes.get(key)
         if seen is None:
             seen = self.nodes[key] = {}
-        drawn = 0
-        for stats in seen.values():
-            drawn += stats.visits
+        drawn = sum(stats.visits for stats in seen.values())
         outcome: int | None = None
         if len(seen) >= self.chance_widening * math.sqrt(drawn + 1):
             known = [(candidate, p) for candidate, p in state.chance_outcomes() if candidate in seen]
@@ -325,6 +325,12 @@ class Tree:
             outcome = state.sample_chance(self.rng)
         _edge(seen, outcome).visits += 1
         return outcome
+
+    def information_sets(self) -> int:
+        """The players' nodes in the table (chance widening's records left out)."""
+        if not self.chance_widening:
+            return len(self.nodes)
+        return sum(1 for key in self.nodes if not is_chance_key(key))
 
     def expand(self, key: Hashable, state: Game) -> Node:
         """Add the node of an information set first reached (and ask the prior for its favourite)."""

@@ -53,8 +53,8 @@ class SearchRequest:
     """Progressive widening at chance events inside the tree (double progressive widening,
     Couëtoux et al. 2011): a chance event the searcher has seen n times in this public situation
     draws a fresh outcome only while it has fewer than ``chance_widening * sqrt(n + 1)`` distinct
-    ones, else replays one of them in proportion to how often it was drawn, so the tree grows
-    deeper instead of wider; 0: every chance event drawn afresh."""
+    ones, else draws one of those again at its odds in this world (renormalised over them), so
+    the tree grows deeper instead of wider; 0: every chance event drawn afresh."""
     keep_tree: bool = False
     """Return the whole tree (every information-set node and the edges walked) for inspection."""
     oracle: ExactValues[Any] | None = None

@@ -17,7 +17,7 @@ from typing import Sequence
 from advisor.arena.scaling import budget_spec
 from advisor.players.agents import SearchAgent, make_agent
 from positions.position import Position
-from search.ismcts import Tree, is_chance_key
+from search.ismcts import Tree
 
 
 @dataclass(frozen=True)
@@ -40,15 +40,11 @@ def search_depth(view: Position, spec: str, iterations: int, seed: int) -> Depth
     player = view.current_player()
     walked, own, deepest = 0, 0, 0
     for _ in range(iterations):
-        state = tree.determinized()
-        path = tree.descend(state)
-        returns, scores = tree.simulate(state)
-        tree.backup(path, returns, scores)
+        path = tree.iterate()
         walked += len(path)
         own += max(0, sum(1 for _, actor, _ in path if actor == player) - 1)  # not the root's own
         deepest = max(deepest, len(path))
-    nodes = sum(1 for key in tree.nodes if not is_chance_key(key))
-    return Depth(walked / iterations, own / iterations, deepest, nodes)
+    return Depth(walked / iterations, own / iterations, deepest, tree.information_sets())
 
 
 @dataclass(frozen=True)
