@@ -73,10 +73,12 @@ OPTIONS: dict[str, Callable[[], dict[str, Any]]] = {
     "simultaneous=exp3": lambda: {"simultaneous": "exp3"},
     "chance_widening=2": lambda: {"chance_widening": 2.0},
     "chance_widening=0.5": lambda: {"chance_widening": 0.5},
+    "score_utility=0.3": lambda: {"score_utility": 0.3},
 }
 """The issue-16 search options (``ismcts:belief=heuristic|search``, ``ismcts:prior=heuristic``) and
 issue 22's (``step_root=off``: the search before, from the decision; ``simultaneous=rm|exp3``),
-issue 27's chance widening (a deeper tree; each replayed draw asks for the event's odds),
+issue 27's chance widening (a deeper tree; each replayed draw asks for the event's odds) and score
+utility (a second sum on every edge of the walk),
 a belief with ``step_root`` off (from the step's start there is nothing for it to redraw),
 built afresh for every search so that a ``SearchedBelief`` pays for its one short search each time,
 as it does once per decision in a game."""

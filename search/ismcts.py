@@ -38,7 +38,7 @@ from search.request import Following, RootSums, SearchRequest, SearchResult, Sea
 class EdgeStats:
     """One action's statistics at a node."""
 
-    __slots__ = ("visits", "availability", "value_sum", "score_sum", "regret", "policy_sum")
+    __slots__ = ("visits", "availability", "value_sum", "return_sum", "score_sum", "regret", "policy_sum")
 
     def __init__(self) -> None:
         self.visits = 0
@@ -46,7 +46,11 @@ class EdgeStats:
         self.availability = 0
         """Iterations in which the action was legal here (UCT's parent count)."""
         self.value_sum = 0.0
-        """The chooser's return summed over the visits."""
+        """The chooser's value summed over the visits: the return, or under a score utility the
+        utility selection maximises (``SearchRequest.score_utility``)."""
+        self.return_sum = 0.0
+        """Under a score utility, the chooser's return summed over the visits (else 0: the
+        return is ``value_sum``)."""
         self.score_sum = 0.0
         """The chooser's final score summed over the visits."""
         self.regret = 0.0
@@ -58,7 +62,8 @@ class EdgeStats:
 
     def __repr__(self) -> str:
         return (f"EdgeStats(visits={self.visits}, availability={self.availability}, "
-                f"value_sum={self.value_sum}, score_sum={self.score_sum}, regret={self.regret}, "
+                f"value_sum={self.value_sum}, return_sum={self.return_sum}, "
+                f"score_sum={self.score_sum}, regret={self.regret}, "
                 f"policy_sum={self.policy_sum})")
 
 
@@ -73,6 +78,8 @@ class LiveTree:
 
     nodes: dict[Hashable, Node]
     edges: Following | None
+    utility: bool = False
+    """Under a score utility the edges' returns are ``return_sum``, not ``value_sum``."""
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -86,7 +93,7 @@ class LiveTree:
         """
         if self.edges is None:
             raise SearchError("search: a snapshot of the tree needs a request with keep_tree")
-        return _kept(self.nodes, self.edges)
+        return _kept(self.nodes, self.edges, self.utility)
 
 
 Progress = Callable[[SearchResult, LiveTree], "bool | None"]
@@ -165,7 +172,7 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     limit = iterations if iterations is not None else -1
     tree = Tree(root, request, seed, nodes, also, pinned)
     legal = root.legal_actions()
-    live = LiveTree(tree.nodes, tree.edges)
+    live = LiveTree(tree.nodes, tree.edges, bool(tree.score_utility))
     clock = time.perf_counter
     done = 0
     while done != limit and (deadline == math.inf or clock() < deadline):
@@ -177,7 +184,7 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
             if on_progress(so_far, live) is False:
                 break
     answers = tuple(tree.root_sums(i) for i in range(len(tree.answers)))
-    kept = _kept(tree.nodes, tree.edges) if tree.edges is not None else None
+    kept = _kept(tree.nodes, tree.edges, bool(tree.score_utility)) if tree.edges is not None else None
     return TreeOutcome(answers[0].sums, answers[0].player_sums, done, time.perf_counter() - start,
                        tree.information_sets(), kept, answers, tree.joint)
 
@@ -221,6 +228,8 @@ class Tree:
         self.below = request.exploration if request.exploration_below is None else request.exploration_below
         self.chance_widening = request.chance_widening
         """Double progressive widening at chance events in the tree (0: off; see :meth:`chance_outcome`)."""
+        self.score_utility = request.score_utility
+        """The margin's weight in the value selection maximises (0: the return alone)."""
         self.joint: dict[tuple[int, ...], list[float]] = {}
         """With several answer nodes: per joint action of theirs (-1: not reached), the iterations,
         then every player's return sum and score sum."""
@@ -376,10 +385,14 @@ class Tree:
         """Every decision of the walk gets its chooser's return and score; the answer node's action
         also every player's (so one search gives every player's chances)."""
         exp3 = self.matching == "exp3"
+        values = score_utilities(returns, scores, self.score_utility, self.request.score_scale) \
+            if self.score_utility else returns
         for stats, actor, mix in path:
-            value = returns[actor]
+            value = values[actor]
             stats.visits += 1
             stats.value_sum += value
+            if values is not returns:
+                stats.return_sum += returns[actor]
             stats.score_sum += scores[actor]
             if mix is not None:
                 edges, probability = mix
@@ -414,8 +427,23 @@ class Tree:
         """An answer node's statistics so far (0: the searching player's)."""
         key = list(self.answers)[index] if index else self.answer
         node = self.nodes.get(key, {})
-        return RootSums({a: [s.visits, s.value_sum, s.score_sum, s.policy_sum] for a, s in node.items()},
-                        self.answer_sums[index])
+        utility = bool(self.score_utility)  # the returns are then kept apart from the values
+        return RootSums({a: [s.visits, s.return_sum if utility else s.value_sum, s.score_sum, s.policy_sum]
+                         for a, s in node.items()}, self.answer_sums[index])
+
+
+def score_utilities(returns: Sequence[float], scores: Sequence[float], weight: float,
+                    scale: float) -> list[float]:
+    """Every player's value under a score utility: ``(1 - weight) * return + weight * (1 +
+    tanh(margin / scale)) / 2``, the margin their score minus the best other player's."""
+    if len(scores) < 2:
+        return [(1 - weight) * r + weight * 0.5 for r in returns]
+    values = []
+    for player, (own_return, own_score) in enumerate(zip(returns, scores)):
+        best_other = max(score for other, score in enumerate(scores) if other != player)
+        margin_term = 0.5 + 0.5 * math.tanh((own_score - best_other) / scale)
+        values.append((1 - weight) * own_return + weight * margin_term)
+    return values
 
 
 def tree_root(decision: Game, request: SearchRequest) -> Game:
@@ -524,12 +552,13 @@ def _uct(node: Node, legal: Sequence[int], c: float, favourite: int | None, prio
     return chosen, action
 
 
-def _kept(nodes: dict[Hashable, Node], edges: Following) -> SearchTree:
-    """The tree for inspection: per node and action (visits, value_sum), and a copy of the edges."""
+def _kept(nodes: dict[Hashable, Node], edges: Following, utility: bool = False) -> SearchTree:
+    """The tree for inspection: per node and action (visits, return sum), and a copy of the edges."""
     collecting = gc.isenabled()
     gc.disable()  # the copy makes no cycles; collections mid-copy would scan the whole big tree
     try:
-        return SearchTree({k: {a: (s.visits, s.value_sum) for a, s in n.items()} for k, n in nodes.items()
+        return SearchTree({k: {a: (s.visits, s.return_sum if utility else s.value_sum) for a, s in n.items()}
+                           for k, n in nodes.items()
                            if not is_chance_key(k)},
                           {start: dict(children) for start, children in edges.items()})
     finally:

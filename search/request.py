@@ -55,6 +55,15 @@ class SearchRequest:
     draws a fresh outcome only while it has fewer than ``chance_widening * sqrt(n + 1)`` distinct
     ones, else draws one of those again at its odds in this world (renormalised over them), so
     the tree grows deeper instead of wider; 0: every chance event drawn afresh."""
+    score_utility: float = 0.0
+    """The weight of the final-score margin in the value every node maximises (a score utility, as
+    KataGo's): a player's value is ``(1 - w) * return + w * (1 + tanh(margin / score_scale)) / 2``,
+    the margin their final score minus the best other player's, so options of nearly equal win
+    chance are told apart by how far ahead they leave the player; 0: the return alone. The answer's
+    win chances are the returns' means either way."""
+    score_scale: float = 10.0
+    """The margin, in victory points, at which ``score_utility``'s term is three quarters of the
+    way from even to its bound (``tanh(1) ≈ 0.76``)."""
     keep_tree: bool = False
     """Return the whole tree (every information-set node and the edges walked) for inspection."""
     oracle: ExactValues[Any] | None = None
@@ -114,6 +123,13 @@ class SearchRequest:
                 and self.chance_widening >= 0 and math.isfinite(self.chance_widening)):
             raise SearchConfigError(
                 f"search request: chance_widening must be a number >= 0, got {self.chance_widening!r}")
+        if not (isinstance(self.score_utility, (int, float)) and not isinstance(self.score_utility, bool)
+                and 0 <= self.score_utility <= 1):
+            raise SearchConfigError(
+                f"search request: score_utility must be a number in [0, 1], got {self.score_utility!r}")
+        if not (isinstance(self.score_scale, (int, float)) and not isinstance(self.score_scale, bool)
+                and self.score_scale > 0 and math.isfinite(self.score_scale)):
+            raise SearchConfigError(f"search request: score_scale must be a number > 0, got {self.score_scale!r}")
         if self.exploration_below is not None and not (
                 isinstance(self.exploration_below, (int, float)) and self.exploration_below >= 0
                 and math.isfinite(self.exploration_below)):

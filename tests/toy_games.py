@@ -3,7 +3,9 @@
 ``DiceGame``: one player, push your luck with a three-sided die. ``MatrixGame``: a one-shot
 simultaneous 2x2 constant-sum game (a mixed equilibrium by default). ``BidGame``: the matrix game
 where two players bid 0 or 1 at the same time (the higher bid wins, equal bids tie), so each
-player's choice must be made without seeing the other's.
+player's choice must be made without seeing the other's. ``GambleGame``: player 0 picks one of
+several gambles, each a chance to win and the final scores of a win and of a loss, so the win
+chance and the score margin of each choice are known.
 """
 
 from __future__ import annotations
@@ -208,3 +210,68 @@ class BidGame(MatrixGame):
 
     def exact_returns(self) -> list[Fraction]:
         return [Fraction(r) for r in self.returns()]
+
+
+Gamble = tuple[float, tuple[float, float], tuple[float, float]]
+"""A gamble: player 0's chance to win, the final scores (player 0's, player 1's) of a win, of a loss."""
+
+
+class GambleGame:
+    """Player 0 picks gamble ``i`` (action ``i``), then a coin decides it (outcomes ``WIN`` / ``LOSE``)."""
+
+    players = 2
+    WIN, LOSE = 100, 101
+
+    def __init__(self, gambles: tuple[Gamble, ...]):
+        self.gambles = gambles
+        self.picked: int | None = None
+        self.won: bool | None = None
+
+    def copy(self) -> "GambleGame":
+        other = GambleGame(self.gambles)
+        other.picked, other.won = self.picked, self.won
+        return other
+
+    def current_player(self) -> int:
+        return 0 if self.picked is None else CHANCE if self.won is None else TERMINAL
+
+    def is_chance(self) -> bool:
+        return self.picked is not None and self.won is None
+
+    def is_terminal(self) -> bool:
+        return self.won is not None
+
+    def is_simultaneous(self) -> bool:
+        return False
+
+    def legal_actions(self) -> list[int]:
+        return [self.WIN, self.LOSE] if self.is_chance() else list(range(len(self.gambles)))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        assert self.picked is not None
+        chance = self.gambles[self.picked][0]
+        return [(self.WIN, chance), (self.LOSE, 1 - chance)]
+
+    def sample_chance(self, rng: random.Random) -> int:
+        assert self.picked is not None
+        return self.WIN if rng.random() < self.gambles[self.picked][0] else self.LOSE
+
+    def apply(self, action: int) -> None:
+        if self.picked is None:
+            self.picked = action
+        else:
+            self.won = action == self.WIN
+
+    def returns(self) -> list[float]:
+        return [1.0, 0.0] if self.won else [0.0, 1.0]
+
+    def scores(self) -> list[float]:
+        assert self.picked is not None
+        _, if_won, if_lost = self.gambles[self.picked]
+        return list(if_won if self.won else if_lost)
+
+    def information_set_key(self, player: int) -> tuple[int | None, bool | None]:
+        return self.picked, self.won
+
+    def determinize(self, player: int, rng: random.Random) -> "GambleGame":
+        return self.copy()

@@ -35,7 +35,8 @@ GAMMA = 0.101
 A_RATIO = 0.1
 """fishtest's A: this share of the iterations."""
 TUNABLE = {"exploration": float, "below": float, "prior_weight": float, "cutoff": int,
-           "widening": float, "trust": float, "chance_widening": float}
+           "widening": float, "trust": float, "chance_widening": float,
+           "score_utility": float}
 """The ``ismcts:`` options SPSA may tune (an ``int`` option plays θ rounded)."""
 LOG_VERSION = 1
 """The ``spsa`` field of a log's header line."""

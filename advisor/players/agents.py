@@ -96,7 +96,9 @@ class SearchAgent:
     iteration's generations, docs/evaluator.md) instead of the shipped one, and
     ``prior=learned,prior_model=PATH`` takes the prior from a fitted policy file;
     ``chance_widening=K`` replays drawn tiles and weather inside the tree (double progressive
-    widening, ``SearchRequest.chance_widening``) so that it grows deeper (issue 27).
+    widening, ``SearchRequest.chance_widening``) so that it grows deeper (issue 27);
+    ``score_utility=W`` (with ``score_scale=VP``) makes every node maximise its chooser's return
+    blended with their final-score margin (``SearchRequest.score_utility``).
     """
 
     def __init__(self, name: str, iterations: int | None = None, seconds: float | None = None,
@@ -106,7 +108,8 @@ class SearchAgent:
                  widening: float = 0.0, below: float | None = None, reuse: int | None = None,
                  evaluator: str = "learned", simultaneous: str = "uct", step_root: int = 0,
                  model: str | None = None, prior_model: str | None = None,
-                 chance_widening: float = 0.0) -> None:
+                 chance_widening: float = 0.0, score_utility: float = 0.0,
+                 score_scale: float = 10.0) -> None:
         from advisor.players.bots import (
             DEFAULT_ROLLOUT, THRIFTY_ROLLOUT, HeuristicEvaluator, SearchedBelief, TrustedPolicy, random_bot)
         from advisor.players.learned import LearnedEvaluator, ModelFileError, load_model
@@ -176,7 +179,8 @@ class SearchAgent:
                                       belief=beliefs[belief], prior=priors[prior],
                                       prior_weight=prior_weight, oracle=oracles[exact],
                                       widening=widening, exploration_below=below,
-                                      chance_widening=chance_widening,
+                                      chance_widening=chance_widening, score_utility=score_utility,
+                                      score_scale=score_scale,
                                       simultaneous=simultaneous, step_root=bool(step_root))
         self.oracle = oracles[exact]
         """``exact=endgames``: this agent's own probes (``shared=False``), emptied at each new game."""
@@ -245,7 +249,7 @@ def _bot(spec: AgentSpec) -> Agent:
 def _ismcts(spec: AgentSpec) -> Agent:
     known = {"iterations", "seconds", "exploration", "workers", "rollout", "cutoff", "belief", "trust",
              "prior", "prior_weight", "exact", "widening", "below", "reuse", "evaluator", "simultaneous",
-             "step_root", "model", "prior_model", "chance_widening"}
+             "step_root", "model", "prior_model", "chance_widening", "score_utility", "score_scale"}
     unknown = set(spec.params) - known
     if unknown:
         raise AgentSpecError(f"ismcts: unknown parameter {sorted(unknown)[0]!r} "

@@ -37,6 +37,14 @@ def snapshot(pos: Position) -> tuple[object, ...]:
                  for value in (getattr(pos, name) for name in FIELDS))
 
 
+def without_others_choices(pos: Position, player: int) -> tuple[object, ...]:
+    """:func:`snapshot` with the others' unrevealed choices of this step (C6, C8, C12) masked: all
+    that an open-bag position hides from `player`."""
+    masked = pos.copy()
+    masked.pending = [choice if seat == player else -99 for seat, choice in enumerate(pos.pending)]
+    return snapshot(masked)
+
+
 def expected_census(pos: Position) -> tuple[Counter[int], int, int]:
     """Tile totals of a new game: start bags, the market, and the weather tiles (C1, C3, C4)."""
     return census(Position.new_game(pos.players, pos.route, pos.ruleset))
@@ -103,6 +111,9 @@ def check_copy_and_determinize(pos: Position, rng: random.Random) -> None:
         world = pos.determinize(player, rng)
         assert world.information_set_key(player) == pos.information_set_key(player)
         assert census(world) == census(pos)
+        if not pos.hidden_bags:  # no strategy fusion beyond a step (docs/strength.md, issue 27)
+            assert without_others_choices(world, player) == without_others_choices(pos, player), \
+                "determinize changed more than the others' unrevealed choices of this step"
     assert snapshot(pos) == before, "determinize changed the original"
 
 
