@@ -60,6 +60,10 @@ class EdgeStats:
         """At a simultaneous node under regret matching or Exp3: the action's probability summed
         over the node's visits (the mean strategy, unnormalised; 0 under UCT)."""
 
+    def returns(self, utility: bool) -> float:
+        """The chooser's return summed over the visits (`utility`: the search used a score utility)."""
+        return self.return_sum if utility else self.value_sum
+
     def __repr__(self) -> str:
         return (f"EdgeStats(visits={self.visits}, availability={self.availability}, "
                 f"value_sum={self.value_sum}, return_sum={self.return_sum}, "
@@ -427,9 +431,9 @@ class Tree:
         """An answer node's statistics so far (0: the searching player's)."""
         key = list(self.answers)[index] if index else self.answer
         node = self.nodes.get(key, {})
-        utility = bool(self.score_utility)  # the returns are then kept apart from the values
-        return RootSums({a: [s.visits, s.return_sum if utility else s.value_sum, s.score_sum, s.policy_sum]
-                         for a, s in node.items()}, self.answer_sums[index])
+        utility = bool(self.score_utility)
+        return RootSums({a: [s.visits, s.returns(utility), s.score_sum, s.policy_sum] for a, s in node.items()},
+                        self.answer_sums[index])
 
 
 def score_utilities(returns: Sequence[float], scores: Sequence[float], weight: float,
@@ -557,8 +561,7 @@ def _kept(nodes: dict[Hashable, Node], edges: Following, utility: bool = False) 
     collecting = gc.isenabled()
     gc.disable()  # the copy makes no cycles; collections mid-copy would scan the whole big tree
     try:
-        return SearchTree({k: {a: (s.visits, s.return_sum if utility else s.value_sum) for a, s in n.items()}
-                           for k, n in nodes.items()
+        return SearchTree({k: {a: (s.visits, s.returns(utility)) for a, s in n.items()} for k, n in nodes.items()
                            if not is_chance_key(k)},
                           {start: dict(children) for start, children in edges.items()})
     finally:

@@ -119,16 +119,13 @@ class SearchRequest:
                 f"search request: {self.workers} workers for only {self.iterations} iterations")
         if not (isinstance(self.widening, (int, float)) and self.widening >= 0 and math.isfinite(self.widening)):
             raise SearchConfigError(f"search request: widening must be a number >= 0, got {self.widening!r}")
-        if not (isinstance(self.chance_widening, (int, float)) and not isinstance(self.chance_widening, bool)
-                and self.chance_widening >= 0 and math.isfinite(self.chance_widening)):
+        if not (_is_real(self.chance_widening) and self.chance_widening >= 0):
             raise SearchConfigError(
                 f"search request: chance_widening must be a number >= 0, got {self.chance_widening!r}")
-        if not (isinstance(self.score_utility, (int, float)) and not isinstance(self.score_utility, bool)
-                and 0 <= self.score_utility <= 1):
+        if not (_is_real(self.score_utility) and 0 <= self.score_utility <= 1):
             raise SearchConfigError(
                 f"search request: score_utility must be a number in [0, 1], got {self.score_utility!r}")
-        if not (isinstance(self.score_scale, (int, float)) and not isinstance(self.score_scale, bool)
-                and self.score_scale > 0 and math.isfinite(self.score_scale)):
+        if not (_is_real(self.score_scale) and self.score_scale > 0):
             raise SearchConfigError(f"search request: score_scale must be a number > 0, got {self.score_scale!r}")
         if self.exploration_below is not None and not (
                 isinstance(self.exploration_below, (int, float)) and self.exploration_below >= 0
@@ -153,15 +150,18 @@ class SearchRequest:
         if self.simultaneous not in SIMULTANEOUS_SELECTIONS:
             raise SearchConfigError(f"search request: simultaneous must be one of "
                                     f"{', '.join(SIMULTANEOUS_SELECTIONS)}, got {self.simultaneous!r}")
-        if not (isinstance(self.mixing, (int, float)) and not isinstance(self.mixing, bool)
-                and 0 < self.mixing <= 1):
+        if not (_is_real(self.mixing) and 0 < self.mixing <= 1):
             raise SearchConfigError(f"search request: mixing must be a number in (0, 1], got {self.mixing!r}")
         if not isinstance(self.step_root, bool):
             raise SearchConfigError(f"search request: step_root must be a bool, got {self.step_root!r}")
-        if not (isinstance(self.prior_weight, (int, float)) and not isinstance(self.prior_weight, bool)
-                and self.prior_weight >= 0 and math.isfinite(self.prior_weight)):
+        if not (_is_real(self.prior_weight) and self.prior_weight >= 0):
             raise SearchConfigError(
                 f"search request: prior_weight must be a number >= 0, got {self.prior_weight!r}")
+
+
+def _is_real(value: object) -> bool:
+    """A finite int or float, not a bool."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def wilson_interval(mean: float, n: int, z: float = Z95) -> tuple[float, float]:
