@@ -315,33 +315,48 @@ def big_unknown_keys_body(size: int) -> bytes:
     return json.dumps({"position": {"format": "refuge-position/1", **keys}}).encode()
 
 
-def test_large_validations_run_off_the_event_loop(tmp_path) -> None:
-    """Three 2 MB validations at once: /api/status is answered while they are still being read."""
+def test_large_validations_run_off_the_event_loop(tmp_path, monkeypatch) -> None:
+    """Three 2 MB validations held inside the validator at once: /api/status is still answered
+    (were they run on the event loop, it would wait for them; no sleep decides the order)."""
     import threading
 
     import httpx
 
+    from advisor.web.views import positions as position_views
     from webtools import LiveServer, make_games
 
+    entered = threading.Semaphore(0)
+    release = threading.Event()
+    real_validate = position_views._validate
+
+    def held_validate(*args):
+        entered.release()
+        release.wait(60)
+        return real_validate(*args)
+
+    monkeypatch.setattr(position_views, "_validate", held_validate)
     body = big_unknown_keys_body(2_000_000)
     config = small_config(make_games(str(tmp_path / "games")), max_body_bytes=len(body) + 1)
     with LiveServer(config) as live:
-        finished: list[int] = []
         answers: list[httpx.Response] = []
 
         def validate() -> None:
             answers.append(httpx.post(f"{live.url}/api/validate", content=body, timeout=120,
                                       headers={"content-type": "application/json"}))
-            finished.append(1)
 
         threads = [threading.Thread(target=validate) for _ in range(3)]
         for thread in threads:
             thread.start()
-        time.sleep(0.5)  # the bodies are in
-        status = httpx.get(f"{live.url}/api/status", timeout=60)
-        in_flight = 3 - len(finished)
-        for thread in threads:
-            thread.join(120)
-    assert status.status_code == 200 and in_flight >= 1
+        try:
+            inside = [entered.acquire(timeout=20) for _ in threads]
+            status = httpx.get(f"{live.url}/api/status", timeout=10)
+            answered_while_held = not answers
+        finally:
+            release.set()
+            for thread in threads:
+                thread.join(120)
+    assert all(inside), "the three validations did not all reach the validator"
+    assert status.status_code == 200 and answered_while_held
+    assert len(answers) == 3
     assert all(a.status_code == 200 and len(a.content) < 20_000 for a in answers)
     assert all(a.json()["problem_count"] > 120_000 for a in answers)
