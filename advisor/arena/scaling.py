@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 
 from tabulate import tabulate
 
-from advisor.arena.match import NAME, ArenaReports, ArenaSettings, run_arena
+from advisor.arena.match import NAME, ArenaReports, ArenaSettings, ArenaTally, run_arena
 from advisor.arena.report import (
     ELO_SHOWN, MIN_INTERVAL_UNITS, PairStats, format_elo, interval_text,
 )
@@ -119,6 +119,13 @@ def _stored(arena: ArenaSettings) -> bool:
         store.close()
 
 
+def play_run(arena: ArenaSettings, reports: ArenaReports) -> ArenaTally:
+    """Play (the rest of) one run of a curve; with ``resume``, a run not started yet starts now."""
+    if arena.resume and not _stored(arena):
+        arena = replace(arena, resume=False)
+    return run_arena(arena, reports)
+
+
 @dataclass(frozen=True)
 class Step:
     """One point of a curve: the family at `budget` against itself at `previous`."""
@@ -148,10 +155,8 @@ def run_scaling(settings: ScalingSettings,
     # budget by budget across the families: a run stopped early has every curve's cheap steps
     for previous, budget in zip(settings.budgets, settings.budgets[1:]):
         for family in settings.families:
-            arena = step_settings(settings, family, budget, previous)
-            if settings.resume and not _stored(arena):
-                arena = replace(arena, resume=False)  # a step not started yet starts now
-            tally = run_arena(arena, reports(f"{family[0]}: {budget} vs {previous} iterations"))
+            tally = play_run(step_settings(settings, family, budget, previous),
+                             reports(f"{family[0]}: {budget} vs {previous} iterations"))
             rows = tally.rows()
             steps.append(Step(family[0], budget, previous, rows[0] if rows else None,
                               len(tally.played), tally.schedule.total))

@@ -117,9 +117,10 @@ def plot_ladder(rated: Sequence[Rated], path: str, order: Sequence[str]) -> None
     save(figure, path)
 
 
-def plot_scaling(curves: dict[str, list[CurvePoint]], path: str) -> None:
-    """The scaling curve: each family's Elo over its smallest budget against the iterations (log
-    scale), with the 95% intervals where they are known.
+def plot_scaling(curves: dict[str, list[CurvePoint]], path: str,
+                 measured: str = "Elo over the smallest budget") -> None:
+    """The scaling curve: each family's Elo (`measured`: over its smallest budget, or against a fixed
+    opponent) against the iterations (log scale), with the 95% intervals where they are known.
 
     Raises:
         RefugeError: matplotlib is missing or the file cannot be written.
@@ -141,7 +142,7 @@ def plot_scaling(curves: dict[str, list[CurvePoint]], path: str) -> None:
     budgets = sorted({p.budget for points in curves.values() for p in points})
     axes.set_xticks(budgets, [f"{b:,}" for b in budgets])
     axes.set_xlabel("iterations per decision")
-    axes.set_ylabel("Elo over the smallest budget (95% CI)")
+    axes.set_ylabel(f"{measured} (95% CI)")
     axes.set_title("Strength against search budget")
     axes.grid(alpha=0.3)
     axes.legend()

@@ -10,6 +10,7 @@ from advisor.arena.report import ELO_NOTE
 from advisor.arena.scaling import (
     DEFAULT_BUDGETS, DEFAULT_FAMILIES, ScalingSettings, curves, format_steps, run_scaling,
 )
+from advisor.arena.scaling_against import against_curves, format_points, run_against
 from advisor.cli.charts import check_chart_path, plot_scaling
 from advisor.cli.errors import fail_on_one_line as fail
 from advisor.cli.progress import ArenaDisplay, arena_interrupts
@@ -46,13 +47,17 @@ def parse_budgets(text: str) -> list[int]:
               help="local worker processes (default: every core)")
 @click.option("--executor", default="local", show_default=True, help="local or dask://HOST:PORT")
 @click.option("--resume", is_flag=True, help="continue the stored steps, start the others")
+@click.option("--against", "opponent", default=None, metavar="NAME=SPEC",
+              help="play every budget against this fixed opponent on the same deals (e.g. "
+                   "greedy=greedy) instead of against the budget before it")
 @click.option("--plot", "plot_path", default=None, metavar="FILE",
               help="also draw the curves (PNG, SVG, PDF)")
 def scaling_command(families: tuple[str, ...], budgets: str, games: int, players: int, route: str,
                     seed: int, db: str, workers: int | None, executor: str, resume: bool,
-                    plot_path: str | None) -> None:
+                    opponent: str | None, plot_path: str | None) -> None:
     """The scaling curve: each family at rising budgets, every budget against the one before it on
-    paired deals, each step an arena run stored in --db; then the table and the curve.
+    paired deals (or, with --against, every budget against one opponent on the same deals), each
+    an arena run stored in --db; then the table and the curve.
 
     Example: refuge scaling --budgets 250,1000,4000,16000 --games 200 --workers 2 --plot scaling.png
     """
@@ -72,22 +77,35 @@ def scaling_command(families: tuple[str, ...], budgets: str, games: int, players
             displays.append(display)
             return ArenaReports(display.line, display.played, display.waiting)
 
+        against = None if opponent is None else parse_named_agent(opponent)
         try:
             with arena_interrupts(db):
-                steps = run_scaling(settings, reports)
+                if against is None:
+                    steps = run_scaling(settings, reports)
+                else:
+                    points = run_against(settings, against, reports)
         finally:
             for display in displays:
                 display.close()
     except RefugeError as error:
         fail(error)
         return
-    click.echo(format_steps(steps))
-    click.echo(ELO_NOTE)
-    click.echo("Elo over the first budget: the steps' Elo added up; its interval adds the steps' "
-               "variances (independent matches)")
+    if against is None:
+        click.echo(format_steps(steps))
+        click.echo(ELO_NOTE)
+        click.echo("Elo over the first budget: the steps' Elo added up; its interval adds the steps' "
+                   "variances (independent matches)")
+        found, measured = curves(steps), "Elo over the smallest budget"
+    else:
+        click.echo(format_points(points))
+        click.echo(ELO_NOTE)
+        click.echo(f"score over the budget before: the mean difference of the two budgets' scores "
+                   f"against {against[0]} on the deals both completed (the same deals: the run's seed "
+                   "fixes them)")
+        found, measured = against_curves(points), f"Elo against {against[0]}"
     if plot_path is not None:
         try:
-            plot_scaling(curves(steps), plot_path)
+            plot_scaling(found, plot_path, measured)
         except RefugeError as error:
             fail(error)
         click.echo(f"plot: {plot_path}")
