@@ -150,6 +150,18 @@ def gains(points: Sequence[Point]) -> dict[tuple[str, int], Gain | None]:
     return found
 
 
+def family_gains(points: Sequence[Point]) -> dict[tuple[str, int], Gain | None]:
+    """Each point's paired gain over the first family's point at the same budget, by (family,
+    budget), for every family after the first (`points` in family order, as :func:`run_against`
+    returns them)."""
+    if not points:
+        return {}
+    first = points[0].family
+    base = {point.budget: point for point in points if point.family == first}
+    return {(point.family, point.budget): paired_gain(base[point.budget], point)
+            for point in points if point.family != first and point.budget in base}
+
+
 def against_curves(points: Sequence[Point]) -> dict[str, list[CurvePoint]]:
     """Each family's Elo against the opponent at every budget with a finite Elo (a clean sweep has
     none), with its 95% interval where the deals suffice for one."""
@@ -175,8 +187,9 @@ def gain_text(gain: Gain | None) -> str:
 
 def format_points(points: Sequence[Point]) -> str:
     """The table: one row per point, from the family's side, with its paired gain over the budget
-    before it."""
-    paired = gains(points)
+    before it (and, with several families, over the first family at the same budget)."""
+    paired, across = gains(points), family_gains(points)
+    families = list(dict.fromkeys(point.family for point in points))
     body = []
     for point in points:
         s = None if point.row is None else point.row.summary
@@ -185,7 +198,10 @@ def format_points(points: Sequence[Point]) -> str:
                      "-" if s is None or not s.units else f"{s.score:.3f}",
                      "-" if s is None or not s.units else format_elo(s.elo),
                      "-" if s is None else interval_text(s), 0 if s is None else s.units,
-                     gain_text(paired.get((point.family, point.budget)))])
-    return tabulate(body, headers=["family", "iterations", "games", "W-D-L", "score", "Elo", "95% CI",
-                                   "deals", "score over the budget before (paired, 95%)"],
-                    tablefmt="simple", disable_numparse=True)
+                     gain_text(paired.get((point.family, point.budget)))]
+                    + ([gain_text(across.get((point.family, point.budget)))] if len(families) > 1 else []))
+    headers = ["family", "iterations", "games", "W-D-L", "score", "Elo", "95% CI", "deals",
+               "score over the budget before (paired, 95%)"]
+    if len(families) > 1:
+        headers.append(f"score over {families[0]} (paired, 95%)")
+    return tabulate(body, headers=headers, tablefmt="simple", disable_numparse=True)

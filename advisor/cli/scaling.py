@@ -101,7 +101,7 @@ def scaling_command(families: tuple[str, ...], budgets: str, games: int, players
         click.echo(ELO_NOTE)
         click.echo(f"score over the budget before: the mean difference of the two budgets' scores "
                    f"against {against[0]} on the deals both completed (the same deals: the run's seed "
-                   "fixes them)")
+                   "fixes them); with several families, the same over the first family at each budget")
         found, measured = against_curves(points), f"Elo against {against[0]}"
     if plot_path is not None:
         try:

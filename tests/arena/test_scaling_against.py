@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from advisor.arena.report import PairStats, Played
 from advisor.arena.scaling import ScalingError, ScalingSettings
 from advisor.arena.scaling_against import (
-    Point, against_curves, check_opponent, deal_scores, format_points, gains, paired_gain, run_against,
+    Point, against_curves, check_opponent, deal_scores, family_gains, format_points, gains, paired_gain,
+    run_against,
 )
 from advisor.arena.stats import Z95, MatchSummary, score_from_elo
 from advisor.cli.main import cli
@@ -59,6 +60,19 @@ def test_gains_compare_each_budget_with_the_one_before_in_its_family() -> None:
     assert found[("a", 4)].mean == pytest.approx(0.5)  # type: ignore[union-attr]
     assert found[("a", 16)].mean == pytest.approx(0.5)  # type: ignore[union-attr]
     assert "+0.500 (1 deals)" in format_points(points)
+
+
+def test_a_family_is_compared_with_the_first_at_the_same_budget_on_the_same_deals() -> None:
+    first = [_point(2, {0: 0.5, 1: 0.5}), _point(4, {0: 0.5, 1: 1.0})]
+    other = [Point("b", p.budget, p.row, p.stored, p.total, scores)
+             for p, scores in zip(first, ({(0, 0): 1.0, (0, 1): 0.5}, {(0, 0): 0.0, (0, 1): 1.0}))]
+    found = family_gains(first + other)
+    assert set(found) == {("b", 2), ("b", 4)}
+    assert found[("b", 2)].mean == pytest.approx(0.25)  # type: ignore[union-attr]
+    assert found[("b", 4)].mean == pytest.approx(-0.25)  # type: ignore[union-attr]
+    table = format_points(first + other)
+    assert "score over a (paired, 95%)" in table and "-0.250 (2 deals)" in table
+    assert "score over a" not in format_points(first)  # one family: no such column
 
 
 def test_the_curve_is_each_points_elo_and_leaves_out_a_clean_sweep() -> None:
