@@ -30,7 +30,8 @@ from positions.errors import RefugeError
 @click.option("--play", default="ismcts:iterations=200", show_default=True,
               help="The agent in every seat of the games the decisions come from.")
 def main(families: tuple[str, ...], budgets: str, games: int, per_game: int, seed: int, play: str) -> None:
-    """Print the mean decisions an iteration walks in the tree per family and budget."""
+    """Print the mean decisions an iteration walks in the tree per family and budget, and how many
+    of them (the walk's last aside) tried an action at its node for the first time."""
     try:
         named = [parse_named_agent(f) for f in families] or [("default", "ismcts"),
                                                               ("chance", "ismcts:chance_widening=1")]
@@ -47,9 +48,9 @@ def main(families: tuple[str, ...], budgets: str, games: int, per_game: int, see
         click.echo(f"tree_depth.py: {error}", err=True)
         sys.exit(2)
     print(tabulate([(r.family, r.budget, r.views, f"{r.mean:.2f}", f"{r.own:.2f}", f"{r.deepest:.1f}",
-                     f"{r.nodes:.0f}") for r in rows],
+                     f"{r.nodes:.0f}", f"{r.first_tries:.2f}") for r in rows],
                    headers=["family", "iterations", "decisions", "walk in tree", "own later choices",
-                            "deepest", "nodes"]))
+                            "deepest", "nodes", "first tries"]))
 
 
 if __name__ == "__main__":

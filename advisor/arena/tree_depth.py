@@ -23,12 +23,16 @@ from search.ismcts import Tree
 @dataclass(frozen=True)
 class Depth:
     """One search's walks: the mean decisions in the tree per iteration, the searcher's own among
-    them, the deepest walk, and the information-set nodes grown."""
+    them, the deepest walk, the information-set nodes grown, and the mean first tries per iteration."""
 
     mean: float
     own: float
     deepest: int
     nodes: int
+    first_tries: float = 0.0
+    """Decisions in the tree, other than the walk's last, whose action was tried at its node for the
+    first time: UCT's exploration of a node's untried actions, played in the simulation instead of
+    the rollout policy's choice."""
 
 
 def search_depth(view: Position, spec: str, iterations: int, seed: int) -> Depth:
@@ -38,13 +42,15 @@ def search_depth(view: Position, spec: str, iterations: int, seed: int) -> Depth
         raise ValueError(f"{spec!r} is not an ismcts agent")
     tree = Tree(view, agent.request(seed), seed)
     player = view.current_player()
-    walked, own, deepest = 0, 0, 0
+    walked, own, deepest, first_tries = 0, 0, 0, 0
     for _ in range(iterations):
         path = tree.iterate()
         walked += len(path)
         own += max(0, sum(1 for _, actor, _ in path if actor == player) - 1)  # not the root's own
         deepest = max(deepest, len(path))
-    return Depth(walked / iterations, own / iterations, deepest, tree.information_sets())
+        first_tries += sum(1 for stats, _, _ in path[:-1] if stats.visits == 1)  # just backed up once
+    return Depth(walked / iterations, own / iterations, deepest, tree.information_sets(),
+                 first_tries / iterations)
 
 
 @dataclass(frozen=True)
@@ -58,6 +64,7 @@ class DepthRow:
     own: float
     deepest: float
     nodes: float
+    first_tries: float = 0.0
 
 
 def depth_table(views: Sequence[Position], families: Sequence[tuple[str, str]], budgets: Sequence[int],
@@ -70,5 +77,6 @@ def depth_table(views: Sequence[Position], families: Sequence[tuple[str, str]], 
             rows.append(DepthRow(family, budget, len(found), statistics.fmean(d.mean for d in found),
                                  statistics.fmean(d.own for d in found),
                                  statistics.fmean(d.deepest for d in found),
-                                 statistics.fmean(d.nodes for d in found)))
+                                 statistics.fmean(d.nodes for d in found),
+                                 statistics.fmean(d.first_tries for d in found)))
     return rows
