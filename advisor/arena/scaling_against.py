@@ -10,6 +10,7 @@ it like any other run.
 from __future__ import annotations
 
 import math
+import statistics
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
@@ -131,11 +132,10 @@ def paired_gain(before: Point, after: Point) -> Gain | None:
     if not common:
         return None
     differences = [after.deal_scores[key] - before.deal_scores[key] for key in common]
-    mean = sum(differences) / len(differences)
+    mean = statistics.fmean(differences)
     if len(differences) < MIN_INTERVAL_UNITS:
         return Gain(len(differences), mean, None)
-    variance = sum((d - mean) ** 2 for d in differences) / (len(differences) - 1)
-    return Gain(len(differences), mean, Z95 * math.sqrt(variance / len(differences)))
+    return Gain(len(differences), mean, Z95 * statistics.stdev(differences) / math.sqrt(len(differences)))
 
 
 def gains(points: Sequence[Point]) -> dict[tuple[str, int], Gain | None]:

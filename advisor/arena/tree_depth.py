@@ -29,7 +29,7 @@ class Depth:
     own: float
     deepest: int
     nodes: int
-    first_tries: float = 0.0
+    first_tries: float
     """Decisions in the tree, other than the walk's last, whose action was tried at its node for the
     first time: UCT's exploration of a node's untried actions, played in the simulation instead of
     the rollout policy's choice."""
@@ -64,7 +64,7 @@ class DepthRow:
     own: float
     deepest: float
     nodes: float
-    first_tries: float = 0.0
+    first_tries: float
 
 
 def depth_table(views: Sequence[Position], families: Sequence[tuple[str, str]], budgets: Sequence[int],
