@@ -33,8 +33,9 @@ import sys
 import time
 from typing import NoReturn
 
-from advisor.players.expert import DataSettings, ExpertDataError, generate_data
+from advisor.players.expert import KEPT, DataSettings, ExpertDataError, generate_data
 from advisor.players.expert_fit import DEFAULT_WEIGHT, policy_report_lines, report_lines, train_generation
+from advisor.players.expert_rank import ranking_report_lines, train_ranking_generation
 from advisor.players.games import derive_seed
 from advisor.players.learned import Model, load_model, shipped_model
 from advisor.players.learned_prior import load_policy
@@ -84,6 +85,12 @@ def parser() -> argparse.ArgumentParser:
                    help="the ismcts: spec that plays the games (an iterations budget; no model=)")
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     p.add_argument("--per-game", type=_positive, default=8, help="decisions kept per game")
+    p.add_argument("--kept", choices=KEPT, default="any",
+                   help="which decisions may be kept: any, or buys (a buy with a choice before the last walk)")
+    p.add_argument("--target", choices=("value", "ranking"), default="value",
+                   help="value: fit the win shares to the mix of search value and outcome (--weight, --l2); "
+                        "ranking: refit the parent's win weights so the positions a decision's options lead "
+                        "to are spaced as the deeper search spaces the options (advisor.players.expert_rank)")
     p.add_argument("--weight", type=_share, default=DEFAULT_WEIGHT,
                    help="lambda: the search label's share in the mix (the rest: the outcome)")
     p.add_argument("--held-out", type=float, default=0.2, help="share of the games kept for measuring")
@@ -133,8 +140,10 @@ def check(args: argparse.Namespace) -> None:
                               "--policy-prior, its prior too)")
     if not args.arena_seconds > 0:
         raise ExpertDataError(f"--arena-seconds: expected a positive number, got {args.arena_seconds}")
+    if args.target == "ranking" and args.policy_prior:
+        raise ExpertDataError("--policy-prior: the ranking target fits no policy; give --target value")
     DataSettings(agent=args.agent, label_iterations=args.label_iterations, games=args.games,
-                 players=args.players, per_game=args.per_game, seed=args.seed).check()
+                 players=args.players, per_game=args.per_game, seed=args.seed, kept=args.kept).check()
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         raise ExpertDataError(f"--out {args.out}: not a folder")
 
@@ -155,7 +164,7 @@ def generation(args: argparse.Namespace, k: int, command: str) -> None:
     spec = generation_spec(args.agent, args, k - 1)
     settings = DataSettings(agent=spec, label_iterations=args.label_iterations, games=args.games,
                             players=args.players, per_game=args.per_game,
-                            seed=derive_seed(args.seed, "expert-iteration", k))
+                            seed=derive_seed(args.seed, "expert-iteration", k), kept=args.kept)
     data = os.path.join(folder, "data.jsonl")
     start = time.perf_counter()
     generate_data(data, settings, args.workers,
@@ -163,8 +172,13 @@ def generation(args: argparse.Namespace, k: int, command: str) -> None:
     baselines: dict[str, Model] = {"shipped": shipped_model()}
     if parent is not None:
         baselines[f"gen-{k - 1}"] = load_model(parent)
-    model, measured, policy, policy_measured = train_generation(
-        data, baselines, args.weight, args.held_out, args.l2, f"{command} (generation {k})")
+    if args.target == "ranking":
+        base = baselines[f"gen-{k - 1}"] if parent is not None else baselines["shipped"]
+        model, measured, policy, policy_measured = train_ranking_generation(
+            data, base, baselines, args.held_out, f"{command} (generation {k})")
+    else:
+        model, measured, policy, policy_measured = train_generation(
+            data, baselines, args.weight, args.held_out, args.l2, f"{command} (generation {k})")
     write_atomically(model_path, json.dumps(model.to_json(), indent=1) + "\n")
     if policy is not None:
         write_atomically(policy_path, json.dumps(policy.to_json(), indent=1) + "\n")
@@ -177,13 +191,15 @@ def generation(args: argparse.Namespace, k: int, command: str) -> None:
              f"({args.players} players, data seed {settings.seed}), {args.per_game} decisions kept per "
              f"game, each labelled by a {args.label_iterations}-iteration search.",
              "",
-             f"Label: {args.weight} x the search's root value + {1 - args.weight:g} x the game's result. "
-             f"Fitted on {t['samples']['training']} decisions, measured on {t['samples']['held_out']} "
+             (f"Label: {args.weight} x the search's root value + {1 - args.weight:g} x the game's result. "
+              if args.target == "value" else f"Label: {model.training['label']} (penalty {model.training['l2']:g}). ")
+             + f"Fitted on {t['samples']['training']} decisions, measured on {t['samples']['held_out']} "
              f"decisions of the last {t['held_out_games']} games (held out whole).",
              "",
              f"Against generation {k - 1} at equal time (not run here):", "", f"    {sprt}"]
     lines = report_lines(f"Expert iteration, generation {k}", measured, notes)
     lines += policy_report_lines(policy_measured) if policy_measured is not None else []
+    lines += ranking_report_lines(measured) if args.target == "ranking" else []
     write_atomically(report, "\n".join(lines) + "\n")
     print(f"gen-{k}: {model_path}; held-out log loss (outcome) new {measured['new']['log_loss_outcome']}, "
           f"shipped {measured['shipped']['log_loss_outcome']}; {time.perf_counter() - start:.0f} s",

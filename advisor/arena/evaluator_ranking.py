@@ -15,8 +15,9 @@ import random
 from typing import Sequence
 
 from advisor.arena.decisions import Agreement, StoredDecision
+from advisor.players.options import after_option
 from positions import phases
-from positions.actions import PASS, Action
+from positions.actions import Action
 from positions.position import Position
 from positions.view import seat_view
 from search.protocol import Evaluator, Policy
@@ -33,16 +34,6 @@ def ranked_buys(decisions: Sequence[StoredDecision], limit: int | None = None,
         chosen = sorted(random.Random(derive_seed(seed, "ranked-buys")).sample(range(len(buys)), limit))
         buys = [buys[i] for i in chosen]
     return buys
-
-
-def after_option(position: Position, action: Action) -> Position:
-    """The position `action` leads to, the others' pending choices of the same step made as passes."""
-    after = position.copy()
-    after.apply(action)
-    while not after.is_terminal() and not after.is_chance() and after.phase == position.phase:
-        legal = after.legal_actions()
-        after.apply(PASS if PASS in legal else legal[0])
-    return after
 
 
 def best_option(position: Position, evaluator: Evaluator[Position]) -> Action:

@@ -33,7 +33,9 @@ from advisor.players.bots import HeuristicEvaluator
 from advisor.players.games import RecordingAgent, deal_seed, derive_seed, play_game
 from advisor.players.learned import feature_rows, walks_left
 from advisor.players.learned_prior import action_features
+from advisor.players.options import after_option
 from advisor.players.specs import AgentSpecError, parse_agent_spec
+from positions import phases
 from positions.errors import RefugeError
 from positions.position import Position
 from positions.routes import ROUTES
@@ -47,7 +49,11 @@ DATA_VERSION = 1
 
 ROW_FIELDS = frozenset({"game", "index", "player", "rows", "walks_left", "heuristic", "heuristic_scores",
                         "search", "policy", "action_features", "returns", "scores"})
-"""What every row of a data file holds (training reads these)."""
+"""What every row of a data file holds (training reads these); a row of a newer file also holds
+``options``: per root action of the deeper search, [action, visits, the decider's mean win share,
+every player's features of the position the action leads to] (:func:`option_rows`)."""
+KEPT = ("any", "buys")
+"""The choices of :attr:`DataSettings.kept`."""
 
 
 class ExpertDataError(RefugeError, ValueError):
@@ -70,6 +76,9 @@ class DataSettings:
     """Seats per game, every one the same agent."""
     per_game: int = 8
     """Asked decisions kept per game (all of them if fewer), drawn by the game's seed."""
+    kept: str = "any"
+    """Which asked decisions may be kept: ``"any"``, or ``"buys"`` (a buy with a choice before the
+    last walk: the decisions whose worth lies beyond the tree, docs/strength.md)."""
 
     def check(self) -> None:
         """Refuse settings that cannot make reproducible data.
@@ -81,6 +90,8 @@ class DataSettings:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < low:
                 raise ExpertDataError(f"expert data: {name} must be an int >= {low}, got {value!r}")
+        if self.kept not in KEPT:
+            raise ExpertDataError(f"expert data: kept must be one of {', '.join(KEPT)}, got {self.kept!r}")
         if self.players not in (2, 3, 4) or isinstance(self.players, bool):
             raise ExpertDataError(f"expert data: players must be 2, 3 or 4, got {self.players!r}")
         try:
@@ -126,16 +137,22 @@ def game_deal(settings: DataSettings, game: int) -> int:
     return deal_seed(derive_seed(settings.seed, "expert"), game)
 
 
-def label_game(settings: DataSettings, game: int) -> list[dict[str, Any]]:
-    """Play game `game` and label its kept decisions: the game's rows, in decision order."""
+def played_views(settings: DataSettings, game: int) -> tuple[list[tuple[int, Position]], Position]:
+    """Play game `game`: (seat, the view it was handed) at each asked decision, and the final position."""
     log: list[tuple[int, Position]] = []
     seats = [RecordingAgent(make_agent(settings.agent), seat, log) for seat in range(settings.players)]
+    recorder = play_game(seats, game_route(settings, game), game_deal(settings, game))
+    return log, recorder.position
+
+
+def label_game(settings: DataSettings, game: int) -> list[dict[str, Any]]:
+    """Play game `game` and label its kept decisions: the game's rows, in decision order."""
+    log, final = played_views(settings, game)
     route = game_route(settings, game)
-    recorder = play_game(seats, route, game_deal(settings, game))
-    final = recorder.position
     returns, scores = final.returns(), [float(v) for v in final.scores()]
     rng = random.Random(derive_seed(settings.seed, "expert", game, "kept"))
-    kept = sorted(rng.sample(range(len(log)), min(settings.per_game, len(log))))
+    asked = [i for i, (_, view) in enumerate(log) if settings.kept == "any" or is_early_buy(view)]
+    kept = sorted(rng.sample(asked, min(settings.per_game, len(asked))))
     labeller = make_agent(settings.agent)  # a fresh agent: its endgame probes start empty
     assert isinstance(labeller, SearchAgent)
     request = dataclasses.replace(labeller.template, iterations=settings.label_iterations, seconds=None)
@@ -154,9 +171,27 @@ def label_game(settings: DataSettings, game: int) -> list[dict[str, Any]]:
             "heuristic": shares, "heuristic_scores": projected,
             "search": {"iterations": result.iterations, "wins": wins, "scores": searched},
             "policy": [[s.action, s.visits] for s in result.actions],
+            "options": option_rows(view, seat, result),
             "action_features": action_features(view, random.Random(derive_seed(
                 settings.seed, "expert", game, "prior", index))),
             "returns": list(returns), "scores": scores})
+    return rows
+
+
+def is_early_buy(position: Position) -> bool:
+    """Whether `position` asks for a buy before the last walk (its decider has a choice there)."""
+    return position.phase == phases.BUY and position.walk < position.ruleset.walks - 1
+
+
+def option_rows(view: Position, seat: int, result: SearchResult) -> list[list[Any]]:
+    """Per root action of `result` (searched on `view`, the decider `seat`'s view): the action, its
+    visits, the decider's mean win share and every player's features of the position it leads to
+    (:func:`~advisor.players.options.after_option`): the ranking labels of the decision's options."""
+    rows = []
+    for stats in result.actions:
+        if stats.visits and stats.wins:
+            rows.append([stats.action, stats.visits, stats.wins[seat],
+                         feature_rows(after_option(view, stats.action))])
     return rows
 
 

@@ -148,17 +148,11 @@ def train_generation(data: str, baselines: dict[str, Model], weight: float = DEF
     fitting, testing = split_games(rows, held_out)
     unmeasured = fit(samples_of(fitting, weight), l2)
     measured = measure({"new": unmeasured, **baselines}, testing)
-    training = {
-        "command": command, "data": data, "data_settings": _described(settings),
-        "label": LABEL, "weight": weight, "l2": l2,
-        "split": "by game: the last share of the file's games held out whole",
-        "games": settings.games, "held_out_games": len({r["game"] for r in testing}),
-        "samples": {"training": len(fitting), "held_out": len(testing)},
-        "fit": "win: conditional logit (softmax across players) by Newton's method; "
-               "score: ridge least squares",
-        "held_out": {name: {k: v for k, v in values.items() if k != "bins"} for name, values in measured.items()},
-        "rules_version": RULES_VERSION,
-    }
+    training = training_record(
+        command, data, settings, testing, measured, label=LABEL, weight=weight, l2=l2,
+        split="by game: the last share of the file's games held out whole",
+        samples={"training": len(fitting), "held_out": len(testing)},
+        fit="win: conditional logit (softmax across players) by Newton's method; score: ridge least squares")
     model = Model(unmeasured.win_weights, unmeasured.score_weights, training)
     fitting_policy = policy_samples(fitting)
     if not fitting_policy or not policy_samples(testing):
@@ -175,9 +169,21 @@ def train_generation(data: str, baselines: dict[str, Model], weight: float = DEF
     return Fitted(model, measured, PolicyModel(weights, policy_training), policy_measured)
 
 
-def _described(settings: DataSettings) -> dict[str, Any]:
+def training_record(command: str, data: str, settings: DataSettings, testing: Sequence[dict[str, Any]],
+                    measured: dict[str, dict[str, Any]], **fields: Any) -> dict[str, Any]:
+    """A generation's model file ``training`` record: the command, the data and its settings, the
+    held-out games and measures (without the reliability bins), and `fields` (label, fit, ...)."""
+    return {"command": command, "data": data, "data_settings": described(settings), **fields,
+            "games": settings.games, "held_out_games": len({r["game"] for r in testing}),
+            "held_out": {name: {k: v for k, v in values.items() if k != "bins"} for name, values in measured.items()},
+            "rules_version": RULES_VERSION}
+
+
+def described(settings: DataSettings) -> dict[str, Any]:
+    """The settings a model's training record names."""
     return {"agent": settings.agent, "label_iterations": settings.label_iterations,
-            "players": settings.players, "per_game": settings.per_game, "seed": settings.seed}
+            "players": settings.players, "per_game": settings.per_game, "kept": settings.kept,
+            "seed": settings.seed}
 
 
 def report_lines(title: str, measured: dict[str, dict[str, Any]], notes: Sequence[str] = ()) -> list[str]:

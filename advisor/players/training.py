@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -194,14 +194,24 @@ def fit_win_weights(samples: Sequence[Sample], l2: float = 1e-3, iterations: int
     centre, spread, penalty = _scaling(rows, l2, own_units)
     groups = [((x - centre) / spread, y) for x, y in raw]  # a shift common to all players cancels
     total = len(samples)
-    w = np.zeros(rows.shape[1])
-    loss, grad, hess = _win_objective(groups, w, penalty, total)
+    w = newton_minimize(lambda w: _win_objective(groups, w, penalty, total), np.zeros(rows.shape[1]), iterations)
+    return w / spread
+
+
+Objective = Callable[[np.ndarray], tuple[float, np.ndarray, np.ndarray]]
+"""A loss at the weights: (loss, gradient, Hessian or its Gauss-Newton approximation)."""
+
+
+def newton_minimize(objective: Objective, w: np.ndarray, iterations: int = 50) -> np.ndarray:
+    """The weights reached from `w` by (Gauss-)Newton steps of `objective`, each step halved until
+    the loss does not rise; stops when a step gains less than 1e-12 or none is found."""
+    loss, grad, hess = objective(w)
     for _ in range(iterations):
         step = np.linalg.solve(hess, grad)
         size = 1.0
         while size > 1e-6:
             trial = w - size * step
-            trial_loss, trial_grad, trial_hess = _win_objective(groups, trial, penalty, total)
+            trial_loss, trial_grad, trial_hess = objective(trial)
             if trial_loss <= loss:
                 break
             size /= 2
@@ -211,7 +221,7 @@ def fit_win_weights(samples: Sequence[Sample], l2: float = 1e-3, iterations: int
         w, loss, grad, hess = trial, trial_loss, trial_grad, trial_hess
         if converged:
             break
-    return w / spread
+    return w
 
 
 def fit_score_weights(samples: Sequence[Sample], l2: float = 1e-3, own_units: int = 0) -> np.ndarray:

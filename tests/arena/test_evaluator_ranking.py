@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 from advisor.arena.decisions import stored_decisions
-from advisor.arena.evaluator_ranking import (
-    after_option, best_option, ranked_buys, ranking_agreement, reference_choices)
+from advisor.arena.evaluator_ranking import best_option, ranked_buys, ranking_agreement, reference_choices
 from advisor.players.bots import greedy_bot
 from advisor.players.learned import LearnedEvaluator
+from advisor.players.options import after_option
 from positions import phases
 from positions.actions import BUY, PASS
 from positions.position import Position
