@@ -76,6 +76,11 @@ def decider_shares(weights: np.ndarray, decision: RankedDecision) -> np.ndarray:
     return shares[:, decision.seat] / shares.sum(axis=1)
 
 
+def _centred_error(shares: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """The model's shares minus the search's means, each centred on its decision's mean."""
+    return (shares - shares.mean()) - (values - values.mean())
+
+
 def _objective(decisions: Sequence[RankedDecision], w: np.ndarray, anchor: np.ndarray, penalty: np.ndarray,
                ) -> tuple[float, np.ndarray, np.ndarray]:
     """The mean spacing error + the penalty, its gradient and its Gauss-Newton Hessian at `w`."""
@@ -93,7 +98,7 @@ def _objective(decisions: Sequence[RankedDecision], w: np.ndarray, anchor: np.nd
         mean_f = np.einsum("op,opf->of", p, d.features)
         jac = own[:, None] * (d.features[:, d.seat, :] - mean_f)  # d own share / d w, per option
         jac -= jac.mean(axis=0)
-        error = (own - own.mean()) - (d.values - d.values.mean())
+        error = _centred_error(own, d.values)
         n = len(error) * count
         loss += float(error @ error) / n
         grad += 2 * jac.T @ error / n
@@ -106,8 +111,7 @@ def spacing_error(weights: np.ndarray, decisions: Sequence[RankedDecision]) -> f
     shares for the decider and the search's centred means."""
     total = 0.0
     for d in decisions:
-        own = decider_shares(weights, d)
-        error = (own - own.mean()) - (d.values - d.values.mean())
+        error = _centred_error(decider_shares(weights, d), d.values)
         total += float(error @ error) / len(error)
     return total / max(1, len(decisions))
 
@@ -190,7 +194,7 @@ def train_ranking_generation(data: str, base: Model, baselines: dict[str, Model]
         measured[name]["ranking"] = agreement(np.array(model.win_weights), test_decisions)
     training = training_record(
         command, data, settings, testing, measured, label=RANKING_LABEL,
-        base=base.training.get("command", "shipped"), l2=l2,
+        base_command=base.training.get("command", "?"), l2=l2,
         l2_choice={f"{k:g}": float(f"{v:.4g}") for k, v in errors.items()},
         split="by game: the last share of the file's games held out whole; the penalty chosen on the "
               "last quarter of the others",
