@@ -15,8 +15,7 @@ import random
 from typing import Sequence
 
 from advisor.arena.decisions import Agreement, StoredDecision
-from advisor.players.options import after_option
-from positions import phases
+from advisor.players.options import after_option, is_early_buy
 from positions.actions import Action
 from positions.position import Position
 from positions.view import seat_view
@@ -28,8 +27,7 @@ def ranked_buys(decisions: Sequence[StoredDecision], limit: int | None = None,
                 seed: int = 0) -> list[StoredDecision]:
     """The buy decisions with a choice before the last walk, in store order; with `limit`, a
     sample of that many drawn from `seed` (kept in store order)."""
-    buys = [d for d in decisions if d.position.phase == phases.BUY
-            and d.position.walk < d.position.ruleset.walks - 1 and len(d.position.legal_actions()) > 1]
+    buys = [d for d in decisions if is_early_buy(d.position) and len(d.position.legal_actions()) > 1]
     if limit is not None and limit < len(buys):
         chosen = sorted(random.Random(derive_seed(seed, "ranked-buys")).sample(range(len(buys)), limit))
         buys = [buys[i] for i in chosen]

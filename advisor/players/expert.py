@@ -33,9 +33,8 @@ from advisor.players.bots import HeuristicEvaluator
 from advisor.players.games import RecordingAgent, deal_seed, derive_seed, play_game
 from advisor.players.learned import feature_rows, walks_left
 from advisor.players.learned_prior import action_features
-from advisor.players.options import after_option
+from advisor.players.options import after_option, is_early_buy
 from advisor.players.specs import AgentSpecError, parse_agent_spec
-from positions import phases
 from positions.errors import RefugeError
 from positions.position import Position
 from positions.routes import ROUTES
@@ -176,11 +175,6 @@ def label_game(settings: DataSettings, game: int) -> list[dict[str, Any]]:
                 settings.seed, "expert", game, "prior", index))),
             "returns": list(returns), "scores": scores})
     return rows
-
-
-def is_early_buy(position: Position) -> bool:
-    """Whether `position` asks for a buy before the last walk (its decider has a choice there)."""
-    return position.phase == phases.BUY and position.walk < position.ruleset.walks - 1
 
 
 def option_rows(view: Position, seat: int, result: SearchResult) -> list[list[Any]]:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from positions import phases
 from positions.actions import PASS
 from positions.position import Position
 
@@ -16,3 +17,9 @@ def after_option(position: Position, action: int) -> Position:
         legal = after.legal_actions()
         after.apply(PASS if PASS in legal else legal[0])
     return after
+
+
+def is_early_buy(position: Position) -> bool:
+    """Whether `position` asks for a buy before the last walk (where a bought tile pays off walks
+    later, beyond the tree and the cut-off; docs/strength.md)."""
+    return position.phase == phases.BUY and position.walk < position.ruleset.walks - 1

@@ -16,12 +16,12 @@ import pytest
 
 from advisor.players.agents import make_agent
 from advisor.players.expert import (
-    DataSettings, ExpertDataError, is_early_buy, label_game, played_views)
+    DataSettings, ExpertDataError, label_game, played_views)
 from advisor.players.expert_rank import (
     L2_GRID, RankedDecision, agreement, choose_l2, decider_shares, fit_ranking, ranked_decisions,
     spacing_error)
 from advisor.players.learned import FEATURES, feature_rows, read_model, shipped_model
-from advisor.players.options import after_option
+from advisor.players.options import after_option, is_early_buy
 from positions import phases
 
 ROOT = Path(__file__).resolve().parents[2]
