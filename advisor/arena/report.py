@@ -138,6 +138,11 @@ class SprtWatch:
         """The test's state over every complete deal so far."""
         return self.test.result()
 
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """Every complete deal so far by the first agent's score (the pentanomial for 2 players)."""
+        return graded_counts(self._points)
+
 
 ELO_SHOWN = 3000.0
 """Elo differences beyond this come from scores of 0 or 1 and are shown as infinite."""
@@ -208,13 +213,33 @@ def format_sprt(result: SprtResult, unit: str = "deal") -> str:
             f"after {result.units} {unit}{'' if result.units == 1 else 's'}")
 
 
+def counts_text(counts: Sequence[int]) -> str:
+    """``ptnml 20,5,50,5,23``: deals by the first agent's score, as fishtest prints its pentanomial
+    (``deals by score`` on the finer grid of 3 or 4 players)."""
+    label = "ptnml" if len(counts) == 5 else "deals by score"
+    return f"{label} {','.join(map(str, counts))}"
+
+
+def pentanomial_line(watch: SprtWatch) -> str:
+    """The test's counts and how to go on from them: ``refuge sprt`` recomputes the test from the
+    pentanomial, and a further run's pentanomial (another seed) adds to it bin by bin."""
+    counts, settings = watch.counts, watch.settings
+    if len(counts) != 5 or not sum(counts):
+        return counts_text(counts)
+    command = (f"refuge sprt --pentanomial {','.join(map(str, counts))} --elo0 {settings.elo0:g} "
+               f"--elo1 {settings.elo1:g} --elo-model {settings.elo_model}")
+    return (f"{counts_text(counts)} (deals scoring 0, 1/2, 1, 3/2, 2 of 2 for the first agent; "
+            f"`{command}` recomputes the test, and a run on another seed adds its counts bin by bin)")
+
+
 def sprt_lines(watch: SprtWatch) -> list[str]:
-    """The arena's closing SPRT lines, the last one the decision that stopped the run (with the
-    LLR and bounds at that moment), or the test's state when the schedule ran out without one."""
+    """The arena's closing SPRT lines: the counts behind the test, then the decision that stopped
+    the run (with the LLR and bounds at that moment), or the test's state when the schedule ran out
+    without one."""
     stopped, current = watch.stopped, watch.current
+    lines = [pentanomial_line(watch)]
     if stopped is None:
-        return [f"{format_sprt(current)}: no decision before the schedule ran out"]
-    lines = []
+        return [*lines, f"{format_sprt(current)}: no decision before the schedule ran out"]
     if current.units > stopped.units:
         lines.append(f"{current.units - stopped.units} more deal(s) were already being played when "
                      f"the test stopped (stored and counted above); with them LLR {current.llr:.2f}")
@@ -230,7 +255,8 @@ def summary_line(names: Sequence[str], rows: Sequence[PairStats], done: int, tot
         s = row.summary
         text += (f"  {names[row.first]} vs {names[row.second]}: score {s.score:.3f} "
                  f"Elo {format_elo(s.elo)} {interval_text(s)}"
-                 + (f" LOS {100 * s.los:.1f}%" if s.units >= MIN_INTERVAL_UNITS else ""))
+                 + (f" LOS {100 * s.los:.1f}%" if s.units >= MIN_INTERVAL_UNITS else "")
+                 + (f"  {counts_text(row.counts)}" if s.units else ""))
     if sprt_result is not None:
         text += f"  {llr_text(sprt_result)}"
     return text

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from advisor.arena.report import Played, SprtWatch, graded_counts, sprt_lines
+from advisor.arena.report import Played, SprtWatch, graded_counts, pair_stats, sprt_lines, summary_line
 from advisor.arena.sprt import (
     NELO_PER_T, SequentialTest, SprtSettings, calculate, grid, llr, llr_of, mle_with_mean,
     mle_with_t_value, normalized_elo, padded, parse_counts,
@@ -199,7 +199,8 @@ def test_the_watch_keeps_the_decision_that_stopped_the_run() -> None:
         watch.add(game)
     assert watch.stopped is stopped and watch.current.units == deal + 2
     lines = sprt_lines(watch)
-    assert lines[0].startswith("2 more deal(s)")
+    assert lines[0].startswith(f"ptnml 2,0,0,0,{deal} (deals scoring 0, 1/2, 1, 3/2, 2 of 2")
+    assert lines[1].startswith("2 more deal(s)")
     assert lines[-1].startswith("stopped by the SPRT elo0=0 elo1=50 (logistic Elo")
     assert f"LLR {stopped.llr:.2f} [{stopped.lower:.2f}, {stopped.upper:.2f}]" in lines[-1]
     assert "H1 accepted" in lines[-1] and f"after {deal} deals" in lines[-1]
@@ -210,6 +211,30 @@ def test_an_unfinished_deal_does_not_move_the_test() -> None:
     watch.add(_deal(0, 2)[0])
     assert watch.current.units == 0
     assert sprt_lines(watch)[-1].endswith("no decision before the schedule ran out")
+
+
+def test_the_pentanomial_line_recomputes_the_arena_test() -> None:
+    """The closing counts fed to `refuge sprt` give the LLR the arena's own watch reached."""
+    watch = SprtWatch(NORMALIZED, [2])
+    for deal, wins in enumerate([2, 1, 2, 0, 1, 2, 2, 1]):
+        for game in _deal(deal, wins):
+            watch.add(game)
+    assert watch.counts == (1, 0, 3, 0, 4)
+    line = sprt_lines(watch)[0]
+    command = line.split("`")[1].split()
+    assert command[:2] == ["refuge", "sprt"]
+    result = _sprt(*command[2:], "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["sprt"]["llr"] == pytest.approx(watch.current.llr)
+
+
+def test_the_progress_line_carries_the_pentanomial() -> None:
+    games = [game for deal, wins in enumerate([2, 1, 0]) for game in _deal(deal, wins)]
+    rows = pair_stats(2, 2, games, [2])
+    line = summary_line(["new", "old"], rows, 6, 10, None)
+    assert line.startswith("games 6/10  new vs old: score 0.500")
+    assert line.endswith("ptnml 1,0,1,0,1")
+    assert "ptnml" not in summary_line(["new", "old"], pair_stats(2, 2, games[:1], [2]), 1, 10, None)
 
 
 # --- refuge sprt ----------------------------------------------------------------------------------------

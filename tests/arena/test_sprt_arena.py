@@ -41,7 +41,9 @@ def test_without_a_decision_the_whole_schedule_is_played(tmp_path) -> None:
                                       "--sprt", "0,10", "--elo-model", "logistic"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[-2] == f"12 of 12 games in {db}"
+    assert lines[-3] == f"12 of 12 games in {db}"
+    assert lines[-2].startswith("ptnml 0,0,6,0,0 (deals scoring 0, 1/2, 1, 3/2, 2 of 2 for the first agent; "
+                                "`refuge sprt --pentanomial 0,0,6,0,0 --elo0 0 --elo1 10 --elo-model logistic`")
     assert lines[-1].startswith("SPRT elo0=0 elo1=10 (logistic Elo, alpha=0.05, beta=0.05): LLR -0.")
     assert lines[-1].endswith("continue after 6 deals: no decision before the schedule ran out")
 
