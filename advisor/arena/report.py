@@ -9,7 +9,7 @@ from typing import Iterable, Sequence
 
 from tabulate import tabulate
 
-from advisor.arena.sprt import SequentialTest, SprtResult, SprtSettings
+from advisor.arena.sprt import SequentialTest, SprtResult, SprtSettings, format_counts
 from advisor.arena.stats import MatchSummary, graded
 
 
@@ -217,7 +217,7 @@ def counts_text(counts: Sequence[int]) -> str:
     """``ptnml 20,5,50,5,23``: deals by the first agent's score, as fishtest prints its pentanomial
     (``deals by score`` on the finer grid of 3 or 4 players)."""
     label = "ptnml" if len(counts) == 5 else "deals by score"
-    return f"{label} {','.join(map(str, counts))}"
+    return f"{label} {format_counts(counts)}"
 
 
 def pentanomial_line(watch: SprtWatch) -> str:
@@ -226,7 +226,7 @@ def pentanomial_line(watch: SprtWatch) -> str:
     counts, settings = watch.counts, watch.settings
     if len(counts) != 5 or not sum(counts):
         return counts_text(counts)
-    command = (f"refuge sprt --pentanomial {','.join(map(str, counts))} --elo0 {settings.elo0:g} "
+    command = (f"refuge sprt --pentanomial {format_counts(counts)} --elo0 {settings.elo0:g} "
                f"--elo1 {settings.elo1:g} --elo-model {settings.elo_model}")
     return (f"{counts_text(counts)} (deals scoring 0, 1/2, 1, 3/2, 2 of 2 for the first agent; "
             f"`{command}` recomputes the test, and a run on another seed adds its counts bin by bin)")

@@ -362,6 +362,11 @@ class SequentialTest:
                           int(self.units[run]))
 
 
+def format_counts(counts: Sequence[int]) -> str:
+    """``N0,N1,...``: counts as `parse_counts` reads them (``20,5,50,5,23``)."""
+    return ",".join(map(str, counts))
+
+
 def parse_counts(text: str, bins: int = 5) -> tuple[int, ...]:
     """``N0,N1,...`` as `bins` non-negative counts, at least one of them positive.
 

@@ -7,7 +7,7 @@ import json
 import click
 
 from advisor.arena.report import format_elo as _elo, format_sprt
-from advisor.arena.sprt import ELO_MODELS, SprtSettings, calculate, games_per_unit, parse_counts
+from advisor.arena.sprt import ELO_MODELS, SprtSettings, calculate, format_counts, games_per_unit, parse_counts
 
 RATE = click.FloatRange(0, 1, min_open=True, max_open=True)
 
@@ -44,7 +44,7 @@ def sprt_command(pentanomial_text: str, elo0: float, elo1: float, elo_model: str
     low, high = summary.elo_ci95
     nelo, nlow, nhigh = calculation.normalized
     pairs = f"{summary.units} pair{'' if summary.units == 1 else 's'}"
-    click.echo(f"pentanomial {','.join(map(str, counts))}: {pairs} "
+    click.echo(f"pentanomial {format_counts(counts)}: {pairs} "
                f"({summary.units * games_per_unit(len(counts))} games), score {summary.score:.4f}")
     click.echo(f"Elo  {_elo(summary.elo)} [{_elo(low)}, {_elo(high)}] (logistic)   "
                f"nElo {_elo(nelo)} [{_elo(nlow)}, {_elo(nhigh)}] (normalized)   "
