@@ -6,12 +6,15 @@ flight, hands each finished batch to a callback, rebuilds a broken pool and resu
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
+import threading
 import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from types import FrameType
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from advisor.players.processes import die_with_parent
@@ -23,6 +26,8 @@ HEARTBEAT_SECONDS = 30.0
 """With Dask, a line saying how many workers are connected after this long without a result."""
 POLL_SECONDS = 1.0
 """How often a Dask run with nothing finishing checks its workers."""
+INTERRUPT_POLL_SECONDS = 0.1
+"""How often a local pool's run looks for a Ctrl-C noted while it waited."""
 
 
 class ExecutorError(RefugeError):
@@ -202,6 +207,35 @@ def is_lost_worker(error: BaseException) -> bool:
 Task = Sequence[Any]
 
 
+@contextlib.contextmanager
+def deferred_interrupts(enabled: bool = True) -> Iterator[threading.Event]:
+    """Ctrl-C and SIGTERM, while inside, only set the yielded event; the loop acts on it when safe.
+
+    A ``KeyboardInterrupt`` raised wherever the main thread happens to be can leave a future's lock
+    held inside ``concurrent.futures.wait``, and the pool's manager thread then waits for that lock
+    for ever (an arena that never answered Ctrl-C). Only signals whose handler is Python's (which
+    raises) are deferred; an ignored or default signal keeps its meaning. Nothing is deferred off the
+    main thread, or when not `enabled` (a serial run plays in this thread and must be interruptible).
+    """
+    noted = threading.Event()
+    if not enabled or threading.current_thread() is not threading.main_thread():
+        yield noted
+        return
+
+    def note(signum: int, frame: FrameType | None) -> None:
+        noted.set()
+
+    previous = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    deferred = {number: handler for number, handler in previous.items() if callable(handler)}
+    for number in deferred:
+        signal.signal(number, note)
+    try:
+        yield noted
+    finally:
+        for number, handler in deferred.items():
+            signal.signal(number, handler)
+
+
 def run_tasks(runner: Runner, function: Callable[..., Any], tasks: Iterable[Task],
               common: tuple[Any, ...], on_result: Callable[[Task, Any], bool]) -> None:
     """Run ``function(task, *common)`` for every task, at most two per worker in flight.
@@ -215,6 +249,14 @@ def run_tasks(runner: Runner, function: Callable[..., Any], tasks: Iterable[Task
         ExecutorError: the pool broke ``MAX_BREAKS`` times in a row, or the Dask workers are gone.
         Exception: whatever a task raised, other than losing its worker.
     """
+    with deferred_interrupts(not isinstance(runner.executor, SerialExecutor)) as interrupted:
+        _run_tasks(runner, function, tasks, common, on_result, interrupted)
+
+
+def _run_tasks(runner: Runner, function: Callable[..., Any], tasks: Iterable[Task],
+               common: tuple[Any, ...], on_result: Callable[[Task, Any], bool],
+               interrupted: threading.Event) -> None:
+    """:func:`run_tasks`, raising ``KeyboardInterrupt`` between waits once `interrupted` is set."""
     upcoming: Iterator[Task] = iter(tasks)
     retry: deque[Task] = deque()
     running: dict[Future, Task] = {}
@@ -226,6 +268,8 @@ def run_tasks(runner: Runner, function: Callable[..., Any], tasks: Iterable[Task
 
     pending = next_task()
     while pending is not None or running:
+        if interrupted.is_set():  # here, between waits, no lock of the pool's is held
+            raise KeyboardInterrupt
         while pending is not None and not stopping and len(running) < 2 * runner.workers:
             try:
                 future = runner.executor.submit(function, pending, *common)
@@ -243,7 +287,8 @@ def run_tasks(runner: Runner, function: Callable[..., Any], tasks: Iterable[Task
             pending = None
         if not running:
             continue
-        finished, _ = wait(list(running), timeout=runner.poll_seconds, return_when=FIRST_COMPLETED)
+        finished, _ = wait(list(running), timeout=runner.poll_seconds or INTERRUPT_POLL_SECONDS,
+                           return_when=FIRST_COMPLETED)
         if not finished:
             runner.check_workers(len(running))
             continue

@@ -12,6 +12,7 @@ import json
 import os
 import socket
 import sqlite3
+import time
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from typing import Iterator, Sequence
@@ -22,6 +23,8 @@ from positions.files import regular_file_problem
 from positions.validation import parse_json
 
 SCHEMA_VERSION = 1
+OPEN_SECONDS = 30.0
+"""How long opening the store waits out another process holding its lock."""
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS runs (
@@ -113,21 +116,16 @@ class ArenaStore:
         except sqlite3.Error as error:
             raise StoreError(f"{path}: cannot open the arena database ({error})") from None
         try:
-            self.db.execute("PRAGMA journal_mode=WAL")
-            # WAL with NORMAL sync: a commit survives the process being killed (not a power cut)
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(SCHEMA)
-            row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-            if row is None:
-                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            elif row[0] != str(SCHEMA_VERSION):
-                raise StoreError(f"{path}: arena schema {row[0]}, this program reads {SCHEMA_VERSION}")
+            version = _prepare_retrying(self.db)
         except sqlite3.OperationalError as error:  # read-only, locked, out of space
             self.db.close()
             raise StoreError(f"{path}: cannot use the arena database ({error})") from None
         except sqlite3.DatabaseError as error:
             self.db.close()
             raise StoreError(f"{path}: not an arena database ({error})") from None
+        if version != str(SCHEMA_VERSION):
+            self.db.close()
+            raise StoreError(f"{path}: arena schema {version}, this program reads {SCHEMA_VERSION}")
 
     @contextlib.contextmanager
     def _failing_as(self, what: str) -> Iterator[None]:
@@ -267,6 +265,48 @@ class ArenaStore:
             row = self.db.execute("SELECT record FROM games WHERE run = ? AND idx = ?",
                                   (run, index)).fetchone()
         return None if row is None else str(row[0])
+
+
+def _prepare(db: sqlite3.Connection) -> str:
+    """Put the database in WAL mode, create the tables if missing and return its schema version.
+
+    The tables and the version are written in one ``BEGIN IMMEDIATE`` transaction, so two arenas
+    creating the same new file at once cannot both insert the version.
+    """
+    db.execute("PRAGMA journal_mode=WAL")
+    # WAL with NORMAL sync: a commit survives the process being killed (not a power cut)
+    db.execute("PRAGMA synchronous=NORMAL")
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in SCHEMA.split(";"):
+            if statement.strip():
+                db.execute(statement)
+        db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        version = str(db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0])
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+    return version
+
+
+def _prepare_retrying(db: sqlite3.Connection) -> str:
+    """:func:`_prepare`, tried again while another process holds a lock SQLite will not wait for.
+
+    Changing the journal mode, or a write after a read of an older snapshot, can fail with
+    "database is locked" at once, without the connection's busy timeout; that is contention, not a
+    broken file, so it is retried for up to :data:`OPEN_SECONDS`.
+    """
+    deadline = time.monotonic() + OPEN_SECONDS
+    while True:
+        try:
+            return _prepare(db)
+        except sqlite3.OperationalError as error:
+            contended = "locked" in str(error) or "busy" in str(error)
+            if not contended or time.monotonic() >= deadline:
+                raise
+        time.sleep(0.02)
 
 
 def _now() -> str:
