@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
-import textwrap
 import time
 
 import pytest
@@ -82,23 +79,3 @@ def test_ctrl_c_during_a_result_lets_it_finish_then_stops_the_run() -> None:
     assert handled[0] == 0 and len(handled) < len(tasks)
     assert time.monotonic() - started < 10  # 40 half-second tasks on 2 workers would take 10 s
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-
-
-def test_ctrl_c_while_the_program_loads_is_one_line(tmp_path) -> None:
-    """A Ctrl-C before the commands are loaded printed an import traceback."""
-    script = textwrap.dedent("""
-        import sys
-
-        class Interrupting:
-            def find_spec(self, name, path=None, target=None):
-                if name == "advisor.cli.main":
-                    raise KeyboardInterrupt
-                return None
-
-        sys.meta_path.insert(0, Interrupting())
-        from advisor.cli import main
-        main()
-    """)
-    done = subprocess.run([sys.executable, "-c", script, "--version"], capture_output=True, text=True,
-                          timeout=60)
-    assert (done.returncode, done.stderr) == (130, "aborted\n")
