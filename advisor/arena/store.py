@@ -271,11 +271,20 @@ def _prepare(db: sqlite3.Connection) -> str:
     """Put the database in WAL mode, create the tables if missing and return its schema version.
 
     The tables and the version are written in one ``BEGIN IMMEDIATE`` transaction, so two arenas
-    creating the same new file at once cannot both insert the version.
+    creating the same new file at once cannot both insert the version; a store that has them is
+    only read (it may be read-only: a ladder over stores someone else wrote).
     """
     db.execute("PRAGMA journal_mode=WAL")
     # WAL with NORMAL sync: a commit survives the process being killed (not a power cut)
     db.execute("PRAGMA synchronous=NORMAL")
+    try:
+        row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+    except sqlite3.OperationalError as error:
+        if "no such table" not in str(error):
+            raise
+        row = None
+    if row is not None:
+        return str(row[0])
     db.execute("BEGIN IMMEDIATE")
     try:
         for statement in SCHEMA.split(";"):

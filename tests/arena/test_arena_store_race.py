@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import multiprocessing
+import sqlite3
 from multiprocessing.synchronize import Barrier
 
-from advisor.arena.store import ArenaStore, StoreError
+from advisor.arena.store import SCHEMA_VERSION, ArenaStore, StoreError, _prepare_retrying
 
 OPENERS = 4
 ROUNDS = 40
@@ -36,3 +37,12 @@ def test_arenas_opening_one_new_database_at_once_all_open_it(tmp_path) -> None:
         for opener in openers:
             opener.join(timeout=60)
     assert failures == []
+
+
+def test_a_store_that_has_its_tables_opens_read_only(tmp_path) -> None:
+    """Creating the tables in a write transaction must not make a read-only store unreadable."""
+    path = str(tmp_path / "read-only.sqlite")
+    ArenaStore(path).close()
+    read_only = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+    assert _prepare_retrying(read_only) == str(SCHEMA_VERSION)
+    read_only.close()
