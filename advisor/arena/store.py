@@ -165,8 +165,7 @@ class ArenaStore:
         """
         me, host = os.getpid(), socket.gethostname()
         with self._failing_as("claim the run"):
-            self.db.execute("BEGIN IMMEDIATE")  # one claimer at a time
-            try:
+            with _write_transaction(self.db):  # one claimer at a time
                 self.db.execute("INSERT OR IGNORE INTO runs (key, config, created) VALUES (?, ?, ?)",
                                 (run_key(config), json.dumps(config, sort_keys=True), _now()))
                 run = int(self.db.execute("SELECT id FROM runs WHERE key = ?",
@@ -184,10 +183,6 @@ class ArenaStore:
                                      f"it, then --resume{other}")
                 self.db.execute("INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?)",
                                 (run, me, host, _now()))
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
-            self.db.execute("COMMIT")
         return run
 
     def release(self, run: int) -> None:
@@ -267,6 +262,19 @@ class ArenaStore:
         return None if row is None else str(row[0])
 
 
+@contextlib.contextmanager
+def _write_transaction(db: sqlite3.Connection) -> Iterator[None]:
+    """One ``BEGIN IMMEDIATE`` transaction (the write lock taken first), committed or rolled back."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
 def _prepare(db: sqlite3.Connection) -> str:
     """Put the database in WAL mode, create the tables if missing and return its schema version.
 
@@ -285,19 +293,12 @@ def _prepare(db: sqlite3.Connection) -> str:
         row = None
     if row is not None:
         return str(row[0])
-    db.execute("BEGIN IMMEDIATE")
-    try:
+    with _write_transaction(db):
         for statement in SCHEMA.split(";"):
             if statement.strip():
                 db.execute(statement)
         db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        version = str(db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0])
-    except BaseException:
-        if db.in_transaction:
-            db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
-    return version
+        return str(db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0])
 
 
 def _prepare_retrying(db: sqlite3.Connection) -> str:
