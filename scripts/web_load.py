@@ -142,7 +142,7 @@ def main() -> int:
     folder = tempfile.mkdtemp(prefix="refuge-load-")
     shutil.copy(GAME, os.path.join(folder, "game.json"))
     port = free_port()
-    refuge = [sys.executable, "-c", "from advisor.cli import main; main()"]  # this interpreter's `refuge`
+    refuge = [sys.executable, "-m", "advisor"]  # this interpreter's `refuge`
     server = subprocess.Popen([*refuge, "serve", "--port", str(port), "--games", folder,
                                "--max-seconds", str(args.max_seconds)], stdout=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}"

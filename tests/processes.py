@@ -9,7 +9,7 @@ import time
 
 HAS_PROC = os.path.isdir("/proc")
 
-REFUGE = [sys.executable, "-c", "from advisor.cli import main; main()"]
+REFUGE = [sys.executable, "-m", "advisor"]
 """The `refuge` command line, run by this interpreter."""
 
 

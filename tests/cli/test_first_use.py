@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections import Counter
 
+import pytest
 from click.testing import CliRunner
 
 from advisor.cli import cli
@@ -292,9 +293,41 @@ def test_the_review_pages_colours_are_the_cli_charts() -> None:
     assert found and tuple(c.strip().strip('"') for c in found.group(1).split(",")) == PLAYER_COLOURS
 
 
-def test_python_dash_m_runs_the_command_line_too() -> None:
-    """`python -m advisor.cli.main` is the `refuge` command, not a silent no-op."""
-    process = subprocess.run([sys.executable, "-m", "advisor.cli.main", "--help"], capture_output=True,
+@pytest.mark.parametrize("module", ["advisor", "advisor.cli.main"])
+def test_python_dash_m_runs_the_command_line_too(module: str) -> None:
+    """`python -m advisor` (the `refuge` entry point) and `python -m advisor.cli.main` are the
+    `refuge` command, not a silent no-op."""
+    process = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True,
                              text=True, timeout=120)
     assert process.returncode == 0
     assert "Usage:" in process.stdout and "best-move" in process.stdout
+
+
+CTRL_C_WHILE_THE_COMMANDS_LOAD = """
+import os, signal, sys
+
+class SigintOnImport:
+    def find_spec(self, name, path=None, target=None):
+        if name == "advisor.cli.arena":  # one of the modules `refuge` loads before it parses anything
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, SigintOnImport())
+sys.argv = ["refuge", "--help"]
+from advisor.__main__ import main
+main()
+"""
+
+
+def test_ctrl_c_while_the_commands_load_prints_one_line_not_a_traceback() -> None:
+    """A real SIGINT half way through loading the commands (they take about half a second): one line
+    and exit 130, as a Ctrl-C once a command runs; the old entry point printed Python's traceback."""
+    process = subprocess.run([sys.executable, "-c", CTRL_C_WHILE_THE_COMMANDS_LOAD], capture_output=True,
+                             text=True, timeout=120)
+    assert (process.returncode, process.stderr, process.stdout) == (130, "aborted\n", "")
+
+
+def test_the_installed_refuge_command_is_the_guarded_entry_point() -> None:
+    """pyproject's console script is `advisor.__main__:main`, the one the test above interrupts."""
+    with open(os.path.join(os.path.dirname(__file__), "..", "..", "pyproject.toml"), encoding="utf-8") as handle:
+        assert re.search(r'^refuge = "advisor\.__main__:main"$', handle.read(), re.MULTILINE)
