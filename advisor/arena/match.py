@@ -324,13 +324,7 @@ def run_arena(settings: ArenaSettings, reports: ArenaReports = ArenaReports()) -
                 for index in sorted(done):  # a resumed run: the records of earlier sessions too
                     if not os.path.exists(record_file(settings.records, index)):
                         write_record(settings.records, index, store.record(run, index) or "")
-            for game in store.games(run):  # in index order: the SPRT replays the stored deals
-                seats = tuple(_seat_index(names, name, settings.db) for name, _, _ in game.seats)
-                info = game.fault or {}
-                seat = info.get("seat")
-                fault = (seats[seat], str(info.get("kind"))) if isinstance(seat, int) else None
-                progress.add_played(Played(game.table, game.deal, seats, game.returns, game.scores,
-                                           fault))
+            _add_stored(progress, store, run, settings.db)
             left = schedule.total - len(done)
             if left > 0 and not progress.decided():
                 remaining = (job for job in schedule.jobs() if job.index not in done)
@@ -366,6 +360,39 @@ def _check_sprt_grid(sprt: SprtSettings, players: int) -> None:
         check_reachable(sprt, 2 * meetings + 1)
     except ValueError as error:
         raise ArenaError(f"--sprt with {players} players: {error}") from None
+
+
+def _add_stored(progress: ArenaTally, store: ArenaStore, run: int, db: str) -> None:
+    """Count the run's stored games into `progress`, in index order (the SPRT replays the stored deals)."""
+    for game in store.games(run):
+        seats = tuple(_seat_index(progress.names, name, db) for name, _, _ in game.seats)
+        info = game.fault or {}
+        seat = info.get("seat")
+        fault = (seats[seat], str(info.get("kind"))) if isinstance(seat, int) else None
+        progress.add_played(Played(game.table, game.deal, seats, game.returns, game.scores, fault))
+
+
+def stored_tally(settings: ArenaSettings) -> ArenaTally:
+    """The tally of what the store holds of a run, playing nothing and claiming nothing, so it can
+    be read while another arena plays the run (a run never started has no games).
+
+    Raises:
+        RefugeError: no such database, or one that cannot be read.
+    """
+    if not os.path.isfile(settings.db):
+        raise ArenaError(f"{settings.db}: no such arena database")
+    names = [name for name, _ in settings.agents]
+    schedule = Schedule.build(len(names), settings.players, settings.route, settings.seed,
+                              settings.games)
+    progress = ArenaTally(names, schedule)
+    store = ArenaStore(settings.db)
+    try:
+        run = store.find_run(settings.identity())
+        if run is not None:
+            _add_stored(progress, store, run, settings.db)
+    finally:
+        store.close()
+    return progress
 
 
 def _open_run(store: ArenaStore, settings: ArenaSettings) -> int:

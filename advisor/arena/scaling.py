@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 
 from tabulate import tabulate
 
-from advisor.arena.match import NAME, ArenaReports, ArenaSettings, ArenaTally, run_arena
+from advisor.arena.match import NAME, ArenaReports, ArenaSettings, ArenaTally, run_arena, stored_tally
 from advisor.arena.report import (
     ELO_SHOWN, MIN_INTERVAL_UNITS, PairStats, format_elo, interval_text,
 )
@@ -50,6 +50,8 @@ class ScalingSettings:
     executor: str = "local"
     resume: bool = False
     """Continue the steps already stored (and start the others)."""
+    play: bool = True
+    """Play the missing games; ``False``: only report what the database holds (``--report-only``)."""
 
 
 def budget_spec(spec: str, budget: int) -> str:
@@ -126,6 +128,12 @@ def play_run(arena: ArenaSettings, reports: ArenaReports) -> ArenaTally:
     return run_arena(arena, reports)
 
 
+def run_tally(settings: ScalingSettings, arena: ArenaSettings, reports: ArenaReports) -> ArenaTally:
+    """One run of a curve: played (the rest of it), or without ``settings.play`` only what the
+    database holds of it, claiming nothing (so a curve being played can be read)."""
+    return play_run(arena, reports) if settings.play else stored_tally(arena)
+
+
 @dataclass(frozen=True)
 class Step:
     """One point of a curve: the family at `budget` against itself at `previous`."""
@@ -155,8 +163,8 @@ def run_scaling(settings: ScalingSettings,
     # budget by budget across the families: a run stopped early has every curve's cheap steps
     for previous, budget in zip(settings.budgets, settings.budgets[1:]):
         for family in settings.families:
-            tally = play_run(step_settings(settings, family, budget, previous),
-                             reports(f"{family[0]}: {budget} vs {previous} iterations"))
+            tally = run_tally(settings, step_settings(settings, family, budget, previous),
+                              reports(f"{family[0]}: {budget} vs {previous} iterations"))
             rows = tally.rows()
             steps.append(Step(family[0], budget, previous, rows[0] if rows else None,
                               len(tally.played), tally.schedule.total))

@@ -22,7 +22,7 @@ from advisor.arena.report import (
     ELO_SHOWN, MIN_INTERVAL_UNITS, PairStats, Played, deal_points, format_elo, interval_text,
 )
 from advisor.arena.scaling import (
-    CurvePoint, ScalingError, ScalingSettings, agent_name, budget_spec, check_settings, play_run,
+    CurvePoint, ScalingError, ScalingSettings, agent_name, budget_spec, check_settings, run_tally,
 )
 from advisor.arena.stats import Z95
 from advisor.players.specs import AgentSpecError, parse_agent_spec
@@ -119,8 +119,8 @@ def run_against(settings: ScalingSettings, opponent: tuple[str, str],
     points = []
     for budget in settings.budgets:  # budget by budget: a run stopped early has every curve's cheap points
         for family in settings.families:
-            tally = play_run(point_settings(settings, family, budget, opponent),
-                             reports(f"{family[0]}: {budget} iterations vs {opponent[0]}"))
+            tally = run_tally(settings, point_settings(settings, family, budget, opponent),
+                              reports(f"{family[0]}: {budget} iterations vs {opponent[0]}"))
             points.append(_point(family[0], budget, tally))
     order = [name for name, _ in settings.families]
     return sorted(points, key=lambda point: order.index(point.family))

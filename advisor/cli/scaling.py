@@ -47,6 +47,9 @@ def parse_budgets(text: str) -> list[int]:
               help="local worker processes (default: every core)")
 @click.option("--executor", default="local", show_default=True, help="local or dask://HOST:PORT")
 @click.option("--resume", is_flag=True, help="continue the stored steps, start the others")
+@click.option("--report-only", is_flag=True,
+              help="play nothing: the table and curve of what --db holds now (safe while another "
+                   "`refuge scaling` plays it)")
 @click.option("--against", "opponent", default=None, metavar="NAME=SPEC",
               help="play every budget against this fixed opponent on the same deals (e.g. "
                    "greedy=greedy) instead of against the budget before it")
@@ -54,7 +57,7 @@ def parse_budgets(text: str) -> list[int]:
               help="also draw the curves (PNG, SVG, PDF)")
 def scaling_command(families: tuple[str, ...], budgets: str, games: int, players: int, route: str,
                     seed: int, db: str, workers: int | None, executor: str, resume: bool,
-                    opponent: str | None, plot_path: str | None) -> None:
+                    report_only: bool, opponent: str | None, plot_path: str | None) -> None:
     """The scaling curve: each family at rising budgets, every budget against the one before it on
     paired deals (or, with --against, every budget against one opponent on the same deals), each
     an arena run stored in --db; then the table and the curve.
@@ -66,10 +69,13 @@ def scaling_command(families: tuple[str, ...], budgets: str, games: int, players
             check_chart_path(plot_path)  # before the games, not after them
         settings = ScalingSettings(
             [parse_named_agent(f) for f in families] or DEFAULT_FAMILIES, parse_budgets(budgets),
-            games, players, route, seed, db, workers or default_workers(), executor, resume)
+            games, players, route, seed, db, workers or default_workers(), executor, resume,
+            play=not report_only)
         displays: list[ArenaDisplay] = []
 
         def reports(label: str) -> ArenaReports:
+            if report_only:
+                return ArenaReports()
             for display in displays:
                 display.close()
             click.echo(label)

@@ -118,3 +118,16 @@ def test_steps_are_played_budget_by_budget_and_reported_family_by_family(tmp_pat
     steps = run_scaling(settings)
     assert played == [["a-4", "a-2"], ["b-4", "b-2"], ["a-8", "a-4"], ["b-8", "b-4"]]
     assert [(s.family, s.budget) for s in steps] == [("a", 4), ("a", 8), ("b", 4), ("b", 8)]
+
+
+def test_a_report_only_curve_counts_the_stored_steps_and_plays_none(tmp_path) -> None:
+    db = str(tmp_path / "scaling.sqlite")
+    played = ScalingSettings(families=[("default", "ismcts")], budgets=(2, 4), games=2, seed=3, db=db, workers=1)
+    run_scaling(played)
+    stored = _games(db)
+    steps = run_scaling(ScalingSettings(families=[("default", "ismcts")], budgets=(2, 4, 8), games=2, seed=3,
+                                        db=db, play=False))
+    assert [(s.budget, s.previous, s.stored, s.total) for s in steps] == [(4, 2, 2, 2), (8, 4, 0, 2)]
+    assert steps[0].row is not None and steps[1].row is None
+    assert _games(db) == stored
+    assert "default   8 vs 4        0/2" in format_steps(steps)

@@ -16,6 +16,7 @@ from advisor.arena.scaling_against import (
     run_against,
 )
 from advisor.arena.stats import Z95, MatchSummary, score_from_elo
+from advisor.arena.store import ArenaStore
 from advisor.cli.main import cli
 
 
@@ -134,3 +135,43 @@ def test_a_bad_opponent_on_the_command_line_is_one_line(tmp_path) -> None:
     assert result.output.strip().count("\n") == 0 and "d-2" in result.output
     assert "Traceback" not in result.output
     assert not (tmp_path / "x.sqlite").exists()
+
+
+def test_report_only_reads_the_stored_curve_while_it_is_played_and_plays_nothing(tmp_path) -> None:
+    """`--report-only`: the table and the curve of what the store holds, a budget not started yet shown
+    with no games; it neither plays nor claims a run, so it can watch a curve another arena plays."""
+    db = str(tmp_path / "against.sqlite")
+    run_against(ScalingSettings(families=[("d", "ismcts")], budgets=(2, 4), games=4, seed=5, db=db,
+                                workers=1), ("greedy", "greedy"))
+    with sqlite3.connect(db) as con:
+        before = con.execute("SELECT run, idx, finished FROM games ORDER BY run, idx").fetchall()
+    point = {"agents": [["d-4", "ismcts:iterations=4"], ["greedy", "greedy"]], "players": 2,
+             "route": "meadows", "seed": 5}
+    playing = ArenaStore(db)  # an arena playing the 4-iteration point holds its claim meanwhile
+    run = playing.claim_run(point)
+    assert run == playing.find_run(point)
+    try:
+        plot = tmp_path / "curve.png"
+        result = CliRunner().invoke(cli, ["scaling", "--family", "d=ismcts", "--budgets", "2,4,8", "--games",
+                                          "4", "--seed", "5", "--db", db, "--against", "greedy",
+                                          "--report-only", "--plot", str(plot)])
+        assert result.exit_code == 0, result.output
+        assert "d         4             4/4" in result.output and "d         8             0/4" in result.output
+        assert "iterations vs greedy" not in result.output  # no progress: nothing is played
+        assert plot.read_bytes()[:4] == b"\x89PNG"
+        with sqlite3.connect(db) as con:
+            assert con.execute("SELECT run, idx, finished FROM games ORDER BY run, idx").fetchall() == before
+            assert con.execute("SELECT run FROM claims").fetchall() == [(run,)]  # only the player's claim
+            assert con.execute("SELECT COUNT(*) FROM runs").fetchone() == (2,)  # the 8 point: not created
+    finally:
+        playing.release(run)
+        playing.close()
+
+
+def test_report_only_on_a_missing_database_is_one_line_and_creates_nothing(tmp_path) -> None:
+    missing = tmp_path / "none.sqlite"
+    result = CliRunner().invoke(cli, ["scaling", "--budgets", "2,4", "--db", str(missing), "--against", "greedy",
+                                      "--report-only"])
+    assert result.exit_code == 1
+    assert result.output.strip() == f"error: {missing}: no such arena database"
+    assert not missing.exists()
