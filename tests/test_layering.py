@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -35,7 +36,11 @@ def test_a_rederived_fact_is_named_with_its_file_and_line(copy_of_tree: Path) ->
 
 def test_advisor_holds_packages_only() -> None:
     modules = sorted(p.name for p in (PROJECT / "advisor").glob("*.py"))
-    assert modules == ["__init__.py"]
+    assert modules == ["__init__.py", "__main__.py"]
+    # __main__.py is the `refuge` entry point, above cli/: it may only load the command line (guarded)
+    entry = (PROJECT / "advisor" / "__main__.py").read_text(encoding="utf-8")
+    imported = re.findall(r"^\s*(?:from (\S+) import|import (\S+))", entry, re.MULTILINE)
+    assert sorted({a or b for a, b in imported}) == ["__future__", "advisor.cli.main", "sys"]
     for package in (p for p in (PROJECT / "advisor").iterdir() if (p / "__init__.py").is_file()):
         doc = (package / "__init__.py").read_text(encoding="utf-8").lstrip()
         assert doc.startswith('"""'), f"{package.name}/__init__.py needs a docstring saying what it may import"
