@@ -24,6 +24,7 @@ from advisor.arena.report import (
 from advisor.arena.scaling import (
     CurvePoint, ScalingError, ScalingSettings, agent_name, budget_spec, check_settings, run_tally,
 )
+from advisor.arena.sprt import format_counts
 from advisor.arena.stats import Z95
 from advisor.players.specs import AgentSpecError, parse_agent_spec
 
@@ -186,8 +187,10 @@ def gain_text(gain: Gain | None) -> str:
 
 
 def format_points(points: Sequence[Point]) -> str:
-    """The table: one row per point, from the family's side, with its paired gain over the budget
-    before it (and, with several families, over the first family at the same budget)."""
+    """The table: one row per point, from the family's side: its complete deals by its score over
+    the deal (``ptnml``, fishtest's pentanomial for 2 players: lost from both seats, …, won from
+    both), its paired gain over the budget before it (and, with several families, over the first
+    family at the same budget)."""
     paired, across = gains(points), family_gains(points)
     families = list(dict.fromkeys(point.family for point in points))
     body = []
@@ -198,9 +201,10 @@ def format_points(points: Sequence[Point]) -> str:
                      "-" if s is None or not s.units else f"{s.score:.3f}",
                      "-" if s is None or not s.units else format_elo(s.elo),
                      "-" if s is None else interval_text(s), 0 if s is None else s.units,
+                     "-" if point.row is None else format_counts(point.row.counts),
                      gain_text(paired.get((point.family, point.budget)))]
                     + ([gain_text(across.get((point.family, point.budget)))] if len(families) > 1 else []))
-    headers = ["family", "iterations", "games", "W-D-L", "score", "Elo", "95% CI", "deals",
+    headers = ["family", "iterations", "games", "W-D-L", "score", "Elo", "95% CI", "deals", "ptnml",
                "score over the budget before (paired, 95%)"]
     if len(families) > 1:
         headers.append(f"score over {families[0]} (paired, 95%)")

@@ -108,6 +108,9 @@ def scaling_command(families: tuple[str, ...], budgets: str, games: int, players
         click.echo(f"score over the budget before: the mean difference of the two budgets' scores "
                    f"against {against[0]} on the deals both completed (the same deals: the run's seed "
                    "fixes them); with several families, the same over the first family at each budget")
+        click.echo("ptnml: complete deals by the family's score over the deal's two games (0, ½, 1, 1½, 2), "
+                   "as fishtest counts them: the middle bin is mostly split deals, won from one seat and lost "
+                   "from the other")
         found, measured = against_curves(points), f"Elo against {against[0]}"
     if plot_path is not None:
         try:

@@ -63,6 +63,16 @@ def test_gains_compare_each_budget_with_the_one_before_in_its_family() -> None:
     assert "+0.500 (1 deals)" in format_points(points)
 
 
+def test_each_row_counts_its_deals_by_score_from_lost_from_both_seats_to_won_from_both() -> None:
+    summary = MatchSummary(10, 0.7, 0.09)
+    row = PairStats(0, 1, 20, 13, 2, 5, (1, 1, 3, 1, 4), summary)
+    table = format_points([Point("a", 2, row, 20, 20, {}), Point("a", 4, None, 0, 20, {})])
+    header, _, first, second = table.splitlines()
+    column = header.index("ptnml")
+    assert first[column:].split()[0] == "1,1,3,1,4"
+    assert second[column:].split()[0] == "-"  # no game yet: no counts
+
+
 def test_a_family_is_compared_with_the_first_at_the_same_budget_on_the_same_deals() -> None:
     first = [_point(2, {0: 0.5, 1: 0.5}), _point(4, {0: 0.5, 1: 1.0})]
     other = [Point("b", p.budget, p.row, p.stored, p.total, scores)
@@ -125,6 +135,10 @@ def test_every_budget_plays_the_same_deals_and_a_resumed_curve_replays_nothing(t
         assert con.execute("SELECT run, idx, finished FROM games ORDER BY run, idx").fetchall() == before
     assert "d         4             4/4" in result.output and "(2 deals)" in result.output
     assert "against greedy on the deals both completed" in result.output
+    lines = result.output.splitlines()
+    column = next(line for line in lines if line.startswith("family")).index("ptnml")
+    counts = [line[column:].split()[0] for line in lines if line.startswith("d ")]
+    assert [sum(map(int, c.split(","))) for c in counts] == [2, 2]  # both complete deals counted
     assert plot.read_bytes()[:4] == b"\x89PNG"
 
 
