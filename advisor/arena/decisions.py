@@ -15,12 +15,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from advisor.arena.store import ArenaStore, StoreError
+from advisor.arena.store import ArenaStore, StoredGame, StoreError
 from positions import phases
 from positions.actions import BUY, Action
 from positions.errors import RefugeError
 from positions.position import Position
-from positions.record import read_record_text, replay
+from positions.record import Replay, read_record_text, replay
 from positions.view import seat_view
 from search.protocol import Policy
 
@@ -41,8 +41,9 @@ class StoredDecision:
     scores: tuple[int, ...]
 
 
-def stored_decisions(db: str) -> Iterator[StoredDecision]:
-    """Every decision of every stored game of `db` without a fault, in store and game order.
+def stored_replays(db: str) -> Iterator[tuple[int, StoredGame, Replay]]:
+    """Every stored game of `db` without a fault, replayed from its record, in store order, with its
+    number among those games.
 
     Raises:
         StoreError: not an arena database, or a stored record that does not replay.
@@ -62,12 +63,22 @@ def stored_decisions(db: str) -> Iterator[StoredDecision]:
             if played.final.players != len(game.seats):
                 raise StoreError(f"{where}: its record has {played.final.players} players, "
                                  f"its seats {len(game.seats)}")
-            for step in played.steps:
-                if step.player != phases.CHANCE_PLAYER:
-                    yield StoredDecision(number, step.player, game.seats[step.player][0], step.position,
-                                         step.action, game.returns, game.scores)
+            yield number, game, played
     finally:
         store.close()
+
+
+def stored_decisions(db: str) -> Iterator[StoredDecision]:
+    """Every decision of every stored game of `db` without a fault, in store and game order.
+
+    Raises:
+        StoreError: not an arena database, or a stored record that does not replay.
+    """
+    for number, game, played in stored_replays(db):
+        for step in played.steps:
+            if step.player != phases.CHANCE_PLAYER:
+                yield StoredDecision(number, step.player, game.seats[step.player][0], step.position,
+                                     step.action, game.returns, game.scores)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,36 @@
+"""Where an agent's games are won and lost, walk by walk (issue 27, docs/strength.md).
+
+For one agent of an arena database (e.g. ``default-1000`` of ``refuge scaling --against``'s store):
+over the games it won, shared and lost, its own and its opponents' mean victory points in each walk
+and how often the Storm caught them (advisor.arena.walks).
+
+Usage: .venv/bin/python scripts/walk_outcomes.py --db FILE --agent NAME [--agent NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from advisor.arena.walks import format_walk_lines, walk_lines
+from positions.errors import RefugeError
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print each agent's table; a bad database or agent is one line on stderr and exit 2."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--db", required=True, help="an arena database")
+    parser.add_argument("--agent", required=True, action="append", help="a stored agent's name (repeatable)")
+    args = parser.parse_args(argv)
+    try:
+        for agent in args.agent:
+            print(format_walk_lines(walk_lines(args.db, agent)))
+            print()
+    except RefugeError as error:
+        print(f"walk_outcomes.py: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

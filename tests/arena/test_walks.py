@@ -1,0 +1,138 @@
+"""The walks of stored games (issue 27): each seat's victory points walk by walk and whether the
+Storm caught it; scripts/walk_outcomes.py prints them by an agent's result."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from advisor.arena.decisions import stored_replays
+from advisor.arena.store import ArenaStore, StoreError
+from advisor.arena.walks import format_walk_lines, game_walks, result_of, walk_lines
+from positions import ROUTES, phases
+from positions.actions import DRAW, RETURN
+from positions.position import Position
+from positions.record import GameRecord, replay
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "walk_outcomes.py"
+
+
+def _returner_and_walker(seed: int) -> GameRecord:
+    """Seat 0 returns at every chance it gets; seat 1 never returns (first legal action but
+    return), so only the Storm ends its walks."""
+    route = ROUTES["meadows"]
+    pos = Position.new_game(2, route)
+    rng = random.Random(seed)
+    events = []
+    while not pos.is_terminal():
+        legal = pos.legal_actions()
+        if pos.current_player() == phases.CHANCE_PLAYER:
+            action = pos.sample_chance(rng)
+        elif pos.current_player() == 0:
+            action = RETURN if RETURN in legal else legal[0]
+        else:
+            action = DRAW if DRAW in legal else next(a for a in legal if a != RETURN)
+        events.append(action)
+        pos.apply(action)
+    return GameRecord(2, route, events=tuple(events))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_storm_catches_whoever_is_still_walking_and_not_who_returned(seed: int) -> None:
+    """Rulebook, "Storm Warning": "If you haven't already returned to your refuge, i.e., if you're
+    still in the game, you must rush back" (C16); "A Walk can end in one of two ways: either
+    everyone returns to safety by using their refuge token or the Storm hits"."""
+    played = replay(_returner_and_walker(seed))
+    returner, walker = game_walks(played)
+    assert returner.caught == (False,) * 5
+    assert walker.caught == (True,) * 5  # a walker who never returns is caught in every walk
+
+
+def test_a_seats_walks_add_up_to_its_final_score(arena_db) -> None:
+    """Victory points never fall below 0 (rulebook: "If you are at 0 on the Score Track, you pay
+    nothing"), so a walk's gain is its end minus its start and the gains add up to the final score."""
+    games = list(stored_replays(arena_db))
+    assert len(games) == 6
+    for _, _, played in games:
+        for seat, walks in enumerate(game_walks(played)):
+            assert len(walks.points) == len(walks.caught) == 5
+            assert sum(walks.points) == walks.final == played.final.vp[seat]
+
+
+def _return_at_turn(turn: int, seed: int) -> GameRecord:
+    """Both seats draw until turn `turn` of a walk, then both return in the same turn."""
+    route = ROUTES["meadows"]
+    pos = Position.new_game(2, route)
+    rng = random.Random(seed)
+    events = []
+    while not pos.is_terminal():
+        legal = pos.legal_actions()
+        if pos.current_player() == phases.CHANCE_PLAYER:
+            action = pos.sample_chance(rng)
+        elif RETURN in legal:
+            action = RETURN if pos.turn >= turn else DRAW
+        else:
+            action = legal[0]
+        events.append(action)
+        pos.apply(action)
+    return GameRecord(2, route, events=tuple(events))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_walk_everyone_leaves_catches_no_one(seed: int) -> None:
+    """Rulebook, "End of the Walk": "either everyone returns to safety by using their refuge token
+    or the Storm hits": both seats return at the sixth turn of a walk, so a walk catches them
+    exactly when the Storm hit in its first five turns (the last decider's own return included).
+    Over these seeds both kinds of walk occur in every game."""
+    played = replay(_return_at_turn(5, seed))
+    last_turn: dict[int, int] = {}
+    for step in played.steps:
+        last_turn[step.position.walk] = step.position.turn
+    expected = tuple(last_turn[w] < 5 for w in range(5))
+    assert 0 < sum(expected) < 5
+    for walks in game_walks(played):
+        assert walks.caught == expected
+
+
+def test_results_are_read_from_the_seats_share_of_the_win() -> None:
+    assert [result_of((1.0, 0.0), 0), result_of((1.0, 0.0), 1), result_of((0.5, 0.5), 0)] == \
+        ["won", "lost", "shared"]
+
+
+def test_lines_sum_an_agents_games_by_its_result(arena_db) -> None:
+    store = ArenaStore(arena_db)
+    games = list(store.games())
+    store.close()
+    lines = walk_lines(arena_db, "h")
+    by_key = {(line.result, line.who): line for line in lines}
+    for result in {result_of(g.returns, [s[0] for s in g.seats].index("h")) for g in games}:
+        mine = [g for g in games if result_of(g.returns, [s[0] for s in g.seats].index("h")) == result]
+        assert by_key[(result, "h")].seats == by_key[(result, "g")].seats == len(mine)
+        finals = [g.scores[[s[0] for s in g.seats].index("h")] for g in mine]
+        assert by_key[(result, "h")].final == pytest.approx(sum(finals) / len(finals))
+    assert [line.result for line in lines] == sorted((line.result for line in lines),
+                                                      key=("won", "shared", "lost").index)
+    table = format_walk_lines(lines)
+    assert "VP 5" in table and "caught 5" in table
+    assert {row.split()[1] for row in table.splitlines()[2:]} == {line.result for line in lines}
+
+
+def test_an_agent_that_never_played_is_one_error(arena_db, tmp_path) -> None:
+    with pytest.raises(StoreError, match="no stored game of 'x'"):
+        walk_lines(arena_db, "x")
+    with pytest.raises(StoreError, match="no such arena database"):
+        walk_lines(str(tmp_path / "none.sqlite"), "h")
+
+
+def test_the_script_prints_the_table_and_a_bad_agent_in_one_line(arena_db) -> None:
+    ok = subprocess.run([sys.executable, str(SCRIPT), "--db", arena_db, "--agent", "g"],
+                        capture_output=True, text=True, check=False)
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.splitlines()[0].split()[:3] == ["result", "seats", "of"]
+    bad = subprocess.run([sys.executable, str(SCRIPT), "--db", arena_db, "--agent", "nobody"],
+                         capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and bad.stderr.strip().count("\n") == 0 and "nobody" in bad.stderr
