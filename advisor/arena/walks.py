@@ -85,6 +85,37 @@ class WalkLine:
     final: float
 
 
+@dataclass(frozen=True)
+class AgentGame:
+    """A stored game of one agent: its result, every seat's walks and who sat where."""
+
+    table: int
+    deal: int
+    seat: int
+    """The agent's seat."""
+    result: str
+    names: tuple[str, ...]
+    walks: tuple[SeatWalks, ...]
+
+
+def agent_games(db: str, agent: str) -> list[AgentGame]:
+    """The games of `db` (without a fault) in which `agent` sat, replayed.
+
+    Raises:
+        StoreError: not an arena database, a record that does not replay, or `agent` never played.
+    """
+    found = []
+    for _, game, played in stored_replays(db):
+        names = tuple(seat[0] for seat in game.seats)
+        if agent in names:
+            seat = names.index(agent)
+            found.append(AgentGame(game.table, game.deal, seat, result_of(game.returns, seat), names,
+                                   tuple(game_walks(played))))
+    if not found:
+        raise StoreError(f"{db}: no stored game of {agent!r} without a fault")
+    return found
+
+
 def walk_lines(db: str, agent: str) -> list[WalkLine]:
     """`agent`'s walks and its opponents' in the games of `db` it played (without a fault), by its
     result: won, shared, lost.
@@ -93,16 +124,9 @@ def walk_lines(db: str, agent: str) -> list[WalkLine]:
         StoreError: not an arena database, a record that does not replay, or `agent` never played.
     """
     seats: dict[tuple[str, str], list[SeatWalks]] = defaultdict(list)
-    for _, game, played in stored_replays(db):
-        names = [seat[0] for seat in game.seats]
-        if agent not in names:
-            continue
-        mine = names.index(agent)
-        result = result_of(game.returns, mine)
-        for seat, walks in enumerate(game_walks(played)):
-            seats[(result, agent if seat == mine else names[seat])].append(walks)
-    if not seats:
-        raise StoreError(f"{db}: no stored game of {agent!r} without a fault")
+    for game in agent_games(db, agent):
+        for seat, walks in enumerate(game.walks):
+            seats[(game.result, agent if seat == game.seat else game.names[seat])].append(walks)
     order = sorted(seats, key=lambda key: (RESULTS.index(key[0]), key[1] != agent, key[1]))
     return [_line(agent, result, who, seats[(result, who)]) for result, who in order]
 
@@ -130,3 +154,26 @@ def format_walk_lines(lines: Sequence[WalkLine]) -> str:
             + [f"{c:.2f}" for c in line.caught] + [""] * (walks - len(line.caught))
             + [f"{line.final:.1f}"] for line in lines]
     return tabulate(body, headers=headers, tablefmt="simple", disable_numparse=True)
+
+
+def same_seat_lines(db: str, agent: str) -> list[WalkLine]:
+    """`agent`'s walks beside those of whoever sat in its seat in the other game of the same deal
+    (the same seat's draws and weather, so a deal's luck is the same for both), by `agent`'s result
+    in its game. Only 2-player deals whose two games seat the agent once in each seat count; the
+    other line's ``who`` is ``NAME, same seat``.
+
+    Raises:
+        StoreError: as :func:`walk_lines`.
+    """
+    deals: dict[tuple[int, int], list[AgentGame]] = defaultdict(list)
+    for game in agent_games(db, agent):
+        deals[(game.table, game.deal)].append(game)
+    found: dict[tuple[str, str], list[SeatWalks]] = defaultdict(list)
+    for games in deals.values():
+        if len(games) != 2 or games[0].seat == games[1].seat or len(games[0].names) != 2:
+            continue
+        for game, other in (games, games[::-1]):
+            found[(game.result, agent)].append(game.walks[game.seat])
+            found[(game.result, f"{other.names[game.seat]}, same seat")].append(other.walks[game.seat])
+    order = sorted(found, key=lambda key: (RESULTS.index(key[0]), key[1] != agent, key[1]))
+    return [_line(agent, result, who, found[(result, who)]) for result, who in order]

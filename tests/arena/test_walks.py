@@ -12,7 +12,7 @@ import pytest
 
 from advisor.arena.decisions import stored_replays
 from advisor.arena.store import ArenaStore, StoreError
-from advisor.arena.walks import format_walk_lines, game_walks, result_of, walk_lines
+from advisor.arena.walks import format_walk_lines, game_walks, result_of, same_seat_lines, walk_lines
 from positions import ROUTES, phases
 from positions.actions import DRAW, RETURN
 from positions.position import Position
@@ -121,6 +121,25 @@ def test_lines_sum_an_agents_games_by_its_result(arena_db) -> None:
     assert {row.split()[1] for row in table.splitlines()[2:]} == {line.result for line in lines}
 
 
+def test_the_same_seat_line_is_the_opponent_in_that_seat_of_the_deals_other_game(arena_db) -> None:
+    """Both games of a deal draw each seat's tiles and the weather from the same streams, so beside
+    the agent's walks stand those of the opponent who sat in its seat in the other game."""
+    games = [(game, game_walks(played)) for _, game, played in stored_replays(arena_db)]
+    expected: dict[tuple[str, str], list[float]] = {}
+    for game, walks in games:
+        seat = [s[0] for s in game.seats].index("h")
+        other = next(w for g, w in games if (g.table, g.deal) == (game.table, game.deal) and g is not game)
+        result = result_of(game.returns, seat)
+        expected.setdefault((result, "h"), []).append(walks[seat].points[0])
+        expected.setdefault((result, "g, same seat"), []).append(other[seat].points[0])
+    lines = same_seat_lines(arena_db, "h")
+    assert {(line.result, line.who) for line in lines} == set(expected)
+    for line in lines:
+        firsts = expected[(line.result, line.who)]
+        assert line.seats == len(firsts) and line.points[0] == pytest.approx(sum(firsts) / len(firsts))
+    assert sum(line.seats for line in lines if line.who == "h") == 6  # every game of the 3 deals
+
+
 def test_an_agent_that_never_played_is_one_error(arena_db, tmp_path) -> None:
     with pytest.raises(StoreError, match="no stored game of 'x'"):
         walk_lines(arena_db, "x")
@@ -136,3 +155,6 @@ def test_the_script_prints_the_table_and_a_bad_agent_in_one_line(arena_db) -> No
     bad = subprocess.run([sys.executable, str(SCRIPT), "--db", arena_db, "--agent", "nobody"],
                          capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and bad.stderr.strip().count("\n") == 0 and "nobody" in bad.stderr
+    paired = subprocess.run([sys.executable, str(SCRIPT), "--db", arena_db, "--agent", "h", "--same-seat"],
+                            capture_output=True, text=True, check=False)
+    assert paired.returncode == 0 and "g, same seat" in paired.stdout
