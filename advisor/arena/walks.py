@@ -89,6 +89,7 @@ class WalkLine:
 class AgentGame:
     """A stored game of one agent: its result, every seat's walks and who sat where."""
 
+    run: int
     table: int
     deal: int
     seat: int
@@ -109,7 +110,7 @@ def agent_games(db: str, agent: str) -> list[AgentGame]:
         names = tuple(seat[0] for seat in game.seats)
         if agent in names:
             seat = names.index(agent)
-            found.append(AgentGame(game.table, game.deal, seat, result_of(game.returns, seat), names,
+            found.append(AgentGame(game.run, game.table, game.deal, seat, result_of(game.returns, seat), names,
                                    tuple(game_walks(played))))
     if not found:
         raise StoreError(f"{db}: no stored game of {agent!r} without a fault")
@@ -159,15 +160,15 @@ def format_walk_lines(lines: Sequence[WalkLine]) -> str:
 def same_seat_lines(db: str, agent: str) -> list[WalkLine]:
     """`agent`'s walks beside those of whoever sat in its seat in the other game of the same deal
     (the same seat's draws and weather, so a deal's luck is the same for both), by `agent`'s result
-    in its game. Only 2-player deals whose two games seat the agent once in each seat count; the
+    in its game; an agent in several runs counts each run's deals. Only 2-player deals whose two games seat the agent once in each seat count; the
     other line's ``who`` is ``NAME, same seat``.
 
     Raises:
         StoreError: as :func:`walk_lines`.
     """
-    deals: dict[tuple[int, int], list[AgentGame]] = defaultdict(list)
+    deals: dict[tuple[int, int, int], list[AgentGame]] = defaultdict(list)
     for game in agent_games(db, agent):
-        deals[(game.table, game.deal)].append(game)
+        deals[(game.run, game.table, game.deal)].append(game)
     found: dict[tuple[str, str], list[SeatWalks]] = defaultdict(list)
     for games in deals.values():
         if len(games) != 2 or games[0].seat == games[1].seat or len(games[0].names) != 2:

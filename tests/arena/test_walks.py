@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from advisor.arena.decisions import stored_replays
+from advisor.arena.match import ArenaSettings, run_arena
 from advisor.arena.store import ArenaStore, StoreError
 from advisor.arena.walks import format_walk_lines, game_walks, result_of, same_seat_lines, walk_lines
 from positions import ROUTES, phases
@@ -138,6 +139,16 @@ def test_the_same_seat_line_is_the_opponent_in_that_seat_of_the_deals_other_game
         firsts = expected[(line.result, line.who)]
         assert line.seats == len(firsts) and line.points[0] == pytest.approx(sum(firsts) / len(firsts))
     assert sum(line.seats for line in lines if line.who == "h") == 6  # every game of the 3 deals
+
+
+def test_an_agent_in_two_runs_pairs_each_runs_deals_apart(tmp_path) -> None:
+    """Two runs number their deals alike; a deal is a run's, so none is paired across runs."""
+    db = str(tmp_path / "two.sqlite")
+    run_arena(ArenaSettings([("h", "heuristic"), ("g", "greedy")], games=4, seed=5, db=db))
+    run_arena(ArenaSettings([("h", "heuristic"), ("c", "cautious")], games=4, seed=6, db=db))
+    lines = same_seat_lines(db, "h")
+    assert sum(line.seats for line in lines if line.who == "h") == 8
+    assert {line.who for line in lines} == {"h", "g, same seat", "c, same seat"}
 
 
 def test_an_agent_that_never_played_is_one_error(arena_db, tmp_path) -> None:
