@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -15,31 +16,43 @@ from advisor.arena.match import ArenaSettings, run_arena
 from advisor.arena.store import ArenaStore, StoreError
 from advisor.arena.walks import format_walk_lines, game_walks, result_of, same_seat_lines, walk_lines
 from positions import ROUTES, phases
-from positions.actions import DRAW, RETURN
+from positions.actions import DRAW, RETURN, Action
 from positions.position import Position
 from positions.record import GameRecord, replay
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "walk_outcomes.py"
 
 
-def _returner_and_walker(seed: int) -> GameRecord:
-    """Seat 0 returns at every chance it gets; seat 1 never returns (first legal action but
-    return), so only the Storm ends its walks."""
+def _play(seed: int, choose: Callable[[Position], Action]) -> GameRecord:
+    """A 2-player meadows game: chance drawn from `seed`, every decision by `choose`."""
     route = ROUTES["meadows"]
     pos = Position.new_game(2, route)
     rng = random.Random(seed)
     events = []
     while not pos.is_terminal():
-        legal = pos.legal_actions()
-        if pos.current_player() == phases.CHANCE_PLAYER:
-            action = pos.sample_chance(rng)
-        elif pos.current_player() == 0:
-            action = RETURN if RETURN in legal else legal[0]
-        else:
-            action = DRAW if DRAW in legal else next(a for a in legal if a != RETURN)
+        action = pos.sample_chance(rng) if pos.current_player() == phases.CHANCE_PLAYER else choose(pos)
         events.append(action)
         pos.apply(action)
     return GameRecord(2, route, events=tuple(events))
+
+
+def _returner_and_walker(pos: Position) -> Action:
+    """Seat 0 returns at every chance it gets; seat 1 never returns (it draws, else the first legal
+    action but return), so only the Storm ends its walks."""
+    legal = pos.legal_actions()
+    if pos.current_player() == 0:
+        return RETURN if RETURN in legal else legal[0]
+    return DRAW if DRAW in legal else next(a for a in legal if a != RETURN)
+
+
+def _return_at_turn(turn: int) -> Callable[[Position], Action]:
+    """Both seats draw until turn `turn` of a walk, then both return in the same turn."""
+    def choose(pos: Position) -> Action:
+        legal = pos.legal_actions()
+        if RETURN in legal:
+            return RETURN if pos.turn >= turn else DRAW
+        return legal[0]
+    return choose
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -47,7 +60,7 @@ def test_the_storm_catches_whoever_is_still_walking_and_not_who_returned(seed: i
     """Rulebook, "Storm Warning": "If you haven't already returned to your refuge, i.e., if you're
     still in the game, you must rush back" (C16); "A Walk can end in one of two ways: either
     everyone returns to safety by using their refuge token or the Storm hits"."""
-    played = replay(_returner_and_walker(seed))
+    played = replay(_play(seed, _returner_and_walker))
     returner, walker = game_walks(played)
     assert returner.caught == (False,) * 5
     assert walker.caught == (True,) * 5  # a walker who never returns is caught in every walk
@@ -64,32 +77,13 @@ def test_a_seats_walks_add_up_to_its_final_score(arena_db) -> None:
             assert sum(walks.points) == walks.final == played.final.vp[seat]
 
 
-def _return_at_turn(turn: int, seed: int) -> GameRecord:
-    """Both seats draw until turn `turn` of a walk, then both return in the same turn."""
-    route = ROUTES["meadows"]
-    pos = Position.new_game(2, route)
-    rng = random.Random(seed)
-    events = []
-    while not pos.is_terminal():
-        legal = pos.legal_actions()
-        if pos.current_player() == phases.CHANCE_PLAYER:
-            action = pos.sample_chance(rng)
-        elif RETURN in legal:
-            action = RETURN if pos.turn >= turn else DRAW
-        else:
-            action = legal[0]
-        events.append(action)
-        pos.apply(action)
-    return GameRecord(2, route, events=tuple(events))
-
-
 @pytest.mark.parametrize("seed", range(4))
 def test_a_walk_everyone_leaves_catches_no_one(seed: int) -> None:
     """Rulebook, "End of the Walk": "either everyone returns to safety by using their refuge token
     or the Storm hits": both seats return at the sixth turn of a walk, so a walk catches them
     exactly when the Storm hit in its first five turns (the last decider's own return included).
     Over these seeds both kinds of walk occur in every game."""
-    played = replay(_return_at_turn(5, seed))
+    played = replay(_play(seed, _return_at_turn(5)))
     last_turn: dict[int, int] = {}
     for step in played.steps:
         last_turn[step.position.walk] = step.position.turn
