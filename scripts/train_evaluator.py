@@ -37,16 +37,20 @@ def main(argv: list[str] | None = None) -> int:
                         help="what the heuristic seats play (thrifty: issue 27's rollout policy)")
     parser.add_argument("--mix", action="store_true",
                         help="add a learned worth per tile kind (the mix features; a version-2 file)")
+    parser.add_argument("--rollouts", type=int, default=0,
+                        help="label each decision by the mean of this many rollouts of the continuation "
+                             "from it (the search's own rollouts) instead of its game's result")
     parser.add_argument("-o", "--out", required=True, help="the model file to write")
     args = parser.parse_args(argv)
     command = (f"scripts/train_evaluator.py --games {args.games} --seed {args.seed} "
                f"--per-game {args.per_game} --held-out {args.held_out} --l2 {args.l2}"
                + (f" --continuation {args.continuation}" if args.continuation != "heuristic" else "")
-               + (" --mix" if args.mix else ""))
+               + (" --mix" if args.mix else "")
+               + (f" --rollouts {args.rollouts}" if args.rollouts else ""))
     start = time.perf_counter()
     try:
         model = train(args.games, args.seed, args.per_game, args.held_out, args.l2, command,
-                      args.continuation, args.mix)
+                      args.continuation, args.mix, args.rollouts)
     except ValueError as error:
         print(f"train_evaluator.py: {error}", file=sys.stderr)
         return 2

@@ -37,6 +37,13 @@ LABEL = ("each kept decision is labelled with its game's result: every player's 
          "(tied winners share, C18) and final score")
 
 
+def rollout_label(rollouts: int) -> str:
+    """What a model's samples are labelled with when each is played on `rollouts` times."""
+    return (f"each kept decision is labelled with the mean of {rollouts} rollouts from it to the end, "
+            "every seat playing the continuation (the search's own rollouts): every player's win "
+            "share (tied winners share, C18) and final score")
+
+
 @dataclass(frozen=True)
 class Sample:
     """One kept decision: every player's features and the game's result."""
@@ -81,10 +88,12 @@ def _pick(rng: random.Random, table: Sequence[tuple[Any, float]]) -> Any:
 
 
 def training_game(game: int, seed: int, per_game: int,
-                  continuation: str = "heuristic", mix: bool = False) -> list[Sample]:
+                  continuation: str = "heuristic", mix: bool = False, rollouts: int = 0) -> list[Sample]:
     """Game number `game` of the run seeded `seed` (played through the game loop, every bot on its
     seat's view, the ``heuristic`` seats playing `continuation`): up to `per_game` of its
-    decisions, labelled (with `mix`, their rows go on with the mix features)."""
+    decisions, labelled with the game's result, or with `rollouts` > 0 with the mean outcome of
+    that many rollouts from each (see :func:`rollout_outcome`); with `mix`, their rows go on with
+    the mix features."""
     rng = random.Random(derive_seed(seed, "evaluator-training", game))
     bots = _seat_bots(continuation)
     players = _pick(rng, PLAYER_COUNTS)
@@ -99,9 +108,30 @@ def training_game(game: int, seed: int, per_game: int,
         loop.step()
     pos = loop.position
     kept = sorted(rng.sample(range(len(decisions)), min(per_game, len(decisions))))
-    returns, scores = pos.returns(), [float(v) for v in pos.scores()]
     heuristic = HeuristicEvaluator()
-    return [labelled_sample(game, decisions[index], returns, scores, heuristic, mix) for index in kept]
+    if rollouts <= 0:
+        returns, scores = pos.returns(), [float(v) for v in pos.scores()]
+        return [labelled_sample(game, decisions[index], returns, scores, heuristic, mix) for index in kept]
+    played = random.Random(derive_seed(seed, "evaluator-training", game, "rollouts"))
+    policy = _continuation(continuation)
+    return [labelled_sample(game, decisions[index],
+                            *rollout_outcome(decisions[index], rollouts, policy, played), heuristic, mix)
+            for index in kept]
+
+
+def rollout_outcome(state: Position, rollouts: int, policy: Any,
+                    rng: random.Random) -> tuple[list[float], list[float]]:
+    """Every player's mean win share and mean final score over `rollouts` games played on from
+    `state` by `policy` in every seat, chance drawn by `rng`: what a search's full rollouts see."""
+    returns = [0.0] * state.players
+    scores = [0.0] * state.players
+    for _ in range(rollouts):
+        game = state.copy()
+        game.playout(rng, policy)
+        for player, (share, score) in enumerate(zip(game.returns(), game.scores())):
+            returns[player] += share
+            scores[player] += score
+    return [share / rollouts for share in returns], [score / rollouts for score in scores]
 
 
 def sample_rows(state: Position, mix: bool = False) -> list[list[float]]:
@@ -129,11 +159,11 @@ def held_out_games(games: Sequence[int], share: float) -> list[int]:
 
 
 def generate(games: int, seed: int, per_game: int, first: int = 0,
-             continuation: str = "heuristic", mix: bool = False) -> list[Sample]:
+             continuation: str = "heuristic", mix: bool = False, rollouts: int = 0) -> list[Sample]:
     """The samples of games `first` .. `first + games - 1` of the run seeded `seed`."""
     samples: list[Sample] = []
     for game in range(first, first + games):
-        samples.extend(training_game(game, seed, per_game, continuation, mix))
+        samples.extend(training_game(game, seed, per_game, continuation, mix, rollouts))
     return samples
 
 
@@ -323,23 +353,29 @@ def fit(samples: Sequence[Sample], l2: float = 1e-3, training: dict[str, Any] | 
 
 
 def train(games: int, seed: int, per_game: int = 8, held_out: float = 0.2, l2: float = 1e-3,
-          command: str = "", continuation: str = "heuristic", mix: bool = False) -> Model:
+          command: str = "", continuation: str = "heuristic", mix: bool = False,
+          rollouts: int = 0) -> Model:
     """A model fitted to the first games of the run seeded `seed`, measured on the rest (the last
     `held_out` share of the games, at least one); the ``heuristic`` seats play `continuation`;
-    with `mix` the model has the mix features too."""
+    with `mix` the model has the mix features too; with `rollouts` > 0 every sample is labelled
+    by that many rollouts of the continuation from it instead of its game's result."""
     if games < 2:
         raise ValueError(f"train: need at least 2 games, got {games}")
+    if rollouts < 0:
+        raise ValueError(f"train: rollouts must be 0 (the game's result) or more, got {rollouts}")
     _continuation(continuation)  # an unknown one is refused before any game is played
     test_games = min(games - 1, max(1, round(games * held_out)))
     train_games = games - test_games
-    fitting = generate(train_games, seed, per_game, continuation=continuation, mix=mix)
-    testing = generate(test_games, seed, per_game, first=train_games, continuation=continuation, mix=mix)
+    fitting = generate(train_games, seed, per_game, continuation=continuation, mix=mix, rollouts=rollouts)
+    testing = generate(test_games, seed, per_game, first=train_games, continuation=continuation, mix=mix,
+                       rollouts=rollouts)
     unmeasured = fit(fitting, l2, mix=mix)
     training = {
         "command": command, "seed": seed, "games": games, "training_games": train_games,
         "held_out_games": test_games, "decisions_per_game": per_game,
         "players": {str(n): share for n, share in PLAYER_COUNTS}, "routes": sorted(ROUTES),
-        "agents": {name: share for name, share in SEATS}, "label": LABEL,
+        "agents": {name: share for name, share in SEATS},
+        "label": rollout_label(rollouts) if rollouts else LABEL,
         **({"continuation": continuation} if continuation != "heuristic" else {}),
         "samples": {"training": len(fitting), "held_out": len(testing)}, "l2": l2,
         "fit": "win: conditional logit (softmax across players) by Newton's method; "

@@ -19,7 +19,9 @@ from advisor.players.learned import (
     FEATURES, LearnedEvaluator, ModelFileError, feature_rows, features, read_model, shipped_model,
     walks_left)
 from advisor.players.specs import AgentSpecError
-from advisor.players.training import Sample, generate, learned_predictions, metrics, train
+from advisor.players.bots import DEFAULT_ROLLOUT
+from advisor.players.training import (
+    Sample, generate, learned_predictions, metrics, rollout_outcome, train, training_game)
 from builders import random_step
 from positions import Position
 from search.ismcts import search
@@ -151,6 +153,45 @@ def test_training_on_the_thrifty_continuation_says_so(tmp_path: Path) -> None:
         generate(2, seed=1, per_game=2, continuation="stingy")
     with pytest.raises(ValueError, match="unknown continuation 'stingy'"):
         train(10_000, seed=1, continuation="stingy")  # refused before any game is played
+
+
+def test_a_rollout_label_is_the_mean_of_the_search_rollouts_from_the_decision() -> None:
+    """--rollouts K (issue 27): a kept decision is labelled by K rollouts of the continuation from it,
+    what a search without a cut-off would see there; the mean shares sum to 1 (C18 splits a tie),
+    a finished game labels itself, and the same seed gives the same labels."""
+    for pos in _decisions(5, 2, 6):
+        shares, scores = rollout_outcome(pos, 12, DEFAULT_ROLLOUT, random.Random(1))
+        assert sum(shares) == pytest.approx(1.0)
+        assert all(0 <= share <= 1 for share in shares)
+        assert all(score >= 0 for score in scores)
+        assert (shares, scores) == rollout_outcome(pos, 12, DEFAULT_ROLLOUT, random.Random(1))
+    finished = _decisions(6, 2, 1)[0]
+    finished.playout(random.Random(2), DEFAULT_ROLLOUT)
+    assert rollout_outcome(finished, 3, DEFAULT_ROLLOUT, random.Random(3)) == (
+        finished.returns(), [float(v) for v in finished.scores()])
+    by_result = training_game(4, seed=7, per_game=6)
+    by_rollouts = training_game(4, seed=7, per_game=6, rollouts=8)
+    assert [s.rows for s in by_rollouts] == [s.rows for s in by_result]  # the same decisions
+    assert [s.returns for s in by_rollouts] != [s.returns for s in by_result]
+    assert any(share not in (0.0, 0.5, 1.0) for sample in by_rollouts for share in sample.returns)  # means
+    assert training_game(4, seed=7, per_game=6, rollouts=8) == by_rollouts
+    with pytest.raises(ValueError, match="rollouts must be 0"):
+        train(10, seed=1, rollouts=-1)
+
+
+def test_training_on_rollout_labels_is_reproducible_and_says_so(tmp_path: Path) -> None:
+    """scripts/train_evaluator.py --rollouts K writes the same file for the same seed, and the file
+    (like the shipped evaluator-rollouts.json) records its label and command."""
+    first = _train(tmp_path / "a.json", 3, "--rollouts", "4")
+    assert _train(tmp_path / "b.json", 3, "--rollouts", "4") == first
+    model = read_model(first.decode())
+    assert model.training["command"].endswith("--rollouts 4")
+    assert "mean of 4 rollouts" in model.training["label"]
+    assert model.win_weights != read_model(_train(tmp_path / "c.json", 3).decode()).win_weights
+    shipped = read_model((ROOT / "advisor/players/data/evaluator-rollouts.json").read_text())
+    assert "mean of 16 rollouts" in shipped.training["label"]
+    assert shipped.training["command"].endswith("--games 8000 --seed 1 --per-game 8 --held-out 0.2 "
+                                                "--l2 0.001 --rollouts 16")
 
 
 def test_the_agent_option_selects_the_evaluator() -> None:
