@@ -89,11 +89,21 @@ def _pick(rng: random.Random, table: Sequence[tuple[Any, float]]) -> Any:
 
 def training_game(game: int, seed: int, per_game: int,
                   continuation: str = "heuristic", mix: bool = False, rollouts: int = 0) -> list[Sample]:
-    """Game number `game` of the run seeded `seed` (played through the game loop, every bot on its
-    seat's view, the ``heuristic`` seats playing `continuation`): up to `per_game` of its
-    decisions, labelled with the game's result, or with `rollouts` > 0 with the mean outcome of
-    that many rollouts from each (see :func:`rollout_outcome`); with `mix`, their rows go on with
-    the mix features."""
+    """Game number `game` of the run seeded `seed` (see :func:`kept_decisions`): up to `per_game` of
+    its decisions, labelled by :func:`decision_labels`; with `mix`, their rows go on with the mix
+    features."""
+    kept, final = kept_decisions(game, seed, per_game, continuation)
+    heuristic = HeuristicEvaluator()
+    return [labelled_sample(game, state, returns, scores, heuristic, mix)
+            for state, (returns, scores) in zip(kept, decision_labels(game, seed, kept, final,
+                                                                       continuation, rollouts))]
+
+
+def kept_decisions(game: int, seed: int, per_game: int,
+                   continuation: str = "heuristic") -> tuple[list[Position], Position]:
+    """Game number `game` of the run seeded `seed`, played through the game loop (every bot on its
+    seat's view, the ``heuristic`` seats playing `continuation`): up to `per_game` of its decisions,
+    drawn by the game's seed, in order, and the finished game."""
     rng = random.Random(derive_seed(seed, "evaluator-training", game))
     bots = _seat_bots(continuation)
     players = _pick(rng, PLAYER_COUNTS)
@@ -106,17 +116,21 @@ def training_game(game: int, seed: int, per_game: int,
         if not loop.position.is_chance():
             decisions.append(loop.position.copy())
         loop.step()
-    pos = loop.position
     kept = sorted(rng.sample(range(len(decisions)), min(per_game, len(decisions))))
-    heuristic = HeuristicEvaluator()
+    return [decisions[index] for index in kept], loop.position
+
+
+def decision_labels(game: int, seed: int, states: Sequence[Position], final: Position,
+                    continuation: str = "heuristic", rollouts: int = 0) -> list[tuple[list[float], list[float]]]:
+    """Every player's win shares and scores for each of game `game`'s `states`: the finished
+    game's (`final`), or with `rollouts` > 0 the mean of that many rollouts of `continuation` from
+    each (:func:`rollout_outcome`, chance drawn from the game's own seed)."""
     if rollouts <= 0:
-        returns, scores = pos.returns(), [float(v) for v in pos.scores()]
-        return [labelled_sample(game, decisions[index], returns, scores, heuristic, mix) for index in kept]
+        result = (final.returns(), [float(v) for v in final.scores()])
+        return [result for _ in states]
     played = random.Random(derive_seed(seed, "evaluator-training", game, "rollouts"))
     policy = _continuation(continuation)
-    return [labelled_sample(game, decisions[index],
-                            *rollout_outcome(decisions[index], rollouts, policy, played), heuristic, mix)
-            for index in kept]
+    return [rollout_outcome(state, rollouts, policy, played) for state in states]
 
 
 def rollout_outcome(state: Position, rollouts: int, policy: Any,

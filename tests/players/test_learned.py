@@ -232,3 +232,18 @@ def test_the_evaluator_pickles() -> None:
     pos = Position.new_game(3)
     evaluator = LearnedEvaluator()
     assert pickle.loads(pickle.dumps(evaluator)).evaluate(pos) == evaluator.evaluate(pos)
+
+
+def test_the_gap_script_compares_feature_sets_against_the_rollout_labels() -> None:
+    """scripts/evaluator_gap.py (issue 27): the labels' entropy, then one held-out log loss per
+    feature set, each no lower than that floor; bad counts are a one-line error, exit 2."""
+    script = str(ROOT / "scripts" / "evaluator_gap.py")
+    done = subprocess.run([sys.executable, script, "--games", "8", "--per-game", "3", "--rollouts", "3",
+                           "--seed", "2"], capture_output=True, text=True, cwd=ROOT, check=True)
+    lines = done.stdout.splitlines()
+    floor = float(lines[0].rsplit(" ", 1)[1])
+    losses = {line.split("  ")[1].strip(): float(line.rsplit(" ", 1)[1]) for line in lines[1:]}
+    assert list(losses) == ["the evaluator's 13", "13 + extra", "13 + products", "13 + extra + products"]
+    assert all(loss >= floor - 1e-9 for loss in losses.values())
+    bad = subprocess.run([sys.executable, script, "--games", "2"], capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "--games >= 4" in bad.stderr

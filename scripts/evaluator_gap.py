@@ -1,0 +1,119 @@
+"""How far the evaluator's features are from what the search's own rollouts see (issue 27).
+
+Plays `--games` training games (advisor.players.training: the bot mix, every route, 2-4 players),
+labels `--per-game` decisions of each by the mean of `--rollouts` rollouts of the heuristic
+continuation from it, and fits the conditional logit (training.fit_win_weights) on the first three
+quarters of the games with four sets of features: the evaluator's thirteen, those plus a few more
+(below), the thirteen plus their pairwise products, and all of them with their products. Prints
+each set's held-out log loss beside the labels' own entropy (a floor no forecast goes below):
+how much of the gap a richer model of the same position could close. Deterministic by `--seed`.
+
+    nice -n 5 .venv/bin/python scripts/evaluator_gap.py --games 3000 --seed 77
+"""
+
+from __future__ import annotations
+
+import os
+
+for _threads in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_threads, "1")
+
+import argparse
+import itertools
+import math
+import sys
+from typing import Callable, Sequence
+
+import numpy as np
+
+from advisor.players.heuristics import WORTH, walk_index
+from advisor.players.learned import feature_rows, softmax, walks_left
+from advisor.players.training import Sample, decision_labels, fit_win_weights, kept_decisions, log_loss
+from positions.position import Position
+from positions.rules import storms_to_hit
+
+EXTRA = ("bag_mean", "bag_mean_x_walks_left", "steps_x_walks_left", "lead_x_walks_left",
+         "walking_x_storm_pressure", "owned_storms", "bag_size")
+"""The extra features tried: what the bag will draw next (its mean worth, and × the walks left),
+Steps and lead × the walks left, the risk of being caught, Storms owned, the bag's size."""
+
+Rows = Callable[[Position], list[list[float]]]
+
+
+def extra_rows(state: Position) -> list[list[float]]:
+    """Every player's :data:`EXTRA` features at `state` (all of them public, C7)."""
+    left = max(0, state.ruleset.walks - 1 - state.walk)
+    worth = WORTH[walk_index(state)]
+    to_hit = storms_to_hit(state)
+    pressure = 1.0 / to_hit if to_hit > 1 else 1.0
+    rows = []
+    for p in range(state.players):
+        bag = state.bags[p]
+        bag_mean = sum(worth[k] for k in bag) / max(1, len(bag))
+        lead = state.vp[p] - max(state.vp[q] for q in range(state.players) if q != p)
+        rows.append([bag_mean, bag_mean * left, state.steps[p] * left, lead * left,
+                     pressure if state.walking[p] else 0.0, float(state.owned_storms[p]), float(len(bag))])
+    return rows
+
+
+def with_products(rows: list[list[float]]) -> list[list[float]]:
+    """Each row followed by the products of every pair of its features (squares included)."""
+    return [row + [a * b for a, b in itertools.combinations_with_replacement(row, 2)] for row in rows]
+
+
+FEATURE_SETS: dict[str, Rows] = {
+    "the evaluator's 13": feature_rows,
+    "13 + extra": lambda s: [a + b for a, b in zip(feature_rows(s), extra_rows(s))],
+    "13 + products": lambda s: with_products(feature_rows(s)),
+    "13 + extra + products": lambda s: with_products([a + b for a, b in zip(feature_rows(s), extra_rows(s))]),
+}
+"""The feature sets compared, by name."""
+
+
+def labelled(games: range, seed: int, per_game: int, rollouts: int) -> list[tuple[int, Position, list[float]]]:
+    """(game, decision, every player's mean win share over the rollouts) for the kept decisions."""
+    found = []
+    for game in games:
+        states, final = kept_decisions(game, seed, per_game)
+        for state, (shares, _) in zip(states, decision_labels(game, seed, states, final, rollouts=rollouts)):
+            found.append((game, state, shares))
+    return found
+
+
+def samples(data: Sequence[tuple[int, Position, list[float]]], rows: Rows) -> list[Sample]:
+    """The decisions as fitting samples with `rows`' features."""
+    return [Sample(game, rows(state), walks_left(state), [], [], shares, []) for game, state, shares in data]
+
+
+def held_out_loss(fitting: list[Sample], testing: list[Sample], l2: float) -> float:
+    """The log loss on `testing` of the conditional logit fitted to `fitting`."""
+    w = fit_win_weights(fitting, l2)
+    return log_loss([softmax(list(np.array(s.rows) @ w)) for s in testing], [s.returns for s in testing])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=3000, help="training games in all (a quarter held out)")
+    parser.add_argument("--seed", type=int, default=77, help="every random choice flows from it")
+    parser.add_argument("--per-game", type=int, default=8, help="decisions kept per game")
+    parser.add_argument("--rollouts", type=int, default=16, help="rollouts that label a decision")
+    parser.add_argument("--l2", type=float, default=1e-3, help="L2 penalty on standardized weights")
+    args = parser.parse_args(argv)
+    if args.games < 4 or args.rollouts < 1 or args.per_game < 1:
+        print("evaluator_gap.py: need --games >= 4, --rollouts >= 1 and --per-game >= 1", file=sys.stderr)
+        return 2
+    held = args.games // 4
+    fit_data = labelled(range(args.games - held), args.seed, args.per_game, args.rollouts)
+    test_data = labelled(range(args.games - held, args.games), args.seed, args.per_game, args.rollouts)
+    entropy = sum(-sum(y * math.log(y) for y in shares if y > 0) for _, _, shares in test_data) / len(test_data)
+    print(f"{len(fit_data)} decisions fitted, {len(test_data)} held out; the labels' own entropy "
+          f"({args.rollouts} rollouts): {entropy:.4f}")
+    for name, rows in FEATURE_SETS.items():
+        fitting, testing = samples(fit_data, rows), samples(test_data, rows)
+        loss = held_out_loss(fitting, testing, args.l2)
+        print(f"  {name:24} {len(fitting[0].rows[0]):4} features  held-out log loss {loss:.4f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
