@@ -21,14 +21,17 @@ for _threads in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import argparse
 import itertools
 import math
+import random
 import sys
 from typing import Callable, Sequence
 
 import numpy as np
 
-from advisor.players.heuristics import WORTH, walk_index
-from advisor.players.learned import feature_rows, softmax, walks_left
-from advisor.players.training import Sample, decision_labels, fit_win_weights, kept_decisions, log_loss
+from advisor.players.games import derive_seed
+from advisor.players.heuristics import DEFAULT_ROLLOUT, WORTH, walk_index
+from advisor.players.learned import POSITION_FEATURES, feature_rows, position_rows, softmax, walks_left
+from advisor.players.training import Sample, fit_win_weights, kept_decisions, log_loss, rollout_outcome
+from advisor.players.value_net import fit_network
 from positions.position import Position
 from positions.rules import storms_to_hit
 
@@ -66,29 +69,58 @@ FEATURE_SETS: dict[str, Rows] = {
     "13 + extra": lambda s: [a + b for a, b in zip(feature_rows(s), extra_rows(s))],
     "13 + products": lambda s: with_products(feature_rows(s)),
     "13 + extra + products": lambda s: with_products([a + b for a, b in zip(feature_rows(s), extra_rows(s))]),
+    "13 + tiles by kind + weather": position_rows,
 }
-"""The feature sets compared, by name."""
+"""The feature sets compared by the conditional logit, by name."""
+
+Labelled = tuple[int, Position, list[float], list[float]]
+"""(game, decision, every player's mean win share over the first half of the rollouts, over the second)."""
 
 
-def labelled(games: range, seed: int, per_game: int, rollouts: int) -> list[tuple[int, Position, list[float]]]:
-    """(game, decision, every player's mean win share over the rollouts) for the kept decisions."""
+def labelled(games: range, seed: int, per_game: int, rollouts: int) -> list[Labelled]:
+    """The kept decisions of `games`, each played on `rollouts` times in two independent halves."""
     found = []
     for game in games:
-        states, final = kept_decisions(game, seed, per_game)
-        for state, (shares, _) in zip(states, decision_labels(game, seed, states, final, rollouts=rollouts)):
-            found.append((game, state, shares))
+        states, _ = kept_decisions(game, seed, per_game)
+        rng = random.Random(derive_seed(seed, "evaluator-gap", game))
+        for state in states:
+            first, _ = rollout_outcome(state, rollouts // 2, DEFAULT_ROLLOUT, rng)
+            second, _ = rollout_outcome(state, rollouts - rollouts // 2, DEFAULT_ROLLOUT, rng)
+            found.append((game, state, first, second))
     return found
 
 
-def samples(data: Sequence[tuple[int, Position, list[float]]], rows: Rows) -> list[Sample]:
+def mean_label(first: list[float], second: list[float]) -> list[float]:
+    """The mean of both halves' shares."""
+    return [(a + b) / 2 for a, b in zip(first, second)]
+
+
+def reducible_error(forecasts: Sequence[Sequence[float]], data: Sequence[Labelled]) -> float:
+    """An unbiased estimate of the mean squared distance between the forecasts and the rollouts'
+    expected shares: the halves are independent, so E[(A - f)(B - f)] = (E A - f)^2, free of the
+    labels' sampling noise (0 for a perfect forecast of what the rollouts find on average)."""
+    return sum(sum((a - f) * (b - f) for f, a, b in zip(forecast, first, second))
+               for forecast, (_, _, first, second) in zip(forecasts, data)) / len(data)
+
+
+def samples(data: Sequence[Labelled], rows: Rows) -> list[Sample]:
     """The decisions as fitting samples with `rows`' features."""
-    return [Sample(game, rows(state), walks_left(state), [], [], shares, []) for game, state, shares in data]
+    return [Sample(game, rows(state), walks_left(state), [], [], mean_label(first, second), [])
+            for game, state, first, second in data]
 
 
-def held_out_loss(fitting: list[Sample], testing: list[Sample], l2: float) -> float:
-    """The log loss on `testing` of the conditional logit fitted to `fitting`."""
+def linear_forecasts(fitting: list[Sample], testing: list[Sample], l2: float) -> list[list[float]]:
+    """The held-out forecasts of the conditional logit fitted to `fitting`."""
     w = fit_win_weights(fitting, l2)
-    return log_loss([softmax(list(np.array(s.rows) @ w)) for s in testing], [s.returns for s in testing])
+    return [softmax(list(np.array(s.rows) @ w)) for s in testing]
+
+
+def network_forecasts(fit_data: Sequence[Labelled], test_data: Sequence[Labelled], hidden: int,
+                      seed: int) -> list[list[float]]:
+    """The held-out forecasts of the network (advisor.players.value_net) on the position's rows."""
+    network = fit_network([position_rows(state) for _, state, _, _ in fit_data],
+                          [mean_label(a, b) for _, _, a, b in fit_data], hidden=hidden, seed=seed)
+    return [network.shares(position_rows(state)) for _, state, _, _ in test_data]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -98,20 +130,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-game", type=int, default=8, help="decisions kept per game")
     parser.add_argument("--rollouts", type=int, default=16, help="rollouts that label a decision")
     parser.add_argument("--l2", type=float, default=1e-3, help="L2 penalty on standardized weights")
+    parser.add_argument("--hidden", type=int, default=16, help="the network's hidden units (0: no network)")
     args = parser.parse_args(argv)
-    if args.games < 4 or args.rollouts < 1 or args.per_game < 1:
-        print("evaluator_gap.py: need --games >= 4, --rollouts >= 1 and --per-game >= 1", file=sys.stderr)
+    if args.games < 4 or args.rollouts < 2 or args.per_game < 1 or args.hidden < 0:
+        print("evaluator_gap.py: need --games >= 4, --rollouts >= 2, --per-game >= 1 and --hidden >= 0",
+              file=sys.stderr)
         return 2
     held = args.games // 4
     fit_data = labelled(range(args.games - held), args.seed, args.per_game, args.rollouts)
     test_data = labelled(range(args.games - held, args.games), args.seed, args.per_game, args.rollouts)
-    entropy = sum(-sum(y * math.log(y) for y in shares if y > 0) for _, _, shares in test_data) / len(test_data)
+    test_labels = [mean_label(a, b) for _, _, a, b in test_data]
+    entropy = sum(-sum(y * math.log(y) for y in shares if y > 0) for shares in test_labels) / len(test_labels)
+    uniform = reducible_error([[1 / s.players] * s.players for _, s, _, _ in test_data], test_data)
     print(f"{len(fit_data)} decisions fitted, {len(test_data)} held out; the labels' own entropy "
-          f"({args.rollouts} rollouts): {entropy:.4f}")
+          f"({args.rollouts} rollouts): {entropy:.4f}; equal shares' reducible squared error {uniform:.4f}")
+
+    def report(name: str, width: int, forecasts: list[list[float]]) -> None:
+        loss = log_loss(forecasts, test_labels)
+        error = reducible_error(forecasts, test_data)
+        print(f"  {name:30} {width:4} features  held-out log loss {loss:.4f}  reducible squared error "
+              f"{error:.4f} ({1 - error / uniform:.1%} of the rollouts' variance explained)", flush=True)
+
     for name, rows in FEATURE_SETS.items():
         fitting, testing = samples(fit_data, rows), samples(test_data, rows)
-        loss = held_out_loss(fitting, testing, args.l2)
-        print(f"  {name:24} {len(fitting[0].rows[0]):4} features  held-out log loss {loss:.4f}", flush=True)
+        report(name, len(fitting[0].rows[0]), linear_forecasts(fitting, testing, args.l2))
+    if args.hidden:
+        report(f"network, {args.hidden} hidden units", len(POSITION_FEATURES),
+               network_forecasts(fit_data, test_data, args.hidden, args.seed))
     return 0
 
 

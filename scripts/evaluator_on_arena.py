@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.refit_out:
         refit = report.refit
         training = {**refit.training, "command": command}
-        out = type(refit)(refit.win_weights, refit.score_weights, training, refit.mix)
+        out = type(refit)(refit.win_weights, refit.score_weights, training, refit.layout)
         try:
             write_atomically(args.refit_out, json.dumps(out.to_json(), indent=1) + "\n")
         except OSError as error:

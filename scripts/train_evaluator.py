@@ -35,8 +35,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--l2", type=float, default=1e-3, help="L2 penalty on standardized weights")
     parser.add_argument("--continuation", default="heuristic", choices=sorted(CONTINUATIONS),
                         help="what the heuristic seats play (thrifty: issue 27's rollout policy)")
-    parser.add_argument("--mix", action="store_true",
-                        help="add a learned worth per tile kind (the mix features; a version-2 file)")
+    features = parser.add_mutually_exclusive_group()
+    features.add_argument("--mix", action="store_true",
+                          help="add a learned worth per tile kind (the mix features; a version-2 file)")
+    features.add_argument("--position", action="store_true",
+                          help="add the tiles of each kind in bag and path and the weather (a version-3 file)")
     parser.add_argument("--rollouts", type=int, default=0,
                         help="label each decision by the mean of this many rollouts of the continuation "
                              "from it (the search's own rollouts) instead of its game's result")
@@ -45,12 +48,13 @@ def main(argv: list[str] | None = None) -> int:
     command = (f"scripts/train_evaluator.py --games {args.games} --seed {args.seed} "
                f"--per-game {args.per_game} --held-out {args.held_out} --l2 {args.l2}"
                + (f" --continuation {args.continuation}" if args.continuation != "heuristic" else "")
-               + (" --mix" if args.mix else "")
+               + (" --mix" if args.mix else "") + (" --position" if args.position else "")
                + (f" --rollouts {args.rollouts}" if args.rollouts else ""))
     start = time.perf_counter()
     try:
         model = train(args.games, args.seed, args.per_game, args.held_out, args.l2, command,
-                      args.continuation, args.mix, args.rollouts)
+                      args.continuation, "mix" if args.mix else "position" if args.position else "summary",
+                      args.rollouts)
     except ValueError as error:
         print(f"train_evaluator.py: {error}", file=sys.stderr)
         return 2

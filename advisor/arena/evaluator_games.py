@@ -37,7 +37,8 @@ def stored_samples(db: str, mix: bool = False) -> list[StoredSample]:
         StoreError: not an arena database, or a stored record that does not replay.
     """
     heuristic = HeuristicEvaluator()
-    return [StoredSample(labelled_sample(d.game, d.position, d.returns, d.scores, heuristic, mix),
+    return [StoredSample(labelled_sample(d.game, d.position, d.returns, d.scores, heuristic,
+                                         "mix" if mix else "summary"),
                          d.position.walk)
             for d in stored_decisions(db)]
 
@@ -102,7 +103,7 @@ def evaluator_report(found: Sequence[StoredSample], model: Model, held_out: floa
     training = {"source": source, "games": len(games), "training_games": len(games) - len(kept_back),
                 "held_out_games": len(kept_back), "label": LABEL,
                 "samples": {"training": len(train), "held_out": len(test)}}
-    refit = fit(train, training=training, mix=mix)
+    refit = fit(train, training=training, layout="mix" if mix else "summary")
     return EvaluatorReport(len(games), forecast(shares, samples), forecast([s.heuristic for s in samples], samples),
                            by_walk, len({s.game for s in test}),
                            forecast(learned_predictions(model, test)[0], test),

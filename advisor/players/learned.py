@@ -26,7 +26,7 @@ from advisor.players.heuristics import STEP_VALUE, WORTH, projected_score, walk_
 from positions.errors import MalformedFileError, RefugeError
 from positions.files import read_text_file
 from positions.position import Position
-from positions.rules import storms_to_hit
+from positions.rules import storms_to_hit, weather_hit_chance
 from positions.tiles import PAW, STORM, TILES
 
 if TYPE_CHECKING:
@@ -54,10 +54,24 @@ MIX_FEATURES = tuple(f"mix_{tile.name}" for tile in TILES)
 """Optional (``train_evaluator.py --mix``): per tile kind, walks left after this one x that kind's
 share of every tile the player owns (bag, hand, path, set aside, Storms): a worth per kind fitted to
 the games instead of ``heuristics.WORTH`` (issue 27: the judgement of a bag that decides a buy)."""
+CONTEXT = ("walks_left", "turn", "steps_raw", "bag_size", "storms_to_hit", "hit_chance_if_walking",
+           "deck_storm_share_if_walking", "others_walking", "players")
+"""The public facts a position model's row ends with: walks left, turn, Steps, bag size, Storms still
+needed, this turn's weather hit chance and the deck's Storm share (while walking), other walkers, players."""
+POSITION_FEATURES = (FEATURES + tuple(f"bag_{t.name}" for t in TILES)
+                     + tuple(f"path_{t.name}" for t in TILES) + CONTEXT)
+"""Optional (``train_evaluator.py --position``, a version-3 file; issue 27): the thirteen, then how
+many tiles of each kind the player's bag holds and (while walking) their path, then :data:`CONTEXT` —
+the position itself, which the thirteen summarize by a mean worth."""
 MODEL_VERSION = 1
 """The layout of a model file of :data:`FEATURES`; changes whenever the features or their meaning change."""
 MIX_MODEL_VERSION = 2
 """The layout of a model file of :data:`FEATURES` + :data:`MIX_FEATURES`."""
+POSITION_MODEL_VERSION = 3
+"""The layout of a model file of :data:`POSITION_FEATURES`."""
+LAYOUTS = {"summary": (MODEL_VERSION, FEATURES), "mix": (MIX_MODEL_VERSION, FEATURES + MIX_FEATURES),
+           "position": (POSITION_MODEL_VERSION, POSITION_FEATURES)}
+"""Each kind of model file: its version and its win model's features."""
 MODEL_RESOURCE = "data/evaluator.json"
 """The shipped model, inside the ``advisor.players`` package."""
 
@@ -134,6 +148,49 @@ def mix_rows(state: Position) -> list[list[float]]:
     return rows
 
 
+def context_rows(state: Position) -> list[tuple[float, ...]]:
+    """Every player's :data:`CONTEXT` at `state`."""
+    left = float(walks_left(state))
+    to_hit = float(storms_to_hit(state))
+    hit = weather_hit_chance(state)
+    deck = state.deck_suns + state.deck_storms
+    storm_share = state.deck_storms / deck if deck else 0.0
+    walkers = sum(state.walking)
+    rows = []
+    for p in range(state.players):
+        walking = state.walking[p]
+        rows.append((left, float(state.turn), float(state.steps[p]), float(len(state.bags[p])), to_hit,
+                     hit if walking else 0.0, storm_share if walking else 0.0,
+                     float(walkers - (1 if walking else 0)), float(state.players)))
+    return rows
+
+
+def position_rows(state: Position) -> list[list[float]]:
+    """Every player's :data:`POSITION_FEATURES` at `state` (all public, C7)."""
+    rows = feature_rows(state)
+    kinds = len(TILES)
+    for p, (row, context) in enumerate(zip(rows, context_rows(state))):
+        counts = [0.0] * (2 * kinds)
+        for kind in state.bags[p]:
+            counts[kind] += 1.0
+        if state.walking[p]:
+            for kind in state.paths[p]:
+                counts[kinds + kind] += 1.0
+        row += counts
+        row += context
+    return rows
+
+
+def layout_rows(state: Position, layout: str) -> list[list[float]]:
+    """Every player's features of a model of `layout` (:data:`LAYOUTS`) at `state`."""
+    if layout == "position":
+        return position_rows(state)
+    rows = feature_rows(state)
+    if layout == "mix":
+        rows = [row + extra for row, extra in zip(rows, mix_rows(state))]
+    return rows
+
+
 def features(state: Position, player: int) -> np.ndarray:
     """`player`'s features (:data:`FEATURES`) at `state`, as a float array of fixed length."""
     import numpy as np  # here only: agents that never train need not load NumPy
@@ -156,13 +213,19 @@ class Model:
     """One per :data:`SCORE_FEATURES`: a player's projected final score."""
     training: dict[str, Any]
     """How the weights were made: command, seed, games, agents, samples, held-out metrics."""
-    mix: bool = False
-    """Whether the features go on with :data:`MIX_FEATURES` (a version-2 file)."""
+    layout: str = "summary"
+    """Which features (:data:`LAYOUTS`): the thirteen, with :data:`MIX_FEATURES` (a version-2 file)
+    or :data:`POSITION_FEATURES` (version 3)."""
+
+    @property
+    def mix(self) -> bool:
+        """Whether the features go on with :data:`MIX_FEATURES` (a version-2 file)."""
+        return self.layout == "mix"
 
     @property
     def features(self) -> tuple[str, ...]:
         """The win model's features, in the order of :attr:`win_weights`."""
-        return model_features(self.mix)
+        return LAYOUTS[self.layout][1]
 
     @property
     def score_features(self) -> tuple[str, ...]:
@@ -171,7 +234,7 @@ class Model:
 
     def to_json(self) -> dict[str, Any]:
         """The model file's content."""
-        return {"version": MIX_MODEL_VERSION if self.mix else MODEL_VERSION, "features": list(self.features),
+        return {"version": LAYOUTS[self.layout][0], "features": list(self.features),
                 "score_features": list(self.score_features),
                 "win_weights": list(self.win_weights), "score_weights": list(self.score_weights),
                 "training": self.training}
@@ -186,10 +249,11 @@ class Model:
         if not isinstance(data, dict):
             raise ModelFileError(f"{where}: expected a JSON object")
         version = data.get("version")
-        if version not in (MODEL_VERSION, MIX_MODEL_VERSION) or isinstance(version, bool):
-            raise ModelFileError(f"{where}: version {version!r}, expected {MODEL_VERSION} or {MIX_MODEL_VERSION}")
-        mix = version == MIX_MODEL_VERSION
-        win_names = model_features(mix)
+        layouts = {number: name for name, (number, _) in LAYOUTS.items()}
+        if version not in layouts or isinstance(version, bool):
+            raise ModelFileError(f"{where}: version {version!r}, expected one of {sorted(layouts)}")
+        layout = layouts[version]
+        win_names = LAYOUTS[layout][1]
         score_names = win_names + SCORE_FEATURES[len(FEATURES):]
         for key, names in (("features", win_names), ("score_features", score_names)):
             if tuple(data.get(key, ())) != names:
@@ -205,12 +269,7 @@ class Model:
         training = data.get("training")
         if not isinstance(training, dict):
             raise ModelFileError(f"{where}: training must be an object describing the data")
-        return cls(weights[0], weights[1], training, mix)
-
-
-def model_features(mix: bool) -> tuple[str, ...]:
-    """The win model's features: :data:`FEATURES`, and with `mix` :data:`MIX_FEATURES` after them."""
-    return FEATURES + MIX_FEATURES if mix else FEATURES
+        return cls(weights[0], weights[1], training, layout)
 
 
 def read_model(text: str, where: str = "model") -> Model:
@@ -278,6 +337,7 @@ class LearnedEvaluator:
         self._kind_weights = (list(zip(self._win[base:], self._score[base:base + len(MIX_FEATURES)]))
                               if self.model.mix else None)
         self._bag_sums: dict[tuple[int, ...], tuple[float, float]] = {}
+        self._position = self.model.layout == "position"
 
     def __repr__(self) -> str:
         return "LearnedEvaluator()"
@@ -289,9 +349,11 @@ class LearnedEvaluator:
         """(win share per player, projected final score per player)."""
         rows = feature_rows(state)
         win, score = self._win, self._score
-        logits = [sum(map(mul, win, row)) for row in rows]
+        logits = [sum(map(mul, win, row)) for row in rows]  # map stops at the row's end
         tail = score[-2] * walks_left(state) + score[-1]
-        scores = [sum(map(mul, score, row)) + tail for row in rows]  # map stops at the row's end
+        scores = [sum(map(mul, score, row)) + tail for row in rows]
+        if self._position:
+            self._add_position_terms(state, logits, scores)
         if self._kind_weights is not None:
             left = walks_left(state)
             if left:
@@ -300,6 +362,29 @@ class LearnedEvaluator:
                     logits[p] += win_term
                     scores[p] += score_term
         return softmax(logits), scores
+
+    def _add_position_terms(self, state: Position, logits: list[float], scores: list[float]) -> None:
+        """Add each player's :data:`POSITION_FEATURES` after the thirteen, dotted with the weights:
+        the same sums as over :func:`position_rows`, with a bag's memoised."""
+        win, score = self._win, self._score
+        base, kinds = len(FEATURES), len(TILES)
+        path_at = base + kinds
+        context_at = path_at + kinds
+        for p, context in enumerate(context_rows(state)):
+            bag = state.bags[p]
+            sums = self._bag_sums.get(bag)
+            if sums is None:
+                sums = (sum(win[base + k] for k in bag), sum(score[base + k] for k in bag))
+                if len(self._bag_sums) > 200_000:
+                    self._bag_sums.clear()
+                self._bag_sums[bag] = sums
+            logit, projected = sums
+            if state.walking[p]:
+                for k in state.paths[p]:
+                    logit += win[path_at + k]
+                    projected += score[path_at + k]
+            logits[p] += logit + sum(map(mul, win[context_at:], context))
+            scores[p] += projected + sum(map(mul, score[context_at:], context))
 
     def _mix_terms(self, state: Position, player: int, left: int) -> tuple[float, float]:
         """`player`'s :data:`MIX_FEATURES` dotted with the win and the score weights."""

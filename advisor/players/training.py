@@ -22,7 +22,7 @@ from advisor.players.bots import (
     DEFAULT_ROLLOUT, THRIFTY_ROLLOUT, HeuristicEvaluator, TrustedPolicy, cautious_bot, greedy_bot)
 from advisor.players.agents import PolicyAgent
 from advisor.players.games import GameLoop, derive_seed
-from advisor.players.learned import MIX_FEATURES, Model, feature_rows, mix_rows, softmax, walks_left
+from advisor.players.learned import LAYOUTS, MIX_FEATURES, Model, layout_rows, softmax, walks_left
 from positions.position import Position
 from positions.routes import ROUTES
 from positions.rulesets import RULES_VERSION
@@ -46,12 +46,13 @@ def rollout_label(rollouts: int) -> str:
 
 @dataclass(frozen=True)
 class Sample:
-    """One kept decision: every player's features and the game's result."""
+    """One kept decision: every player's features and its label (the game's result, or the mean of
+    rollouts from it)."""
 
     game: int
     rows: list[list[float]]
-    """Per player, :data:`~advisor.players.learned.FEATURES` (a mix run's: and then
-    :data:`~advisor.players.learned.MIX_FEATURES`)."""
+    """Per player, :data:`~advisor.players.learned.FEATURES` (a mix or position run's: and then the
+    rest of its layout's features, :data:`~advisor.players.learned.LAYOUTS`)."""
     walks_left: int
     heuristic: list[float]
     """The HeuristicEvaluator's (win shares, then projected scores) at the decision."""
@@ -88,13 +89,12 @@ def _pick(rng: random.Random, table: Sequence[tuple[Any, float]]) -> Any:
 
 
 def training_game(game: int, seed: int, per_game: int,
-                  continuation: str = "heuristic", mix: bool = False, rollouts: int = 0) -> list[Sample]:
+                  continuation: str = "heuristic", layout: str = "summary", rollouts: int = 0) -> list[Sample]:
     """Game number `game` of the run seeded `seed` (see :func:`kept_decisions`): up to `per_game` of
-    its decisions, labelled by :func:`decision_labels`; with `mix`, their rows go on with the mix
-    features."""
+    its decisions, labelled by :func:`decision_labels`, with the features of a `layout` model."""
     kept, final = kept_decisions(game, seed, per_game, continuation)
     heuristic = HeuristicEvaluator()
-    return [labelled_sample(game, state, returns, scores, heuristic, mix)
+    return [labelled_sample(game, state, returns, scores, heuristic, layout)
             for state, (returns, scores) in zip(kept, decision_labels(game, seed, kept, final,
                                                                        continuation, rollouts))]
 
@@ -148,21 +148,18 @@ def rollout_outcome(state: Position, rollouts: int, policy: Any,
     return [share / rollouts for share in returns], [score / rollouts for score in scores]
 
 
-def sample_rows(state: Position, mix: bool = False) -> list[list[float]]:
-    """Every player's features at `state`: :data:`~advisor.players.learned.FEATURES`, and with
-    `mix` the :data:`~advisor.players.learned.MIX_FEATURES` after them."""
-    rows = feature_rows(state)
-    if mix:
-        rows = [row + extra for row, extra in zip(rows, mix_rows(state))]
-    return rows
+def sample_rows(state: Position, layout: str = "summary") -> list[list[float]]:
+    """Every player's features at `state` for a model of `layout` (``summary``: the thirteen
+    :data:`~advisor.players.learned.FEATURES`; ``mix``, ``position``: more after them)."""
+    return layout_rows(state, layout)
 
 
 def labelled_sample(game: int, state: Position, returns: Sequence[float], scores: Sequence[float],
-                    heuristic: HeuristicEvaluator, mix: bool = False) -> Sample:
+                    heuristic: HeuristicEvaluator, layout: str = "summary") -> Sample:
     """The decision at `state` of game `game` as a sample: every player's features and the
     HeuristicEvaluator's forecast there, labelled with the game's result."""
     shares, projected = heuristic.evaluate(state)
-    return Sample(game, sample_rows(state, mix), walks_left(state), shares, projected, list(returns),
+    return Sample(game, sample_rows(state, layout), walks_left(state), shares, projected, list(returns),
                   [float(s) for s in scores])
 
 
@@ -173,11 +170,11 @@ def held_out_games(games: Sequence[int], share: float) -> list[int]:
 
 
 def generate(games: int, seed: int, per_game: int, first: int = 0,
-             continuation: str = "heuristic", mix: bool = False, rollouts: int = 0) -> list[Sample]:
+             continuation: str = "heuristic", layout: str = "summary", rollouts: int = 0) -> list[Sample]:
     """The samples of games `first` .. `first + games - 1` of the run seeded `seed`."""
     samples: list[Sample] = []
     for game in range(first, first + games):
-        samples.extend(training_game(game, seed, per_game, continuation, mix, rollouts))
+        samples.extend(training_game(game, seed, per_game, continuation, layout, rollouts))
     return samples
 
 
@@ -307,8 +304,8 @@ def score_error(projected: Sequence[Sequence[float]], samples: Sequence[Sample])
 
 
 def learned_predictions(model: Model, samples: Sequence[Sample]) -> tuple[list[list[float]], list[list[float]]]:
-    """The model's (win shares, projected scores) for each sample (rows with the mix features are
-    cut to the model's features: a model without them is measured on the same samples)."""
+    """The model's (win shares, projected scores) for each sample (rows of a richer layout are cut
+    to the model's features: a summary model is measured on a mix or position run's samples)."""
     shares, projected = [], []
     width = len(model.win_weights)
     for s in samples:
@@ -358,20 +355,20 @@ def rounded(values: np.ndarray) -> tuple[float, ...]:
 
 
 def fit(samples: Sequence[Sample], l2: float = 1e-3, training: dict[str, Any] | None = None,
-        mix: bool = False) -> Model:
-    """Both models fitted to `samples` (their ``returns`` and ``scores`` the labels; with `mix`
-    their rows carry the mix features), weights rounded to 6 digits as the model file keeps them."""
-    own_units = len(MIX_FEATURES) if mix else 0
+        layout: str = "summary") -> Model:
+    """Both models fitted to `samples` (their ``returns`` and ``scores`` the labels, their rows a
+    `layout` model's features), weights rounded to 6 digits as the model file keeps them."""
+    own_units = len(MIX_FEATURES) if layout == "mix" else 0
     return Model(rounded(fit_win_weights(samples, l2, own_units=own_units)),
-                 rounded(fit_score_weights(samples, l2, own_units)), training or {}, mix)
+                 rounded(fit_score_weights(samples, l2, own_units)), training or {}, layout)
 
 
 def train(games: int, seed: int, per_game: int = 8, held_out: float = 0.2, l2: float = 1e-3,
-          command: str = "", continuation: str = "heuristic", mix: bool = False,
+          command: str = "", continuation: str = "heuristic", layout: str = "summary",
           rollouts: int = 0) -> Model:
     """A model fitted to the first games of the run seeded `seed`, measured on the rest (the last
     `held_out` share of the games, at least one); the ``heuristic`` seats play `continuation`;
-    with `mix` the model has the mix features too; with `rollouts` > 0 every sample is labelled
+    the model has the features of `layout` (:data:`~advisor.players.learned.LAYOUTS`); with `rollouts` > 0 every sample is labelled
     by that many rollouts of the continuation from it instead of its game's result."""
     if games < 2:
         raise ValueError(f"train: need at least 2 games, got {games}")
@@ -380,10 +377,12 @@ def train(games: int, seed: int, per_game: int = 8, held_out: float = 0.2, l2: f
     _continuation(continuation)  # an unknown one is refused before any game is played
     test_games = min(games - 1, max(1, round(games * held_out)))
     train_games = games - test_games
-    fitting = generate(train_games, seed, per_game, continuation=continuation, mix=mix, rollouts=rollouts)
-    testing = generate(test_games, seed, per_game, first=train_games, continuation=continuation, mix=mix,
-                       rollouts=rollouts)
-    unmeasured = fit(fitting, l2, mix=mix)
+    if layout not in LAYOUTS:
+        raise ValueError(f"train: unknown layout {layout!r} (expected {', '.join(LAYOUTS)})")
+    fitting = generate(train_games, seed, per_game, continuation=continuation, layout=layout, rollouts=rollouts)
+    testing = generate(test_games, seed, per_game, first=train_games, continuation=continuation,
+                       layout=layout, rollouts=rollouts)
+    unmeasured = fit(fitting, l2, layout=layout)
     training = {
         "command": command, "seed": seed, "games": games, "training_games": train_games,
         "held_out_games": test_games, "decisions_per_game": per_game,
@@ -394,7 +393,7 @@ def train(games: int, seed: int, per_game: int = 8, held_out: float = 0.2, l2: f
         "samples": {"training": len(fitting), "held_out": len(testing)}, "l2": l2,
         "fit": "win: conditional logit (softmax across players) by Newton's method; "
                "score: ridge least squares",
-        **({"mix_l2": MIX_L2} if mix else {}),
+        **({"mix_l2": MIX_L2} if layout == "mix" else {}),
         "held_out": metrics(unmeasured, testing), "rules_version": RULES_VERSION,
     }
-    return Model(unmeasured.win_weights, unmeasured.score_weights, training, mix)
+    return Model(unmeasured.win_weights, unmeasured.score_weights, training, layout)

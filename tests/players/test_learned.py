@@ -7,6 +7,7 @@ import json
 import math
 import pickle
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -235,15 +236,39 @@ def test_the_evaluator_pickles() -> None:
 
 
 def test_the_gap_script_compares_feature_sets_against_the_rollout_labels() -> None:
-    """scripts/evaluator_gap.py (issue 27): the labels' entropy, then one held-out log loss per
-    feature set, each no lower than that floor; bad counts are a one-line error, exit 2."""
+    """scripts/evaluator_gap.py (issue 27): the labels' entropy, then per feature set (and the
+    network) a held-out log loss no lower than that floor and the squared error left once the
+    labels' own noise is taken out; bad counts are a one-line error, exit 2."""
     script = str(ROOT / "scripts" / "evaluator_gap.py")
-    done = subprocess.run([sys.executable, script, "--games", "8", "--per-game", "3", "--rollouts", "3",
-                           "--seed", "2"], capture_output=True, text=True, cwd=ROOT, check=True)
+    done = subprocess.run([sys.executable, script, "--games", "8", "--per-game", "3", "--rollouts", "4",
+                           "--seed", "2", "--hidden", "3"], capture_output=True, text=True, cwd=ROOT, check=True)
     lines = done.stdout.splitlines()
-    floor = float(lines[0].rsplit(" ", 1)[1])
-    losses = {line.split("  ")[1].strip(): float(line.rsplit(" ", 1)[1]) for line in lines[1:]}
-    assert list(losses) == ["the evaluator's 13", "13 + extra", "13 + products", "13 + extra + products"]
-    assert all(loss >= floor - 1e-9 for loss in losses.values())
+    floor = float(re.search(r"entropy \(4 rollouts\): ([0-9.]+)", lines[0]).group(1))  # type: ignore[union-attr]
+    found = {m.group(1): float(m.group(2)) for m in
+             (re.match(r"  (.+?) +\d+ features  held-out log loss ([0-9.]+)  reducible squared error", line)
+              for line in lines[1:]) if m}
+    assert list(found) == ["the evaluator's 13", "13 + extra", "13 + products", "13 + extra + products",
+                           "13 + tiles by kind + weather", "network, 3 hidden units"]
+    assert all(loss >= floor - 1e-9 for loss in found.values())
     bad = subprocess.run([sys.executable, script, "--games", "2"], capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "--games >= 4" in bad.stderr
+
+
+def test_the_reducible_error_takes_out_the_labels_noise() -> None:
+    """Two independent halves of the rollouts: E[(A - f)(B - f)] is (E A - f)^2, so a forecast of the
+    true chances scores about 0 however noisy the labels, and a wrong one its squared distance."""
+    from scripts.evaluator_gap import reducible_error
+
+    rng = random.Random(4)
+    truth = [[p, 1 - p] for p in (rng.random() for _ in range(4000))]
+
+    def half(chances: list[float]) -> list[float]:
+        wins = sum(rng.random() < chances[0] for _ in range(4)) / 4
+        return [wins, 1 - wins]
+
+    data = [(0, None, half(t), half(t)) for t in truth]
+    assert abs(reducible_error(truth, data)) < 0.005  # type: ignore[arg-type]
+    off = [[min(1.0, t[0] + 0.2), 0.0] for t in truth]
+    expected = sum((o[0] - t[0]) ** 2 + t[1] ** 2 for o, t in zip(off, truth)) / len(truth)
+    assert reducible_error(off, data) == pytest.approx(expected, abs=0.01)  # type: ignore[arg-type]
+

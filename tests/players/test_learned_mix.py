@@ -63,7 +63,7 @@ def test_a_mix_model_file_is_version_2_and_round_trips(mix_model_file: Path) -> 
 
 
 @pytest.mark.parametrize("change, message", [
-    (lambda d: d.update(version=3), "version 3, expected 1 or 2"),
+    (lambda d: d.update(version=4), r"version 4, expected one of \[1, 2, 3\]"),
     (lambda d: d.update(version=True), "version True"),
     (lambda d: d.update(features=list(FEATURES)), "features"),
     (lambda d: d.update(win_weights=d["win_weights"][:len(FEATURES)]), "win_weights must be 44"),
@@ -80,7 +80,7 @@ def test_evaluate_agrees_with_the_training_predictions_of_a_mix_model(mix_model_
     model = load_model(str(mix_model_file))
     evaluator = LearnedEvaluator(model)
     for pos in _decisions(41, 3, 40) + _decisions(42, 2, 20):
-        stored = Sample(0, sample_rows(pos, mix=True), walks_left(pos), [], [], [], [])
+        stored = Sample(0, sample_rows(pos, layout="mix"), walks_left(pos), [], [], [], [])
         shares, projected = learned_predictions(model, [stored])
         got_shares, got_scores = evaluator.evaluate(pos)
         assert got_shares == pytest.approx(shares[0]) and got_scores == pytest.approx(projected[0])
