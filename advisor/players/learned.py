@@ -156,7 +156,7 @@ def context_rows(state: Position) -> list[tuple[float, ...]]:
     deck = state.deck_suns + state.deck_storms
     storm_share = state.deck_storms / deck if deck else 0.0
     walkers = sum(state.walking)
-    rows = []
+    rows: list[tuple[float, ...]] = []
     for p in range(state.players):
         walking = state.walking[p]
         rows.append((left, float(state.turn), float(state.steps[p]), float(len(state.bags[p])), to_hit,
