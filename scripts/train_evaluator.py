@@ -22,7 +22,7 @@ import sys
 import time
 
 
-from advisor.players.training import CONTINUATIONS, train
+from advisor.players.training import CONTINUATIONS, DEFAULT_HIDDEN_UNITS, train
 from positions.files import write_atomically
 
 
@@ -40,6 +40,8 @@ def main(argv: list[str] | None = None) -> int:
                           help="add a learned worth per tile kind (the mix features; a version-2 file)")
     features.add_argument("--position", action="store_true",
                           help="add the tiles of each kind in bag and path and the weather (a version-3 file)")
+    features.add_argument("--network", type=int, metavar="UNITS", default=0,
+                          help="the --position features through UNITS tanh units besides (a version-4 file)")
     parser.add_argument("--rollouts", type=int, default=0,
                         help="label each decision by the mean of this many rollouts of the continuation "
                              "from it (the search's own rollouts) instead of its game's result")
@@ -49,12 +51,16 @@ def main(argv: list[str] | None = None) -> int:
                f"--per-game {args.per_game} --held-out {args.held_out} --l2 {args.l2}"
                + (f" --continuation {args.continuation}" if args.continuation != "heuristic" else "")
                + (" --mix" if args.mix else "") + (" --position" if args.position else "")
+               + (f" --network {args.network}" if args.network else "")
                + (f" --rollouts {args.rollouts}" if args.rollouts else ""))
+    layout = ("mix" if args.mix else "position" if args.position else "network" if args.network
+              else "summary")
+    if args.network < 0:
+        parser.error(f"--network must be 1 or more units, got {args.network}")
     start = time.perf_counter()
     try:
         model = train(args.games, args.seed, args.per_game, args.held_out, args.l2, command,
-                      args.continuation, "mix" if args.mix else "position" if args.position else "summary",
-                      args.rollouts)
+                      args.continuation, layout, args.rollouts, args.network or DEFAULT_HIDDEN_UNITS)
     except ValueError as error:
         print(f"train_evaluator.py: {error}", file=sys.stderr)
         return 2

@@ -69,8 +69,11 @@ MIX_MODEL_VERSION = 2
 """The layout of a model file of :data:`FEATURES` + :data:`MIX_FEATURES`."""
 POSITION_MODEL_VERSION = 3
 """The layout of a model file of :data:`POSITION_FEATURES`."""
+NETWORK_MODEL_VERSION = 4
+"""The layout of a model file of :data:`POSITION_FEATURES` with a hidden layer (:class:`HiddenLayer`)."""
 LAYOUTS = {"summary": (MODEL_VERSION, FEATURES), "mix": (MIX_MODEL_VERSION, FEATURES + MIX_FEATURES),
-           "position": (POSITION_MODEL_VERSION, POSITION_FEATURES)}
+           "position": (POSITION_MODEL_VERSION, POSITION_FEATURES),
+           "network": (NETWORK_MODEL_VERSION, POSITION_FEATURES)}
 """Each kind of model file: its version and its win model's features."""
 MODEL_RESOURCE = "data/evaluator.json"
 """The shipped model, inside the ``advisor.players`` package."""
@@ -183,7 +186,7 @@ def position_rows(state: Position) -> list[list[float]]:
 
 def layout_rows(state: Position, layout: str) -> list[list[float]]:
     """Every player's features of a model of `layout` (:data:`LAYOUTS`) at `state`."""
-    if layout == "position":
+    if layout in ("position", "network"):
         return position_rows(state)
     rows = feature_rows(state)
     if layout == "mix":
@@ -204,6 +207,60 @@ def walks_left(state: Position) -> int:
 
 
 @dataclass(frozen=True)
+class HiddenLayer:
+    """A network model's tanh layer over the raw features: it adds ``tanh(row @ weights_in + bias)
+    @ weights_out`` to a player's win logit (advisor/players/value_net.py fits it)."""
+
+    weights_in: tuple[tuple[float, ...], ...]
+    """One row per feature, one column per unit."""
+    bias: tuple[float, ...]
+    weights_out: tuple[float, ...]
+
+    @functools.cached_property
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        import numpy as np
+
+        return np.array(self.weights_in), np.array(self.bias), np.array(self.weights_out)
+
+    def logits(self, rows: Sequence[Sequence[float]]) -> list[float]:
+        """The layer's term of each row's win logit (rows of the model's features)."""
+        import numpy as np
+
+        weights_in, bias, weights_out = self._arrays
+        return (np.tanh(np.asarray(rows) @ weights_in + bias) @ weights_out).tolist()  # type: ignore[no-any-return]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``hidden`` object of a version-4 file."""
+        return {"units": len(self.bias), "weights_in": [list(r) for r in self.weights_in],
+                "bias": list(self.bias), "weights_out": list(self.weights_out)}
+
+    @classmethod
+    def from_json(cls, data: Any, features: int, where: str) -> "HiddenLayer":
+        """A hidden layer from a version-4 file's ``hidden`` object.
+
+        Raises:
+            ModelFileError: not an object of `features` rows of finite numbers, one per unit.
+        """
+        if not isinstance(data, dict) or not isinstance(data.get("units"), int) or data["units"] < 1:
+            raise ModelFileError(f"{where}: hidden must be an object with units >= 1")
+        units = data["units"]
+        rows = data.get("weights_in")
+        if not isinstance(rows, list) or len(rows) != features:
+            raise ModelFileError(f"{where}: hidden.weights_in must be {features} rows of {units} numbers")
+        weights_in = tuple(_numbers(row, units, f"{where}: hidden.weights_in[{i}]") for i, row in enumerate(rows))
+        return cls(weights_in, _numbers(data.get("bias"), units, f"{where}: hidden.bias"),
+                   _numbers(data.get("weights_out"), units, f"{where}: hidden.weights_out"))
+
+
+def _numbers(values: Any, count: int, what: str) -> tuple[float, ...]:
+    """`values` as floats when it is a list of `count` finite numbers, else a ModelFileError."""
+    if (not isinstance(values, list) or len(values) != count
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in values)):
+        raise ModelFileError(f"{what} must be {count} finite numbers")
+    return tuple(float(v) for v in values)
+
+
+@dataclass(frozen=True)
 class Model:
     """The weights of both models and the description of the data they were fitted to."""
 
@@ -215,7 +272,9 @@ class Model:
     """How the weights were made: command, seed, games, agents, samples, held-out metrics."""
     layout: str = "summary"
     """Which features (:data:`LAYOUTS`): the thirteen, with :data:`MIX_FEATURES` (a version-2 file)
-    or :data:`POSITION_FEATURES` (version 3)."""
+    or :data:`POSITION_FEATURES` (version 3; version 4 with a hidden layer)."""
+    hidden: HiddenLayer | None = None
+    """A ``network`` model's hidden layer, added to the win logits (None for the other layouts)."""
 
     @property
     def mix(self) -> bool:
@@ -237,6 +296,7 @@ class Model:
         return {"version": LAYOUTS[self.layout][0], "features": list(self.features),
                 "score_features": list(self.score_features),
                 "win_weights": list(self.win_weights), "score_weights": list(self.score_weights),
+                **({"hidden": self.hidden.to_json()} if self.hidden is not None else {}),
                 "training": self.training}
 
     @classmethod
@@ -258,18 +318,13 @@ class Model:
         for key, names in (("features", win_names), ("score_features", score_names)):
             if tuple(data.get(key, ())) != names:
                 raise ModelFileError(f"{where}: {key} {data.get(key)!r} are not {list(names)}")
-        weights = []
-        for key, names in (("win_weights", win_names), ("score_weights", score_names)):
-            values = data.get(key)
-            if (not isinstance(values, list) or len(values) != len(names)
-                    or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-                               for v in values)):
-                raise ModelFileError(f"{where}: {key} must be {len(names)} finite numbers")
-            weights.append(tuple(float(v) for v in values))
+        weights = [_numbers(data.get(key), len(names), f"{where}: {key}")
+                   for key, names in (("win_weights", win_names), ("score_weights", score_names))]
+        hidden = HiddenLayer.from_json(data.get("hidden"), len(win_names), where) if layout == "network" else None
         training = data.get("training")
         if not isinstance(training, dict):
             raise ModelFileError(f"{where}: training must be an object describing the data")
-        return cls(weights[0], weights[1], training, layout)
+        return cls(weights[0], weights[1], training, layout, hidden)
 
 
 def read_model(text: str, where: str = "model") -> Model:
@@ -337,7 +392,8 @@ class LearnedEvaluator:
         self._kind_weights = (list(zip(self._win[base:], self._score[base:base + len(MIX_FEATURES)]))
                               if self.model.mix else None)
         self._bag_sums: dict[tuple[int, ...], tuple[float, float]] = {}
-        self._position = self.model.layout == "position"
+        self._position = self.model.layout in ("position", "network")
+        self._hidden = self.model.hidden
 
     def __repr__(self) -> str:
         return "LearnedEvaluator()"
@@ -354,6 +410,8 @@ class LearnedEvaluator:
         scores = [sum(map(mul, score, row)) + tail for row in rows]
         if self._position:
             self._add_position_terms(state, logits, scores)
+            if self._hidden is not None:
+                logits = [a + b for a, b in zip(logits, self._hidden.logits(position_rows(state)))]
         if self._kind_weights is not None:
             left = walks_left(state)
             if left:

@@ -22,6 +22,7 @@ from advisor.players.bots import (
     DEFAULT_ROLLOUT, THRIFTY_ROLLOUT, HeuristicEvaluator, TrustedPolicy, cautious_bot, greedy_bot)
 from advisor.players.agents import PolicyAgent
 from advisor.players.games import GameLoop, derive_seed
+from advisor.players.value_net import fit_network
 from advisor.players.learned import LAYOUTS, MIX_FEATURES, Model, layout_rows, softmax, walks_left
 from positions.position import Position
 from positions.routes import ROUTES
@@ -205,6 +206,8 @@ def _win_objective(groups: list[tuple[np.ndarray, np.ndarray]], w: np.ndarray, p
     return loss, grad, hess
 
 
+DEFAULT_HIDDEN_UNITS = 16
+"""A ``network`` model's tanh units (``train_evaluator.py --network``; evaluator_gap.py's measure)."""
 MIX_L2 = 1e-4
 """The L2 penalty on the mix features' weights, in their own units (share x walks left): a kind the
 games seldom put in a bag keeps a weight near 0, and so its worth is ``heuristics.WORTH``'s. (Chosen
@@ -310,7 +313,10 @@ def learned_predictions(model: Model, samples: Sequence[Sample]) -> tuple[list[l
     width = len(model.win_weights)
     for s in samples:
         rows = [row[:width] for row in s.rows]
-        shares.append(softmax([sum(w * f for w, f in zip(model.win_weights, row)) for row in rows]))
+        logits = [sum(w * f for w, f in zip(model.win_weights, row)) for row in rows]
+        if model.hidden is not None:
+            logits = [a + b for a, b in zip(logits, model.hidden.logits(rows))]
+        shares.append(softmax(logits))
         tail = model.score_weights[-2] * s.walks_left + model.score_weights[-1]
         projected.append([sum(w * f for w, f in zip(model.score_weights, row)) + tail for row in rows])
     return shares, projected
@@ -355,20 +361,27 @@ def rounded(values: np.ndarray) -> tuple[float, ...]:
 
 
 def fit(samples: Sequence[Sample], l2: float = 1e-3, training: dict[str, Any] | None = None,
-        layout: str = "summary") -> Model:
+        layout: str = "summary", hidden_units: int = DEFAULT_HIDDEN_UNITS, seed: int = 0) -> Model:
     """Both models fitted to `samples` (their ``returns`` and ``scores`` the labels, their rows a
-    `layout` model's features), weights rounded to 6 digits as the model file keeps them."""
+    `layout` model's features), weights rounded to 6 digits as the model file keeps them; a
+    ``network`` model's win logits through `hidden_units` tanh units besides (Adam, seeded by `seed`)."""
     own_units = len(MIX_FEATURES) if layout == "mix" else 0
-    return Model(rounded(fit_win_weights(samples, l2, own_units=own_units)),
-                 rounded(fit_score_weights(samples, l2, own_units)), training or {}, layout)
+    score = rounded(fit_score_weights(samples, l2, own_units))
+    if layout == "network":
+        network = fit_network([s.rows for s in samples], [s.returns for s in samples], hidden=hidden_units,
+                              seed=seed)
+        linear, layer = network.raw_weights()
+        return Model(rounded(linear), score, training or {}, layout, layer)
+    return Model(rounded(fit_win_weights(samples, l2, own_units=own_units)), score, training or {}, layout)
 
 
 def train(games: int, seed: int, per_game: int = 8, held_out: float = 0.2, l2: float = 1e-3,
           command: str = "", continuation: str = "heuristic", layout: str = "summary",
-          rollouts: int = 0) -> Model:
+          rollouts: int = 0, hidden_units: int = DEFAULT_HIDDEN_UNITS) -> Model:
     """A model fitted to the first games of the run seeded `seed`, measured on the rest (the last
     `held_out` share of the games, at least one); the ``heuristic`` seats play `continuation`;
-    the model has the features of `layout` (:data:`~advisor.players.learned.LAYOUTS`); with `rollouts` > 0 every sample is labelled
+    the model has the features of `layout` (:data:`~advisor.players.learned.LAYOUTS`; a
+    ``network`` one `hidden_units` tanh units besides); with `rollouts` > 0 every sample is labelled
     by that many rollouts of the continuation from it instead of its game's result."""
     if games < 2:
         raise ValueError(f"train: need at least 2 games, got {games}")
@@ -379,10 +392,12 @@ def train(games: int, seed: int, per_game: int = 8, held_out: float = 0.2, l2: f
     train_games = games - test_games
     if layout not in LAYOUTS:
         raise ValueError(f"train: unknown layout {layout!r} (expected {', '.join(LAYOUTS)})")
+    if hidden_units < 1:
+        raise ValueError(f"train: hidden units must be 1 or more, got {hidden_units}")
     fitting = generate(train_games, seed, per_game, continuation=continuation, layout=layout, rollouts=rollouts)
     testing = generate(test_games, seed, per_game, first=train_games, continuation=continuation,
                        layout=layout, rollouts=rollouts)
-    unmeasured = fit(fitting, l2, layout=layout)
+    unmeasured = fit(fitting, l2, layout=layout, hidden_units=hidden_units, seed=seed)
     training = {
         "command": command, "seed": seed, "games": games, "training_games": train_games,
         "held_out_games": test_games, "decisions_per_game": per_game,
@@ -391,9 +406,11 @@ def train(games: int, seed: int, per_game: int = 8, held_out: float = 0.2, l2: f
         "label": rollout_label(rollouts) if rollouts else LABEL,
         **({"continuation": continuation} if continuation != "heuristic" else {}),
         "samples": {"training": len(fitting), "held_out": len(testing)}, "l2": l2,
-        "fit": "win: conditional logit (softmax across players) by Newton's method; "
-               "score: ridge least squares",
+        "fit": (f"win: a linear term and {hidden_units} tanh units, softmax across players, by Adam "
+                "(advisor/players/value_net.py); score: ridge least squares" if layout == "network" else
+                "win: conditional logit (softmax across players) by Newton's method; "
+                "score: ridge least squares"),
         **({"mix_l2": MIX_L2} if layout == "mix" else {}),
         "held_out": metrics(unmeasured, testing), "rules_version": RULES_VERSION,
     }
-    return Model(unmeasured.win_weights, unmeasured.score_weights, training, layout)
+    return Model(unmeasured.win_weights, unmeasured.score_weights, training, layout, unmeasured.hidden)

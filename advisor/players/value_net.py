@@ -13,6 +13,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from advisor.players.learned import HiddenLayer
+
+
+def _rounded(values: np.ndarray) -> tuple[float, ...]:
+    """Weights as a model file keeps them (6 significant digits)."""
+    return tuple(float(f"{v:.6g}") for v in values)
+
 
 @dataclass(frozen=True)
 class Network:
@@ -29,6 +36,16 @@ class Network:
         """Win logits for rows of shape (..., features)."""
         x = (rows - self.centre) / self.spread
         return x @ self.linear + np.tanh(x @ self.hidden_in + self.hidden_bias) @ self.hidden_out
+
+    def raw_weights(self) -> tuple[np.ndarray, HiddenLayer]:
+        """The same network on raw (unstandardized) rows, as a model file keeps it: the linear
+        weights and the hidden layer (a shift common to every player cancels in the softmax)."""
+        linear = self.linear / self.spread
+        weights_in = self.hidden_in / self.spread[:, None]
+        bias = self.hidden_bias - (self.centre / self.spread) @ self.hidden_in
+        layer = HiddenLayer(tuple(tuple(_rounded(row)) for row in weights_in), _rounded(bias),
+                            _rounded(self.hidden_out))
+        return linear, layer
 
     def shares(self, rows: list[list[float]]) -> list[float]:
         """Win shares of the players whose rows are `rows` (sum to 1)."""

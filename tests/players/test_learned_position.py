@@ -4,6 +4,7 @@ and the weather, ``train_evaluator.py --position``, in a version-3 model file.""
 from __future__ import annotations
 
 import json
+import math
 import pickle
 import random
 import subprocess
@@ -108,3 +109,75 @@ def test_an_agent_plays_with_a_position_model(position_model_file: Path) -> None
     assert isinstance(evaluator, LearnedEvaluator) and evaluator.model.layout == "position"
     pos = _decisions(7, 2, 1)[0]
     assert agent.choose(pos, random.Random(1)) in pos.legal_actions()
+
+
+@pytest.fixture(scope="module")
+def network_model_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A network model (4 tanh units) trained on 12 games labelled by 2 rollouts each, by the script."""
+    out = tmp_path_factory.mktemp("network") / "network.json"
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "train_evaluator.py"), "--games", "12",
+                    "--seed", "3", "--per-game", "4", "--rollouts", "2", "--network", "4", "-o", str(out)],
+                   check=True, capture_output=True, cwd=ROOT)
+    return out
+
+
+def test_a_network_model_file_is_version_4_and_round_trips(network_model_file: Path) -> None:
+    model = load_model(str(network_model_file))
+    data = json.loads(network_model_file.read_text())
+    assert model.layout == "network" and data["version"] == 4 and tuple(data["features"]) == POSITION_FEATURES
+    assert model.hidden is not None and len(model.hidden.bias) == 4
+    assert len(model.hidden.weights_in) == len(POSITION_FEATURES)
+    assert read_model(json.dumps(model.to_json())) == model
+    again = network_model_file.with_name("again.json")
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "train_evaluator.py"), "--games", "12",
+                    "--seed", "3", "--per-game", "4", "--rollouts", "2", "--network", "4", "-o", str(again)],
+                   check=True, capture_output=True, cwd=ROOT)
+    assert again.read_bytes() == network_model_file.read_bytes()  # seeded: the same file byte for byte
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.pop("hidden"), "hidden must be an object with units >= 1"),
+    (lambda d: d["hidden"].update(units=0), "hidden must be an object with units >= 1"),
+    (lambda d: d["hidden"]["weights_in"].pop(), f"hidden.weights_in must be {len(POSITION_FEATURES)} rows"),
+    (lambda d: d["hidden"]["weights_in"][3].append(1.0), r"hidden.weights_in\[3\] must be 4 finite numbers"),
+    (lambda d: d["hidden"].update(bias=[0.0, "x", 0.0, 0.0]), "hidden.bias must be 4 finite numbers"),
+])
+def test_a_network_file_that_does_not_fit_is_refused(network_model_file: Path, change, message: str) -> None:  # type: ignore[no-untyped-def]
+    data = json.loads(network_model_file.read_text())
+    change(data)
+    with pytest.raises(ModelFileError, match=f"m.json: {message}"):
+        read_model(json.dumps(data), "m.json")
+
+
+def test_evaluate_agrees_with_the_training_predictions_of_a_network_model(network_model_file: Path) -> None:
+    model = load_model(str(network_model_file))
+    evaluator = LearnedEvaluator(model)
+    assert model.hidden is not None and any(abs(w) > 1e-3 for w in model.hidden.weights_out)
+    for pos in _decisions(71, 3, 30) + _decisions(72, 2, 20):
+        stored = Sample(0, sample_rows(pos, layout="network"), walks_left(pos), [], [], [], [])
+        shares, projected = learned_predictions(model, [stored])
+        got_shares, got_scores = evaluator.evaluate(pos)
+        assert got_shares == pytest.approx(shares[0]) and got_scores == pytest.approx(projected[0])
+        assert sum(got_shares) == pytest.approx(1.0)
+    copied_shares, copied_scores = pickle.loads(pickle.dumps(evaluator)).evaluate(pos)
+    assert copied_shares == pytest.approx(got_shares) and copied_scores == pytest.approx(got_scores)
+
+
+def test_a_fitted_network_on_raw_rows_is_the_standardized_one() -> None:
+    """The file keeps the network on raw features (standardization folded into the weights)."""
+    from advisor.players.value_net import fit_network
+
+    rng = random.Random(9)
+    groups = [[[rng.gauss(5, 3) for _ in range(6)] for _ in range(rng.choice([2, 3]))] for _ in range(300)]
+    labels = [[1.0 if p == max(range(len(g)), key=lambda q: g[q][0] + g[q][1] ** 2 / 9) else 0.0
+               for p in range(len(g))] for g in groups]
+    network = fit_network(groups, labels, hidden=5, epochs=20, seed=1)
+    linear, layer = network.raw_weights()
+    for rows in groups[:40]:
+        raw = [sum(w * x for w, x in zip(linear, row)) for row in rows]
+        raw = [a + b for a, b in zip(raw, layer.logits(rows))]
+        top = max(raw)
+        expected = [math.exp(z - top) for z in raw]
+        assert network.shares(rows) == pytest.approx([e / sum(expected) for e in expected], abs=1e-5)
+    fitted_again = fit_network(groups, labels, hidden=5, epochs=20, seed=1)
+    assert (fitted_again.hidden_in == network.hidden_in).all()  # the same seed, the same weights
