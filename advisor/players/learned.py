@@ -393,7 +393,7 @@ class LearnedEvaluator:
                               if self.model.mix else None)
         self._bag_sums: dict[tuple[int, ...], tuple[float, float]] = {}
         self._position = self.model.layout in ("position", "network")
-        self._hidden = self.model.hidden
+        self._hidden = _SplitLayer(self.model.hidden) if self.model.hidden is not None else None
 
     def __repr__(self) -> str:
         return "LearnedEvaluator()"
@@ -409,9 +409,10 @@ class LearnedEvaluator:
         tail = score[-2] * walks_left(state) + score[-1]
         scores = [sum(map(mul, score, row)) + tail for row in rows]
         if self._position:
-            self._add_position_terms(state, logits, scores)
+            contexts = context_rows(state)
+            self._add_position_terms(state, contexts, logits, scores)
             if self._hidden is not None:
-                logits = [a + b for a, b in zip(logits, self._hidden.logits(position_rows(state)))]
+                logits = [a + b for a, b in zip(logits, self._hidden.logits(state, rows, contexts))]
         if self._kind_weights is not None:
             left = walks_left(state)
             if left:
@@ -421,14 +422,15 @@ class LearnedEvaluator:
                     scores[p] += score_term
         return softmax(logits), scores
 
-    def _add_position_terms(self, state: Position, logits: list[float], scores: list[float]) -> None:
+    def _add_position_terms(self, state: Position, contexts: list[tuple[float, ...]], logits: list[float],
+                            scores: list[float]) -> None:
         """Add each player's :data:`POSITION_FEATURES` after the thirteen, dotted with the weights:
         the same sums as over :func:`position_rows`, with a bag's memoised."""
         win, score = self._win, self._score
         base, kinds = len(FEATURES), len(TILES)
         path_at = base + kinds
         context_at = path_at + kinds
-        for p, context in enumerate(context_rows(state)):
+        for p, context in enumerate(contexts):
             bag = state.bags[p]
             sums = self._bag_sums.get(bag)
             if sums is None:
@@ -467,3 +469,42 @@ class LearnedEvaluator:
                 score += kind_weights[k][1]
         scale = left / max(1, total)
         return win * scale, score * scale
+
+
+class _SplitLayer:
+    """A :class:`HiddenLayer` split by the parts of a position row, for the search: the summary and
+    context features by a small product, a bag's kinds by a memoised sum per bag, a path's by rows."""
+
+    def __init__(self, layer: HiddenLayer) -> None:
+        import numpy as np
+
+        weights_in = np.array(layer.weights_in)
+        base, kinds = len(FEATURES), len(TILES)
+        self._dense = np.vstack([weights_in[:base], weights_in[base + 2 * kinds:]])
+        self._bag = weights_in[base:base + kinds]
+        self._path = weights_in[base + kinds:base + 2 * kinds]
+        self._bias = np.array(layer.bias)
+        self._out = np.array(layer.weights_out)
+        self._bags: dict[tuple[int, ...], np.ndarray] = {}
+        self._paths: dict[tuple[int, ...], np.ndarray] = {}
+
+    @staticmethod
+    def _sum(memo: dict[tuple[int, ...], np.ndarray], weights: np.ndarray, tiles: tuple[int, ...]) -> np.ndarray:
+        """The summed rows of `weights` for `tiles`, memoised per tuple of tiles."""
+        vector = memo.get(tiles)
+        if vector is None:
+            vector = weights[list(tiles)].sum(axis=0)
+            if len(memo) > 200_000:
+                memo.clear()
+            memo[tiles] = vector
+        return vector
+
+    def logits(self, state: Position, rows: list[list[float]], contexts: list[tuple[float, ...]]) -> list[float]:
+        """The layer's term of each player's win logit (`rows`: the thirteen, `contexts`: CONTEXT)."""
+        import numpy as np
+
+        pre = np.array([row + list(context) for row, context in zip(rows, contexts)]) @ self._dense + self._bias
+        pre += [self._sum(self._bags, self._bag, state.bags[p]) + (
+                    self._sum(self._paths, self._path, state.paths[p]) if state.walking[p] else 0.0)
+                for p in range(state.players)]
+        return (np.tanh(pre) @ self._out).tolist()  # type: ignore[no-any-return]
