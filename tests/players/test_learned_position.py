@@ -64,31 +64,6 @@ def test_a_position_model_file_is_version_3_and_round_trips(position_model_file:
     assert read_model(json.dumps(model.to_json())) == model
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda d: d.update(features=list(FEATURES)), "features"),
-    (lambda d: d.update(win_weights=d["win_weights"][:len(FEATURES)]), f"win_weights must be {len(POSITION_FEATURES)}"),
-    (lambda d: d["score_weights"].pop(), f"score_weights must be {len(POSITION_FEATURES) + 2}"),
-])
-def test_a_position_file_that_does_not_fit_is_refused(position_model_file: Path, change, message: str) -> None:  # type: ignore[no-untyped-def]
-    data = json.loads(position_model_file.read_text())
-    change(data)
-    with pytest.raises(ModelFileError, match=f"m.json: {message}"):
-        read_model(json.dumps(data), "m.json")
-
-
-def test_evaluate_agrees_with_the_training_predictions_of_a_position_model(position_model_file: Path) -> None:
-    """What the search sees (kind sums memoised per bag) is what training fitted and measured."""
-    model = load_model(str(position_model_file))
-    evaluator = LearnedEvaluator(model)
-    for pos in _decisions(61, 3, 40) + _decisions(62, 2, 20) + _decisions(63, 4, 20):
-        stored = Sample(0, sample_rows(pos, layout="position"), walks_left(pos), [], [], [], [])
-        shares, projected = learned_predictions(model, [stored])
-        got_shares, got_scores = evaluator.evaluate(pos)
-        assert got_shares == pytest.approx(shares[0]) and got_scores == pytest.approx(projected[0])
-        assert sum(got_shares) == pytest.approx(1.0)
-    assert pickle.loads(pickle.dumps(evaluator)).evaluate(pos) == evaluator.evaluate(pos)
-
-
 def test_position_features_never_read_the_others_hidden_choices(position_model_file: Path) -> None:
     """C7: a pending simultaneous choice is secret; every world the decider may be in reads alike."""
     evaluator = LearnedEvaluator(load_model(str(position_model_file)))
@@ -135,26 +110,35 @@ def test_a_network_model_file_is_version_4_and_round_trips(network_model_file: P
     assert again.read_bytes() == network_model_file.read_bytes()  # seeded: the same file byte for byte
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda d: d.pop("hidden"), "hidden must be an object with units >= 1"),
-    (lambda d: d["hidden"].update(units=0), "hidden must be an object with units >= 1"),
-    (lambda d: d["hidden"]["weights_in"].pop(), f"hidden.weights_in must be {len(POSITION_FEATURES)} rows"),
-    (lambda d: d["hidden"]["weights_in"][3].append(1.0), r"hidden.weights_in\[3\] must be 4 finite numbers"),
-    (lambda d: d["hidden"].update(bias=[0.0, "x", 0.0, 0.0]), "hidden.bias must be 4 finite numbers"),
+@pytest.mark.parametrize("fixture, change, message", [
+    ("position_model_file", lambda d: d.update(features=list(FEATURES)), "features"),
+    ("position_model_file", lambda d: d.update(win_weights=d["win_weights"][:len(FEATURES)]),
+     f"win_weights must be {len(POSITION_FEATURES)}"),
+    ("position_model_file", lambda d: d["score_weights"].pop(), f"score_weights must be {len(POSITION_FEATURES) + 2}"),
+    ("network_model_file", lambda d: d.pop("hidden"), "hidden must be an object with units >= 1"),
+    ("network_model_file", lambda d: d["hidden"].update(units=0), "hidden must be an object with units >= 1"),
+    ("network_model_file", lambda d: d["hidden"]["weights_in"].pop(),
+     f"hidden.weights_in must be {len(POSITION_FEATURES)} rows"),
+    ("network_model_file", lambda d: d["hidden"]["weights_in"][3].append(1.0),
+     r"hidden.weights_in\[3\] must be 4 finite numbers"),
+    ("network_model_file", lambda d: d["hidden"].update(bias=[0.0, "x", 0.0, 0.0]), "hidden.bias must be 4 finite numbers"),
 ])
-def test_a_network_file_that_does_not_fit_is_refused(network_model_file: Path, change, message: str) -> None:  # type: ignore[no-untyped-def]
-    data = json.loads(network_model_file.read_text())
+def test_a_model_file_that_does_not_fit_is_refused(request, fixture: str, change, message: str) -> None:  # type: ignore[no-untyped-def]
+    data = json.loads(request.getfixturevalue(fixture).read_text())
     change(data)
     with pytest.raises(ModelFileError, match=f"m.json: {message}"):
         read_model(json.dumps(data), "m.json")
 
 
-def test_evaluate_agrees_with_the_training_predictions_of_a_network_model(network_model_file: Path) -> None:
-    model = load_model(str(network_model_file))
+@pytest.mark.parametrize("fixture", ["position_model_file", "network_model_file"])
+def test_evaluate_agrees_with_the_training_predictions(request: pytest.FixtureRequest, fixture: str) -> None:
+    """What the search sees (kind sums memoised per bag and path, the network's layer split by the
+    row's parts) is what training fitted and measured on the whole row."""
+    model = load_model(str(request.getfixturevalue(fixture)))
     evaluator = LearnedEvaluator(model)
-    assert model.hidden is not None and any(abs(w) > 1e-3 for w in model.hidden.weights_out)
-    for pos in _decisions(71, 3, 30) + _decisions(72, 2, 20):
-        stored = Sample(0, sample_rows(pos, layout="network"), walks_left(pos), [], [], [], [])
+    assert model.hidden is None or any(abs(w) > 1e-3 for w in model.hidden.weights_out)
+    for pos in _decisions(61, 3, 40) + _decisions(62, 2, 20) + _decisions(63, 4, 20):
+        stored = Sample(0, sample_rows(pos, layout=model.layout), walks_left(pos), [], [], [], [])
         shares, projected = learned_predictions(model, [stored])
         got_shares, got_scores = evaluator.evaluate(pos)
         assert got_shares == pytest.approx(shares[0]) and got_scores == pytest.approx(projected[0])
