@@ -1,16 +1,19 @@
 """How far the evaluator's features are from what the search's own rollouts see (issue 27).
 
 Plays `--games` training games (advisor.players.training: the bot mix, every route, 2-4 players),
-labels `--per-game` decisions of each by the mean of `--rollouts` rollouts of the heuristic
-continuation from it, and fits the conditional logit (training.fit_win_weights) on the first three
-quarters of the games with four sets of features: the evaluator's thirteen, those plus a few more
-(below), the thirteen plus their pairwise products, and all of them with their products. Prints
-each set's held-out log loss beside the labels' own entropy (a floor no forecast goes below):
-how much of the gap a richer model of the same position could close. Deterministic by `--seed`.
+labels `--per-game` decisions of each by `--rollouts` rollouts of the heuristic continuation from
+it, in two independent halves, and fits the conditional logit (training.fit_win_weights) on the
+first three quarters of the games with five sets of features: the evaluator's thirteen, those plus
+a few more (below), the thirteen plus their pairwise products, all of them with their products, and
+the position model's rows (tiles by kind in bag and path, the weather: learned.position_rows); then
+a network over those rows (`--hidden` tanh units, advisor/players/value_net.py). Prints for each the
+held-out log loss beside the labels' own entropy (a floor no forecast goes below) and the reducible
+squared error: Σ (A - f)(B - f) over the players, A and B the halves' mean shares, an unbiased
+estimate of the squared distance to what the rollouts find on average, free of the labels' noise.
+Deterministic by `--seed`.
 
-    nice -n 5 .venv/bin/python scripts/evaluator_gap.py --games 3000 --seed 77
+    nice -n 5 .venv/bin/python scripts/evaluator_gap.py --games 3000 --seed 77 --hidden 16
 """
-
 from __future__ import annotations
 
 import os
