@@ -63,7 +63,7 @@ def test_a_mix_model_file_is_version_2_and_round_trips(mix_model_file: Path) -> 
 
 
 @pytest.mark.parametrize("change, message", [
-    (lambda d: d.update(version=4), r"version 4, expected one of \[1, 2, 3\]"),
+    (lambda d: d.update(version=5), r"version 5, expected one of \[1, 2, 3, 4\]"),
     (lambda d: d.update(version=True), "version True"),
     (lambda d: d.update(features=list(FEATURES)), "features"),
     (lambda d: d.update(win_weights=d["win_weights"][:len(FEATURES)]), "win_weights must be 44"),
