@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 from importlib import resources
 from operator import mul
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from advisor.players.heuristics import STEP_VALUE, WORTH, projected_score, walk_index
 from positions.errors import MalformedFileError, RefugeError
@@ -250,6 +250,11 @@ class HiddenLayer:
         weights_in = tuple(_numbers(row, units, f"{where}: hidden.weights_in[{i}]") for i, row in enumerate(rows))
         return cls(weights_in, _numbers(data.get("bias"), units, f"{where}: hidden.bias"),
                    _numbers(data.get("weights_out"), units, f"{where}: hidden.weights_out"))
+
+
+def rounded(values: Iterable[float]) -> tuple[float, ...]:
+    """Weights as a model file keeps them (6 significant digits)."""
+    return tuple(float(f"{v:.6g}") for v in values)
 
 
 def _numbers(values: Any, count: int, what: str) -> tuple[float, ...]:

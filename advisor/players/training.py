@@ -23,7 +23,7 @@ from advisor.players.bots import (
 from advisor.players.agents import PolicyAgent
 from advisor.players.games import GameLoop, derive_seed
 from advisor.players.value_net import fit_network
-from advisor.players.learned import LAYOUTS, MIX_FEATURES, Model, layout_rows, softmax, walks_left
+from advisor.players.learned import LAYOUTS, MIX_FEATURES, Model, rounded, layout_rows, softmax, walks_left
 from positions.position import Position
 from positions.routes import ROUTES
 from positions.rulesets import RULES_VERSION
@@ -353,11 +353,6 @@ def reliability(shares: Sequence[Sequence[float]], labels: Sequence[Sequence[flo
              for i, (n, f, o) in enumerate(sums) if n]
     ece = sum(row["count"] * abs(row["forecast"] - row["observed"]) for row in table) / max(1, total)
     return table, ece
-
-
-def rounded(values: np.ndarray) -> tuple[float, ...]:
-    """Weights as a model file keeps them (6 significant digits)."""
-    return tuple(float(f"{v:.6g}") for v in values)
 
 
 def fit(samples: Sequence[Sample], l2: float = 1e-3, training: dict[str, Any] | None = None,

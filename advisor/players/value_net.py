@@ -13,12 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from advisor.players.learned import HiddenLayer
-
-
-def _rounded(values: np.ndarray) -> tuple[float, ...]:
-    """Weights as a model file keeps them (6 significant digits)."""
-    return tuple(float(f"{v:.6g}") for v in values)
+from advisor.players.learned import HiddenLayer, rounded
 
 
 @dataclass(frozen=True)
@@ -43,8 +38,8 @@ class Network:
         linear = self.linear / self.spread
         weights_in = self.hidden_in / self.spread[:, None]
         bias = self.hidden_bias - (self.centre / self.spread) @ self.hidden_in
-        layer = HiddenLayer(tuple(tuple(_rounded(row)) for row in weights_in), _rounded(bias),
-                            _rounded(self.hidden_out))
+        layer = HiddenLayer(tuple(tuple(rounded(row)) for row in weights_in), rounded(bias),
+                            rounded(self.hidden_out))
         return linear, layer
 
     def shares(self, rows: list[list[float]]) -> list[float]:
