@@ -28,7 +28,7 @@ typecheck: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check positions search advisor benchmarks scripts tests
 
-# Recompile the hot path (positions/rules.py, advisor/players/heuristics.py) after editing it; until then
+# Recompile the hot path (positions/kernel/rules.py, positions/kernel/heuristics.py) after editing it; until then
 # the edited sources run as Python (positions/native.py keeps stale builds out).
 native: $(STAMP)
 	$(BIN)/python scripts/build_native.py

@@ -5,4 +5,4 @@ See docs/architecture.md for what each package owns and where a new piece goes.
 
 from positions import native
 
-native.install()  # before advisor.players.heuristics is imported: a stale compiled build must never load
+native.install()  # before positions.kernel.heuristics is imported: a stale compiled build must never load

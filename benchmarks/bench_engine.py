@@ -7,8 +7,8 @@ import random
 import timeit
 
 from benchmarks.positions_for_bench import about_to_draw_2p, midgame_4p, random_game
-from positions.phases import DEAL
-from positions.position import FIELDS
+from positions.kernel.phases import DEAL
+from positions.kernel.position import FIELDS
 
 
 def _same_state(a, b) -> bool:
@@ -67,8 +67,8 @@ def test_copy_is_at_least_50x_faster_than_deepcopy() -> None:
 
 def test_heuristic_playout_2p(benchmark) -> None:
     """The rollout hot path: a whole 2-player game played out by the compiled heuristic policy."""
-    from advisor.players.heuristics import DEFAULT_ROLLOUT
-    from positions.position import Position
+    from positions.kernel.heuristics import DEFAULT_ROLLOUT
+    from positions.kernel.position import Position
 
     start = Position.new_game(2, "meadows")
 

@@ -12,7 +12,8 @@ from typing import Any, Callable
 import pytest
 
 from advisor.players.bots import DEFAULT_ROLLOUT, SearchedBelief, TrustedPolicy
-from positions import Position, phases
+from positions import Position
+from positions.kernel import phases
 from search.ismcts import search
 from search.request import SearchRequest
 

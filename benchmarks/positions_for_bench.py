@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from positions import Position
-from positions.actions import DRAW
-from positions.phases import DEAL
+from positions.kernel.actions import DRAW
+from positions.kernel.phases import DEAL
 
 
 def play_random(pos: Position, rng: random.Random, stop=lambda pos: False) -> Position:

@@ -4,15 +4,15 @@ from positions import native
 
 native.install()  # before the rules are imported: a stale compiled build must never load
 
-from positions.actions import Action, parse_action
+from positions.kernel.actions import Action, parse_action
 from positions.errors import (
     IllegalActionError, ImpossiblePositionError, InvalidActionError, MalformedFileError, RefugeError,
 )
-from positions.phases import CHANCE_PLAYER, TERMINAL_PLAYER
-from positions.position import Player, Position
-from positions.routes import ROUTES, Route, make_route, parse_route
-from positions.rulesets import DEFAULT_RULESET, RULES_VERSION, RULESETS, Ruleset
-from positions.tiles import KIND_BY_NAME, STORM, TILES, Kind, TileKind
+from positions.kernel.phases import CHANCE_PLAYER, TERMINAL_PLAYER
+from positions.kernel.position import Player, Position
+from positions.kernel.routes import ROUTES, Route, make_route, parse_route
+from positions.kernel.rulesets import DEFAULT_RULESET, RULES_VERSION, RULESETS, Ruleset
+from positions.kernel.tiles import KIND_BY_NAME, STORM, TILES, Kind, TileKind
 
 __all__ = [
     "Action", "parse_action",

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple, Sequence
 
-from positions import phases, rules
-from positions.actions import (
+from positions.kernel import phases, rules
+from positions.kernel.actions import (
     BUY_BASE, DISCARD_NONE_CODE, DISCARD_PATH_BASE, DISCARD_SECOND_CODE, DRAWN_ONE_BASE,
     DRAWN_TWO_BASE, OPTION_BASE, PLAY_BASE, SUN_CODE, TIEBREAK_BASE, WEATHER_STORM_CODE, Action,
     action_from_code, drawn_pair, parse_action,
 )
 from positions.errors import IllegalActionError, InvalidActionError
-from positions.position import Position
-from positions.tiles import COST, KIND_BY_NAME, PRIORITY, TILES
+from positions.kernel.position import Position
+from positions.kernel.tiles import COST, KIND_BY_NAME, PRIORITY, TILES
 from positions.errors import did_you_mean
 
 DRAW_VERBS = ("drawn", "draw", "drew")

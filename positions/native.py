@@ -150,7 +150,7 @@ def install() -> None:
 
 
 def summary() -> str:
-    """One line on what runs compiled, e.g. ``positions.rules compiled, advisor.players.heuristics stale``."""
+    """One line on what runs compiled, e.g. ``positions.kernel.rules compiled, positions.kernel.heuristics stale``."""
     return ", ".join(f"{m} {build_state(m)}" for m in native_modules())
 
 

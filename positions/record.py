@@ -11,17 +11,17 @@ from __future__ import annotations
 import json
 from typing import NamedTuple, Sequence
 
-from positions import phases
-from positions.actions import Action, action_from_code, parse_action
+from positions.kernel import phases
+from positions.kernel.actions import Action, action_from_code, parse_action
 from positions.errors import IllegalActionError, InvalidActionError, MalformedFileError
 from positions.files import read_text_file, write_atomically
-from positions.position import Position
-from positions.routes import ROUTES, Route, parse_route
-from positions.rulesets import DEFAULT_RULESET, RULES_VERSION, Ruleset
+from positions.kernel.position import Position
+from positions.kernel.routes import ROUTES, Route, parse_route
+from positions.kernel.rulesets import DEFAULT_RULESET, RULES_VERSION, Ruleset
 from positions.saved import (
     read_document, read_route, read_ruleset, route_to_data, ruleset_to_data,
 )
-from positions.view import walk_number
+from positions.kernel.view import walk_number
 from positions.validation import (
     JsonPath, Problems, did_you_mean, parse_json, read_int, read_list, read_object,
     read_str,

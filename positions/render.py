@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from positions import phases
-from positions.position import Position
-from positions.rules import paw_total
-from positions.tiles import TILES, Kind
-from positions.view import walk_number
+from positions.kernel import phases
+from positions.kernel.position import Position
+from positions.kernel.rules import paw_total
+from positions.kernel.tiles import TILES, Kind
+from positions.kernel.view import walk_number
 
 
 def printable(text: str) -> str:

@@ -13,17 +13,17 @@ import json
 from collections import Counter
 from typing import Callable, NamedTuple
 
-from positions import phases, rules
-from positions.actions import (
+from positions.kernel import phases, rules
+from positions.kernel.actions import (
     DRAW, RETURN, Action, action_from_code, parse_action,
 )
 from positions.errors import ImpossiblePositionError, InvalidActionError, MalformedFileError
 from positions.files import read_text_file
-from positions.position import Position
-from positions.view import public_facts, walk_number
-from positions.routes import ROUTES, Route, make_route
-from positions.rulesets import DEFAULT_RULESET, RULES_VERSION, RULESETS, Ruleset
-from positions.tiles import KIND_COUNT, STORM, TILES, Kind
+from positions.kernel.position import Position
+from positions.kernel.view import public_facts, walk_number
+from positions.kernel.routes import ROUTES, Route, make_route
+from positions.kernel.rulesets import DEFAULT_RULESET, RULES_VERSION, RULESETS, Ruleset
+from positions.kernel.tiles import KIND_COUNT, STORM, TILES, Kind
 from positions.validation import (
     JsonPath, Problems, check_position, did_you_mean, describe, parse_json, read_choice, read_int,
     read_kind, read_kind_counts, read_kind_list, read_list, read_object, read_str,

@@ -13,11 +13,11 @@ import re
 from collections import Counter
 from typing import Sequence
 
-from positions import phases, rules
+from positions.kernel import phases, rules
 from positions.errors import MalformedFileError, RefugeError, did_you_mean
 from positions.files import read_text_file  # noqa: F401 - where readers have long found it
-from positions.position import Position
-from positions.tiles import KIND_BY_NAME, KIND_COUNT, STORM, TILES, Kind
+from positions.kernel.position import Position
+from positions.kernel.tiles import KIND_BY_NAME, KIND_COUNT, STORM, TILES, Kind
 
 JsonPath = tuple["str | int", ...]
 """Where a value sits in a document: keys and list indices from the top."""

@@ -19,7 +19,8 @@ import statistics
 
 from advisor.players.agents import SearchAgent, make_agent
 from advisor.players.bots import DEFAULT_ROLLOUT
-from positions import Position, phases, rules
+from positions import Position
+from positions.kernel import phases, rules
 from search.ismcts import search
 
 

@@ -21,7 +21,7 @@ os.environ["REFUGE_PURE_PYTHON"] = "1"  # never load the build being replaced
 
 from positions import native
 
-NATIVE_GROUPS = (("positions.state", "positions.rules", "positions.position"), ("advisor.players.heuristics",))
+NATIVE_GROUPS = (("positions.kernel.state", "positions.kernel.rules", "positions.kernel.position"), ("positions.kernel.heuristics",))
 """The modules on the rollout hot path, by compilation group: the modules of a group call each other
 directly, so a group is used whole or not at all; a later group is compiled against the earlier
 groups' native classes, so it runs compiled only while they do (``positions.native.build_state``)."""

@@ -31,12 +31,12 @@ from typing import Callable, Sequence
 import numpy as np
 
 from advisor.players.games import derive_seed
-from advisor.players.heuristics import DEFAULT_ROLLOUT, WORTH, walk_index
+from positions.kernel.heuristics import DEFAULT_ROLLOUT, WORTH, walk_index
 from advisor.players.learned import POSITION_FEATURES, feature_rows, position_rows, softmax, walks_left
 from advisor.players.training import Sample, fit_win_weights, kept_decisions, log_loss, rollout_outcome
 from advisor.players.value_net import fit_network
-from positions.position import Position
-from positions.rules import storms_to_hit
+from positions.kernel.position import Position
+from positions.kernel.rules import storms_to_hit
 
 EXTRA = ("bag_mean", "bag_mean_x_walks_left", "steps_x_walks_left", "lead_x_walks_left",
          "walking_x_storm_pressure", "owned_storms", "bag_size")

@@ -25,7 +25,7 @@ from advisor.arena.decisions import agreement, buy_profiles, stored_decisions
 from advisor.players.agents import PolicyAgent
 from advisor.players.bots import greedy_bot
 from advisor.players.games import play_game
-from advisor.players.heuristics import THRIFTY_ROLLOUT, HeuristicPolicy
+from positions.kernel.heuristics import THRIFTY_ROLLOUT, HeuristicPolicy
 from positions import ROUTES
 from positions.errors import RefugeError
 

@@ -13,11 +13,11 @@ import sys
 
 from advisor.players.agents import Agent, make_agent
 from advisor.players.games import GameLoop
-from positions import phases
-from positions.actions import DRAW, Action
-from positions.position import Position
+from positions.kernel import phases
+from positions.kernel.actions import DRAW, Action
+from positions.kernel.position import Position
 from positions.record import GameRecorder
-from positions.rules import paw_total
+from positions.kernel.rules import paw_total
 
 
 class Blunderer:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from advisor.analysis.endgames import single_walker_stops
 from positions import RULES_VERSION, ROUTES
-from positions import phases
+from positions.kernel import phases
 from search.errors import SolverLimitError
 from search.solver import solve
 

@@ -23,7 +23,8 @@ from pathlib import Path
 from advisor.analysis.endgames import trimmed, two_walker_stops
 from advisor.analysis.exact import step_to_data
 from advisor.players.tablebase import step_start
-from positions import RULES_VERSION, phases
+from positions import RULES_VERSION
+from positions.kernel import phases
 from positions.errors import RefugeError
 from positions.saved import parse_position, position_to_data
 from search.equilibrium import EquilibriumSolver

@@ -23,8 +23,9 @@ from pathlib import Path
 from advisor.analysis.endgames import (
     best_play_chances, exact_options, is_contested, is_real_choice, single_walker_stops,
 )
-from positions import ROUTES, RULES_VERSION, Position, parse_action, phases
-from positions.actions import action_from_code
+from positions import ROUTES, RULES_VERSION, Position, parse_action
+from positions.kernel import phases
+from positions.kernel.actions import action_from_code
 from positions.saved import compact_json, parse_position, position_to_data
 from search.errors import SolverLimitError
 from search.solver import SolverResult, solve

@@ -16,7 +16,8 @@ from collections import Counter
 
 
 from advisor.analysis.endgames import single_walker_stops
-from positions import ROUTES, phases
+from positions import ROUTES
+from positions.kernel import phases
 from search.errors import SolverLimitError
 from search.solver import ExactSolver
 

@@ -36,9 +36,9 @@ from advisor.analysis.value_accuracy import Case, ExactOption, measure, summariz
 from advisor.analysis.endgames import BUY_STYLES, NoisyPlayer
 from advisor.players.bots import HeuristicPolicy
 from advisor.players.games import GameLoop
-from advisor.players.heuristics import DEFAULT_ROLLOUT
+from positions.kernel.heuristics import DEFAULT_ROLLOUT
 from positions import ROUTES as ALL_ROUTES, Position, RULES_VERSION, parse_action
-from positions import phases
+from positions.kernel import phases
 from search.errors import SolverLimitError
 from search.request import SearchRequest
 from search.solver import solve

@@ -29,7 +29,7 @@ from advisor.analysis.best_move import advise
 from advisor.players.bots import advisor_request
 from advisor.players.tablebase import ExactEndgames
 from positions import Position, parse_action
-from positions.actions import action_from_code
+from positions.kernel.actions import action_from_code
 from positions.saved import parse_position
 
 class LeavesOnly(ExactEndgames):

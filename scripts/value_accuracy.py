@@ -29,7 +29,7 @@ from advisor.analysis.value_accuracy import (
 )
 from advisor.players.bots import BOTS, DEFAULT_ROLLOUT, advisor_request
 from positions import ROUTES, Position
-from positions.actions import action_from_code
+from positions.kernel.actions import action_from_code
 
 DEFAULT_FILES = (ROOT / "benchmarks" / "data" / "value_positions.json",
                  ROOT / "tests" / "data" / "solver_positions.json")

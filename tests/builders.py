@@ -6,12 +6,13 @@ import random
 from collections import Counter
 from typing import Callable, Iterable, Sequence
 
-from positions import Position, parse_action, rules
-from positions.actions import DRAW, Action
-from positions.phases import DECIDE, DISCARD, OPTION
-from positions.routes import Route
-from positions.rulesets import DEFAULT_RULESET, Ruleset
-from positions.tiles import KIND_BY_NAME, STORM, Kind
+from positions import Position, parse_action
+from positions.kernel import rules
+from positions.kernel.actions import DRAW, Action
+from positions.kernel.phases import DECIDE, DISCARD, OPTION
+from positions.kernel.routes import Route
+from positions.kernel.rulesets import DEFAULT_RULESET, Ruleset
+from positions.kernel.tiles import KIND_BY_NAME, STORM, Kind
 
 
 def kinds(names: str | Iterable[str]) -> tuple[Kind, ...]:

@@ -21,6 +21,7 @@ ROOTS = ("positions", "search", "advisor")
 
 ALLOWED: dict[str, tuple[str, ...]] = {
     "positions": ("positions",),
+    "positions.kernel": ("positions.kernel", "positions.errors"),
     "search": ("search",),
     "advisor": ("advisor", "positions"),  # advisor/__init__.py only: installs the compiled-build guard
     "advisor.players": ("advisor.players", "search", "positions"),
@@ -157,19 +158,19 @@ class Fact(NamedTuple):
 
 FACTS = (
     Fact("Storms to hit", r"threshold\s*-|-\s*[\w.]*storms_on_track\(|track_storms\s*\+\s*sum\(",
-         ("positions/rules.py",), "positions.rules.storms_to_hit / Position.storms_to_hit()"),
-    Fact("an effect's gain", r"\.(vp|steps)_per_(sun|path_tile|paw)\b", ("positions/rules.py",
-         "positions/tiles.py"), "positions.rules.effect_gain"),
-    Fact("the supply of a kind", r"start_bag\.count\([\w.]+\)\s*\*", ("positions/rules.py",),
-         "positions.rules.supply"),
+         ("positions/kernel/rules.py",), "positions.kernel.rules.storms_to_hit / Position.storms_to_hit()"),
+    Fact("an effect's gain", r"\.(vp|steps)_per_(sun|path_tile|paw)\b", ("positions/kernel/rules.py",
+         "positions/kernel/tiles.py"), "positions.kernel.rules.effect_gain"),
+    Fact("the supply of a kind", r"start_bag\.count\([\w.]+\)\s*\*", ("positions/kernel/rules.py",),
+         "positions.kernel.rules.supply"),
     Fact("the walk number to show", r"walks\s*-\s*1\)\s*\+\s*1|min\([\w.]*walk\s*\+\s*1\s*,",
-         ("positions/view.py",), "positions.view.walk_number"),
-    Fact("a revealed choice", r"in RESOLVING and|in phases\.RESOLVING and", ("positions/rules.py",),
-         "positions.rules.choice_revealed"),
+         ("positions/kernel/view.py",), "positions.kernel.view.walk_number"),
+    Fact("a revealed choice", r"in RESOLVING and|in phases\.RESOLVING and", ("positions/kernel/rules.py",),
+         "positions.kernel.rules.choice_revealed"),
     Fact("the player counts", r"<=\s*players\s*<=|players\s+in\s+\(2,\s*3,\s*4\)", (),
          "Ruleset.player_counts (pages: /api/catalogue)"),
-    Fact("the phase names", r'"return-discard"\s*,\s*"deal"', ("positions/phases.py",),
-         "positions.phases.NAMES (pages: /api/catalogue)", (".py", ".js", ".html")),
+    Fact("the phase names", r'"return-discard"\s*,\s*"deal"', ("positions/kernel/phases.py",),
+         "positions.kernel.phases.NAMES (pages: /api/catalogue)", (".py", ".js", ".html")),
 )
 """The re-derivations a test can see (issue 23): arithmetic on the Storm threshold, an effect's
 fields, the supply, the walk shown, which choices are public, player counts and phase names."""

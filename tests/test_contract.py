@@ -8,7 +8,7 @@ import random
 import pytest
 
 from contract import Adapter, check_game, check_state, our_game, openspiel_game
-from positions.position import Position
+from positions.kernel.position import Position
 from toy_games import BidGame, DiceGame
 
 

@@ -31,7 +31,7 @@ def test_a_rederived_fact_is_named_with_its_file_and_line(copy_of_tree: Path) ->
         "def close(pos):\n    return pos.threshold - pos.storms_on_track() <= 1\n")
     found = [line for line in rederivations(copy_of_tree) if "leak" in line]
     assert found == ["advisor/players/leak.py:2: Storms to hit derived again "
-                     "(ask positions.rules.storms_to_hit / Position.storms_to_hit())"]
+                     "(ask positions.kernel.rules.storms_to_hit / Position.storms_to_hit())"]
 
 
 def test_advisor_holds_packages_only() -> None:
@@ -57,7 +57,7 @@ def copy_of_tree(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("where, text, rule", [
     ("positions/leak.py", "import search.ismcts\n", "positions/ may import only positions/"),
-    ("search/leak.py", "from positions.position import Position\n", "search/ may import only search/"),
+    ("search/leak.py", "from positions.kernel.position import Position\n", "search/ may import only search/"),
     ("advisor/players/leak.py", "def f():\n    from advisor.arena import stats\n",
      "advisor/players/ may import only"),
     ("advisor/analysis/leak.py", "from advisor.arena.store import ArenaStore\n",

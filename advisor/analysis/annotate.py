@@ -12,12 +12,12 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 from advisor.players.tablebase import ExactEndgames
 from advisor.players.bots import advisor_request
 from advisor.players.games import derive_seed
-from positions import phases
-from positions.actions import action_from_code
-from positions.position import Position
+from positions.kernel import phases
+from positions.kernel.actions import action_from_code
+from positions.kernel.position import Position
 from positions.record import GameRecord, Replay
 from positions.render import tile_list
-from positions.rules import paw_total
+from positions.kernel.rules import paw_total
 from search.ismcts import StepSearch, search, search_step
 from search.request import ActionStats, SearchRequest, SearchResult
 

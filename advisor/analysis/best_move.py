@@ -11,8 +11,8 @@ from advisor.analysis.facts import ReturnFacts, return_facts
 from advisor.analysis.intervals import difference_text, following_edges, widened
 from advisor.analysis.line import line_in_words, principal_line
 from positions import Position
-from positions import phases
-from positions.actions import action_from_code
+from positions.kernel import phases
+from positions.kernel.actions import action_from_code
 from search.ismcts import LiveTree, search
 from search.request import ActionStats, Recommendation, SearchRequest, SearchResult, with_exact_values
 

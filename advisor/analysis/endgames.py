@@ -8,10 +8,10 @@ from typing import Iterator
 
 from advisor.analysis.exact import option_to_data, players_to_data
 from advisor.players.games import GameLoop
-from advisor.players.heuristics import HeuristicPolicy
+from positions.kernel.heuristics import HeuristicPolicy
 from positions import Position
-from positions.actions import Action, action_from_code
-from positions.tiles import STORM
+from positions.kernel.actions import Action, action_from_code
+from positions.kernel.tiles import STORM
 from search.solver import SolverResult
 
 BUY_STYLES = ("per_step", "max_value")

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from advisor.players.tablebase import step_start, two_walkers
 from positions import Position
-from positions.actions import action_from_code
+from positions.kernel.actions import action_from_code
 from search.equilibrium import EquilibriumSolver, SeatStrategy, StepResult
 from search.errors import SolverLimitError
 from search.solver import ExactSolver, ExactValue, SolvedOption, SolverResult

@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from advisor.players.heuristics import DEFAULT_ROLLOUT
+from positions.kernel.heuristics import DEFAULT_ROLLOUT
 from positions import Position
 from positions.render import plural
-from positions.tiles import STORM
-from positions.actions import DRAW, RETURN
-from positions.phases import BUY, DECIDE, TIEBREAK, WEATHER
-from positions.rules import paw_total, storm_penalty, storms_to_hit, weather_hit_chance
+from positions.kernel.tiles import STORM
+from positions.kernel.actions import DRAW, RETURN
+from positions.kernel.phases import BUY, DECIDE, TIEBREAK, WEATHER
+from positions.kernel.rules import paw_total, storm_penalty, storms_to_hit, weather_hit_chance
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Hashable, Sequence
 
 from advisor.analysis.intervals import Following, following_edges
-from positions.actions import action_from_code
+from positions.kernel.actions import action_from_code
 from search.request import SearchTree
 
 MAX_MOVES = 5

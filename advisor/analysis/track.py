@@ -14,14 +14,14 @@ from typing import Callable, NamedTuple, Sequence
 
 from advisor.analysis.best_move import Advice, advise
 from advisor.players.bots import DEFAULT_ROLLOUT
-from positions import phases, rules
-from positions.actions import Action
+from positions.kernel import phases, rules
+from positions.kernel.actions import Action
 from positions.errors import IllegalActionError, InvalidActionError
 from positions.events import event_line, event_options, normalize, read_event, spellings, split_event_line
-from positions.position import Position
+from positions.kernel.position import Position
 from positions.record import GameRecord, GameRecorder, replay, where
 from positions.render import printable, tile_counts, tile_list
-from positions.tiles import TILES
+from positions.kernel.tiles import TILES
 from search.request import SearchRequest
 
 COMMANDS = ("advise", "show", "bags", "undo", "save", "help", "quit")

@@ -6,7 +6,7 @@ from typing import Hashable
 
 import networkx as nx
 
-from positions.actions import action_from_code
+from positions.kernel.actions import action_from_code
 from positions.files import write_atomically
 from search.request import SearchTree
 

@@ -18,8 +18,8 @@ from typing import Any, Callable, Sequence
 
 from advisor.analysis.best_move import advise
 from positions import Position, RULES_VERSION, parse_action
-from positions import phases
-from positions.actions import action_from_code
+from positions.kernel import phases
+from positions.kernel.actions import action_from_code
 from positions.saved import parse_position
 from search.request import SearchRequest
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from advisor.players.agents import SearchAgent
 from advisor.players.bots import HeuristicPolicy
-from positions import phases
-from positions.actions import action_from_code
-from positions.position import Position
+from positions.kernel import phases
+from positions.kernel.actions import action_from_code
+from positions.kernel.position import Position
 from search.ismcts import search
 
 DEFAULT_ITERATIONS = 400

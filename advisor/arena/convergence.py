@@ -41,9 +41,9 @@ from advisor.arena.executors import Runner, parse_executor, run_tasks
 from advisor.arena.scaling import budget_spec
 from advisor.players.agents import SearchAgent, make_agent
 from advisor.players.games import RecordingAgent, deal_seed, play_game
-from positions import phases
+from positions.kernel import phases
 from positions.errors import RefugeError
-from positions.position import Position
+from positions.kernel.position import Position
 from search.ismcts import search
 from search.seeds import derive_seed
 

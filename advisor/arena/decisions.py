@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from advisor.arena.store import ArenaStore, StoredGame, StoreError
-from positions import phases
-from positions.actions import BUY, Action
+from positions.kernel import phases
+from positions.kernel.actions import BUY, Action
 from positions.errors import RefugeError
-from positions.position import Position
+from positions.kernel.position import Position
 from positions.record import Replay, read_record_text, replay
-from positions.view import seat_view
+from positions.kernel.view import seat_view
 from search.protocol import Policy
 
 

@@ -16,9 +16,9 @@ from typing import Sequence
 
 from advisor.arena.decisions import Agreement, StoredDecision
 from advisor.players.options import after_option, is_early_buy
-from positions.actions import Action
-from positions.position import Position
-from positions.view import seat_view
+from positions.kernel.actions import Action
+from positions.kernel.position import Position
+from positions.kernel.view import seat_view
 from search.protocol import Evaluator, Policy
 from search.seeds import derive_seed
 

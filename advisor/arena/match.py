@@ -30,7 +30,7 @@ from advisor.players.games import deal_seed, record_file
 from advisor.players.engine import EngineClient, EngineError, package_version
 from positions.errors import RefugeError
 from positions.files import write_atomically
-from positions.position import Position
+from positions.kernel.position import Position
 from positions.record import dump_record, read_record_text
 
 NAME = re.compile(r"[A-Za-z0-9_.@+-]+")

@@ -16,7 +16,7 @@ from typing import Sequence
 
 from advisor.arena.scaling import budget_spec
 from advisor.players.agents import SearchAgent, make_agent
-from positions.position import Position
+from positions.kernel.position import Position
 from search.ismcts import Tree
 
 

@@ -17,8 +17,8 @@ from tabulate import tabulate
 
 from advisor.arena.decisions import stored_replays
 from advisor.arena.store import StoreError
-from positions.actions import RETURN, RETURN_CODE, Action
-from positions.position import Position
+from positions.kernel.actions import RETURN, RETURN_CODE, Action
+from positions.kernel.position import Position
 from positions.record import Replay
 
 RESULTS = ("won", "shared", "lost")

@@ -23,7 +23,7 @@ from advisor.cli.files import load_position_arg
 from advisor.cli.progress import Spinner
 from advisor.analysis.tree_export import write_tree
 from positions import Position
-from positions.actions import action_from_code
+from positions.kernel.actions import action_from_code
 from positions.render import render
 from search.request import SIMULTANEOUS_SELECTIONS, SearchRequest
 from search.equilibrium import StepResult

@@ -9,19 +9,19 @@ from typing import NoReturn
 import click
 from tabulate import tabulate
 
-from positions import phases
+from positions.kernel import phases
 from positions.documents import is_record, parse_document
 from positions.errors import MalformedFileError, RefugeError
 from positions.events import movetext
 from positions.examples import example_names, load_example
 from positions.files import read_text_file, write_atomically
-from positions.position import Position
+from positions.kernel.position import Position
 from positions.render import bag_text, printable
 from positions.record import FORMAT as GAME_FORMAT
 from positions.record import GameRecord, Replay, find_decision, parse_record, replay, where
 from positions.saved import SavedPosition, dump_position, parse_position, position_to_data
-from positions.tiles import TILES, Kind
-from positions.view import walk_number
+from positions.kernel.tiles import TILES, Kind
+from positions.kernel.view import walk_number
 from positions.validation import did_you_mean, parse_json
 
 ERROR_EXIT = 1

@@ -15,14 +15,14 @@ from advisor.players.bots import DEFAULT_ROLLOUT
 from advisor.players.games import GameLoop, derive_seed, split_agent_list
 from advisor.players.narration import WALK_HEADERS, Narrator, narrator_for, walk_rows
 from advisor.players.specs import parse_agent_spec
-from positions import phases
-from positions.actions import BUY_BASE, DISCARD_PATH_BASE, Action
+from positions.kernel import phases
+from positions.kernel.actions import BUY_BASE, DISCARD_PATH_BASE, Action
 from positions.errors import IllegalActionError, InvalidActionError
 from positions.events import read_event
-from positions.position import Position
+from positions.kernel.position import Position
 from positions.render import effect_text, render, tile_list
-from positions.routes import parse_route
-from positions.tiles import TILES
+from positions.kernel.routes import parse_route
+from positions.kernel.tiles import TILES
 from search.request import SearchRequest
 
 HINT_ITERATIONS = 1000

@@ -13,7 +13,7 @@ from advisor.cli.errors import fail, reports_bad_input
 from advisor.cli.progress import progress_bar
 from advisor.players.games import deal_seed, play_game, record_file, rotation, split_agent_list
 from positions.record import load_record, replay
-from positions.routes import parse_route
+from positions.kernel.routes import parse_route
 
 
 @click.command("selfplay")

@@ -15,8 +15,8 @@ from advisor.cli.files import render_tables
 from positions.errors import InvalidActionError, IllegalActionError, RefugeError
 from positions.files import write_atomically
 from positions.record import GameRecord, dump_record, load_record
-from positions.routes import parse_route
-from positions.rulesets import RULESETS
+from positions.kernel.routes import parse_route
+from positions.kernel.rulesets import RULESETS
 from positions.errors import did_you_mean
 
 TRACK_ITERATIONS = 1000

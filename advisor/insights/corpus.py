@@ -12,12 +12,12 @@ from advisor.insights.store import Counterfactual, CorpusKey, Decision, GameResu
 from advisor.players.agents import Agent, make_agent
 from advisor.players.games import Event, GameLoop, derive_seed, play_game
 from advisor.players.tablebase import ExactEndgames, single_walker
-from positions import phases
-from positions.actions import BUY_BASE, DRAW, PASS, RETURN
-from positions.position import Position
+from positions.kernel import phases
+from positions.kernel.actions import BUY_BASE, DRAW, PASS, RETURN
+from positions.kernel.position import Position
 from positions.record import GameRecorder
-from positions.routes import parse_route
-from positions.tiles import KIND_COUNT, PAW
+from positions.kernel.routes import parse_route
+from positions.kernel.tiles import KIND_COUNT, PAW
 
 DEFAULT_EXACT_NODES = 20_000
 """New positions the exact solver may solve at a last-walk return-or-draw decision (a few tenths of

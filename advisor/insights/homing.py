@@ -11,8 +11,8 @@ from typing import Any
 
 from advisor.insights.stats import Mean, Share, rounded
 from advisor.insights.store import CorpusKey
-from positions import phases
-from positions.actions import DRAW, RETURN
+from positions.kernel import phases
+from positions.kernel.actions import DRAW, RETURN
 
 PAW_BUCKET = 2
 """The return map groups the path's animal value in bins this wide (0–1, 2–3, ...)."""

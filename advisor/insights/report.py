@@ -16,9 +16,9 @@ from advisor.insights.corpus import is_buy
 from advisor.insights.homing import returns_section
 from advisor.insights.stats import Counts, Mean, Share, rounded
 from advisor.insights.store import CorpusKey, corpora, open_store
-from positions import phases
-from positions.actions import BUY_BASE
-from positions.tiles import TILES
+from positions.kernel import phases
+from positions.kernel.actions import BUY_BASE
+from positions.kernel.tiles import TILES
 
 EARLY_WALKS = 2
 """Walks 1 and 2 are "early", walks 3 to 5 "late"."""

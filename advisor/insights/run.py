@@ -8,7 +8,7 @@ from typing import Any, Callable
 from advisor.insights.corpus import TaskRunner, play_corpus_game
 from advisor.insights.store import CorpusKey, GameResult, corpus_id, open_store, store_game, stored_games
 from advisor.players.agents import make_agent
-from positions.routes import parse_route
+from positions.kernel.routes import parse_route
 
 
 @dataclass

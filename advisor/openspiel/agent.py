@@ -19,7 +19,7 @@ from typing import Any
 from advisor.players.specs import AgentSpec, AgentSpecError
 from advisor.players.agents import register_agent_kind
 from positions import Position
-from positions.actions import Action, action_from_code
+from positions.kernel.actions import Action, action_from_code
 
 KIND = "openspiel-ismcts"
 """The agent kind this module registers."""

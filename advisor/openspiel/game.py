@@ -24,10 +24,10 @@ from typing import Any, Callable
 import pyspiel
 
 from positions import Position, RefugeError
-from positions.actions import ACTION_SPACE, action_from_code
-from positions.phases import TERMINAL_PLAYER
+from positions.kernel.actions import ACTION_SPACE, action_from_code
+from positions.kernel.phases import TERMINAL_PLAYER
 from positions.render import render
-from positions.rulesets import DEFAULT_RULESET
+from positions.kernel.rulesets import DEFAULT_RULESET
 
 GAME_NAME = "python_refuge"
 """The name OpenSpiel knows the game by."""

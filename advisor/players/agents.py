@@ -17,7 +17,7 @@ from typing import Any, Callable, Hashable, Protocol
 from advisor.players.specs import AgentSpec, AgentSpecError, parse_agent_spec
 from positions import Position
 from positions.errors import did_you_mean
-from positions.actions import Action, action_from_code
+from positions.kernel.actions import Action, action_from_code
 from search.protocol import Evaluator, Policy
 from search.request import SIMULTANEOUS_SELECTIONS, SearchRequest, SearchResult
 
@@ -34,7 +34,7 @@ class Agent(Protocol):
 
 class PolicyAgent:
     """A bot or rollout policy used as a player, on the seat's view it is handed
-    (:func:`positions.view.seat_view`: never another player's hidden choice)."""
+    (:func:`positions.kernel.view.seat_view`: never another player's hidden choice)."""
 
     def __init__(self, name: str, policy) -> None:
         self.name = name

@@ -1,7 +1,7 @@
 """Where the game meets the search: the bots, a rollout evaluator and the searching bot.
 
 Every bot is an object with ``choose(position, rng) -> action``; the heuristic player itself lives
-in :mod:`advisor.players.heuristics` (re-exported here).
+in :mod:`positions.kernel.heuristics` (re-exported here).
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import math
 import random
 from typing import Any, Hashable
 
-from advisor.players.heuristics import (  # noqa: F401  (re-exported: the bots' public names)
+from positions.kernel.heuristics import (  # noqa: F401  (re-exported: the bots' public names)
     DEFAULT_ROLLOUT, STEP_VALUE, THRIFTY_ROLLOUT, WORTH, HeuristicPolicy, bag_value, projected_score,
     storm_hit_chance, walk_index,
 )
-from positions.rules import paw_total
-from positions.position import Position
+from positions.kernel.rules import paw_total
+from positions.kernel.position import Position
 from search.ismcts import search
 from search.seeds import derive_seed
 from search.policies import UniformRandom

@@ -26,13 +26,13 @@ from advisor.players.agents import Agent, SearchAgent, make_agent
 from advisor.players.processes import kill_group, start_guarded
 from advisor.players.specs import AgentSpec, parse_agent_spec
 from positions import RULES_VERSION, RefugeError
-from positions.actions import Action, action_from_code, parse_action
+from positions.kernel.actions import Action, action_from_code, parse_action
 from positions.errors import InvalidActionError, MalformedFileError
-from positions.position import Position
+from positions.kernel.position import Position
 from positions.record import parse_record, replay
 from positions.render import printable
 from positions.saved import parse_position, position_to_data
-from positions.view import seat_view
+from positions.kernel.view import seat_view
 from positions.validation import parse_json
 
 PROTOCOL = "refuge-engine/1"

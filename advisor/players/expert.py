@@ -36,8 +36,8 @@ from advisor.players.learned_prior import action_features
 from advisor.players.options import after_option, is_early_buy
 from advisor.players.specs import AgentSpecError, parse_agent_spec
 from positions.errors import RefugeError
-from positions.position import Position
-from positions.routes import ROUTES
+from positions.kernel.position import Position
+from positions.kernel.routes import ROUTES
 from search.ismcts import search
 from search.request import SearchResult
 

@@ -22,7 +22,7 @@ from advisor.players.learned_prior import ACTION_FEATURES, PolicyModel
 from advisor.players.training import (
     Sample, accuracy, fit, fit_win_weights, held_out_games, learned_predictions, log_loss, reliability,
     rounded, score_error)
-from positions.rulesets import RULES_VERSION
+from positions.kernel.rulesets import RULES_VERSION
 
 DEFAULT_WEIGHT = 0.5
 """λ: the share of the deeper search's value in a label (the rest is the game's result)."""

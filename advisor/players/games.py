@@ -2,7 +2,7 @@
 
 Self-play, the arena, the evaluator's training games, the endgame generator, `refuge play` and the
 scripts all play through :class:`GameLoop`: chance from the deal's :class:`DealStreams`, each seat's
-decisions from that seat's own stream, every agent handed :func:`positions.view.seat_view` of the
+decisions from that seat's own stream, every agent handed :func:`positions.kernel.view.seat_view` of the
 position, and a forced decision (a single legal action) played without asking. So the same deal and
 the same agents in the same seats give the same game, event for event, in every tool.
 """
@@ -16,13 +16,13 @@ from typing import Callable, Iterator, NamedTuple, Sequence
 
 from advisor.players.agents import Agent
 from advisor.players.narration import step_of
-from positions import phases
-from positions.actions import Action
+from positions.kernel import phases
+from positions.kernel.actions import Action
 from positions.errors import IllegalActionError
-from positions.position import Position
+from positions.kernel.position import Position
 from positions.record import GameRecorder
-from positions.routes import Route
-from positions.view import seat_view
+from positions.kernel.routes import Route
+from positions.kernel.view import seat_view
 from search.seeds import derive_seed
 
 __all__ = ["Decision", "DealStreams", "Event", "GameLoop", "Listener", "deal_seed", "derive_seed",
@@ -117,7 +117,7 @@ class GameLoop:
 
     def decide(self) -> Decision:
         """The next event, not yet applied: chance drawn from its stream, a forced decision, or the
-        agent's answer on :func:`~positions.view.seat_view` of the position (whatever the agent
+        agent's answer on :func:`~positions.kernel.view.seat_view` of the position (whatever the agent
         raises is passed on)."""
         pos = self.position
         actor = pos.current_player()

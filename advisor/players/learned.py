@@ -22,12 +22,12 @@ from importlib import resources
 from operator import mul
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-from advisor.players.heuristics import STEP_VALUE, WORTH, projected_score, walk_index
+from positions.kernel.heuristics import STEP_VALUE, WORTH, projected_score, walk_index
 from positions.errors import MalformedFileError, RefugeError
 from positions.files import read_text_file
-from positions.position import Position
-from positions.rules import storms_to_hit, weather_hit_chance
-from positions.tiles import PAW, STORM, TILES
+from positions.kernel.position import Position
+from positions.kernel.rules import storms_to_hit, weather_hit_chance
+from positions.kernel.tiles import PAW, STORM, TILES
 
 if TYPE_CHECKING:
     import numpy as np

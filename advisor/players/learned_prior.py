@@ -17,10 +17,10 @@ from operator import mul
 from typing import Any
 
 from advisor.players.bots import DEFAULT_ROLLOUT
-from advisor.players.heuristics import WORTH, walk_index
+from positions.kernel.heuristics import WORTH, walk_index
 from advisor.players.learned import FEATURES, ModelFileError, feature_rows, read_json_file
-from positions.actions import BUY_BASE, DISCARD_PATH_BASE, DRAW_CODE, RETURN_CODE
-from positions.position import Position
+from positions.kernel.actions import BUY_BASE, DISCARD_PATH_BASE, DRAW_CODE, RETURN_CODE
+from positions.kernel.position import Position
 
 ACTION_FEATURES = FEATURES + ("heuristic_choice", "draw", "return", "buy_worth")
 """An action's features: the decider's :data:`~advisor.players.learned.FEATURES` after it (at a

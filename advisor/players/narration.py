@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from typing import NamedTuple, Sequence
 
-from positions import phases
-from positions.actions import (
+from positions.kernel import phases
+from positions.kernel.actions import (
     DRAWN_ONE_BASE, DRAWN_TWO_BASE, PLAY, TIEBREAK_BASE, Action, drawn_pair,
 )
-from positions.position import Position
+from positions.kernel.position import Position
 from positions.record import GameRecord, replay
 from positions.render import player_changes, plural, verb
-from positions.rules import paw_total
-from positions.tiles import COST, KIND_BY_NAME, TILES
+from positions.kernel.rules import paw_total
+from positions.kernel.tiles import COST, KIND_BY_NAME, TILES
 
 
 class WalkLine(NamedTuple):

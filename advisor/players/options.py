@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from positions import phases
-from positions.actions import PASS
-from positions.position import Position
+from positions.kernel import phases
+from positions.kernel.actions import PASS
+from positions.kernel.position import Position
 
 
 def after_option(position: Position, action: int) -> Position:

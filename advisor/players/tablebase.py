@@ -11,8 +11,9 @@ its memo between probes, so every position solved for one leaf answers the next 
 
 from __future__ import annotations
 
-from positions import Position, rules
-from positions.phases import SIMULTANEOUS
+from positions import Position
+from positions.kernel import rules
+from positions.kernel.phases import SIMULTANEOUS
 from search.equilibrium import EquilibriumSolver, StepResult
 from search.errors import SolverLimitError
 from search.solver import ExactSolver, ExactValue

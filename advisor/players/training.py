@@ -24,9 +24,9 @@ from advisor.players.agents import PolicyAgent
 from advisor.players.games import GameLoop, derive_seed
 from advisor.players.value_net import fit_network
 from advisor.players.learned import LAYOUTS, MIX_FEATURES, Model, rounded, layout_rows, softmax, walks_left
-from positions.position import Position
-from positions.routes import ROUTES
-from positions.rulesets import RULES_VERSION
+from positions.kernel.position import Position
+from positions.kernel.routes import ROUTES
+from positions.kernel.rulesets import RULES_VERSION
 
 SEATS: tuple[tuple[str, float], ...] = (
     ("heuristic", 0.5), ("heuristic-noisy", 0.2), ("cautious", 0.15), ("greedy", 0.15))

@@ -16,10 +16,10 @@ from typing import Any
 
 from advisor.web.config import WebConfig
 from advisor.web.errors import ApiError
-from positions.actions import action_from_code, parse_action
+from positions.kernel.actions import action_from_code, parse_action
 from positions.errors import IllegalActionError, MalformedFileError
 from positions.examples import example_names, load_example
-from positions.position import Position
+from positions.kernel.position import Position
 from positions.record import FORMAT as GAME_FORMAT
 from positions.record import GameRecord, Replay, parse_record, record_to_data, replay, where
 from positions.saved import FORMAT as POSITION_FORMAT

@@ -6,17 +6,17 @@ from collections import Counter
 from typing import Sequence
 
 from advisor.analysis.track import choosing
-from positions import phases
+from positions.kernel import phases
 from positions.events import event_options
-from positions.actions import action_from_code
-from positions.position import Position
-from positions.rules import choice_revealed
-from positions.view import walk_number
+from positions.kernel.actions import action_from_code
+from positions.kernel.position import Position
+from positions.kernel.rules import choice_revealed
+from positions.kernel.view import walk_number
 from positions.record import Replay
-from positions.routes import ROUTES
-from positions.rulesets import DEFAULT_RULESET, RULES_VERSION
+from positions.kernel.routes import ROUTES
+from positions.kernel.rulesets import DEFAULT_RULESET, RULES_VERSION
 from positions.render import decision_words, plural
-from positions.tiles import TILES, Effect, Kind, TileKind
+from positions.kernel.tiles import TILES, Effect, Kind, TileKind
 
 
 def _gain(effect: Effect) -> str:

@@ -18,13 +18,13 @@ from advisor.analysis.track import Outcome, TrackSession
 from advisor.web.config import WebConfig
 from advisor.web.errors import ApiError
 from advisor.web.lines import TRACKED_ID, list_games, read_game_file
-from positions import phases
-from positions.actions import parse_action
+from positions.kernel import phases
+from positions.kernel.actions import parse_action
 from positions.errors import IllegalActionError
 from positions.files import FileWriteError, write_in_folder
 from positions.record import GameRecord, dump_record, parse_record
-from positions.routes import ROUTES
-from positions.rulesets import DEFAULT_RULESET
+from positions.kernel.routes import ROUTES
+from positions.kernel.rulesets import DEFAULT_RULESET
 
 PREFIX = "tracked-"
 MAX_NAME = 40

@@ -12,8 +12,8 @@ from advisor.analysis.annotate import (
     VERIFIED_SHARE, annotate_game, annotate_step, decisions_to_annotate, step_groups,
 )
 from advisor.players.bots import advisor_request
-from positions import phases
-from positions.actions import action_from_code
+from positions.kernel import phases
+from positions.kernel.actions import action_from_code
 from positions.record import load_record, replay
 from search.errors import SearchError
 from search.ismcts import search, search_step

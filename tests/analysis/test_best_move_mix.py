@@ -14,7 +14,7 @@ from advisor.analysis.best_move import (
 from advisor.players.bots import advisor_request
 from advisor.players.tablebase import ExactEndgames
 from positions import Position, parse_action
-from positions.actions import action_from_code
+from positions.kernel.actions import action_from_code
 from two_walker_positions import load_two_walker_entries, position_of
 
 

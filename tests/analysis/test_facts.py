@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from advisor.analysis.facts import return_facts
-from positions.rules import weather_hit_chance
+from positions.kernel.rules import weather_hit_chance
 from advisor.cli.files import load_position_arg
 from positions import TILES, Position
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from advisor.analysis.track import TrackSession, entries_from_lines
-from positions import phases
+from positions.kernel import phases
 from positions.errors import IllegalActionError, InvalidActionError
 from positions.record import GameRecord
-from positions.routes import ROUTES
+from positions.kernel.routes import ROUTES
 from tests.track_games import reorder_simultaneous, script_of, self_played
 
 

@@ -70,7 +70,7 @@ def test_a_revision_plays_as_an_engine_and_is_recorded(repository: Path, tmp_pat
     assert "A later change" not in (built / "tree" / "README.md").read_text()
 
     stamp = (built / "built").stat().st_mtime_ns
-    if native.build_state("positions.rules") == "compiled":  # this environment can compile
+    if native.build_state("positions.kernel.rules") == "compiled":  # this environment can compile
         built_record = Path(prepare("HEAD~1").tree) / "positions" / native.BUILD_RECORD.name
         assert set(json.loads(built_record.read_text())["digests"]) == set(native.native_modules())
     again = prepare("HEAD~1")  # cached: nothing is rebuilt

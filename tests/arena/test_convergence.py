@@ -14,7 +14,7 @@ from advisor.arena.convergence import (
     summarize,
 )
 from advisor.cli.main import cli
-from positions import phases
+from positions.kernel import phases
 
 TINY = ConvergenceSettings(seed=7, families=(("default", "ismcts"), ("rollout", "ismcts:evaluator=rollout")),
                            budgets=(4, 16), repeats=2, games=3, per_game=2, play="ismcts:iterations=4")

@@ -14,8 +14,8 @@ import pytest
 from advisor.arena.decisions import agreement, buy_profiles, stored_decisions
 from advisor.arena.store import ArenaStore, StoreError
 from advisor.players.bots import cautious_bot, greedy_bot
-from positions import phases
-from positions.actions import PASS
+from positions.kernel import phases
+from positions.kernel.actions import PASS
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "fit_thrifty.py"
 

@@ -15,7 +15,7 @@ from advisor.arena.evaluator_games import evaluator_report, stored_samples
 from advisor.arena.store import StoreError
 from advisor.players.agents import make_agent
 from advisor.players.learned import load_model, shipped_model
-from positions import phases
+from positions.kernel import phases
 from positions.record import read_record_text, replay
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "evaluator_on_arena.py"

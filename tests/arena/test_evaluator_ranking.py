@@ -13,9 +13,9 @@ from advisor.arena.evaluator_ranking import best_option, ranked_buys, ranking_ag
 from advisor.players.bots import greedy_bot
 from advisor.players.learned import LearnedEvaluator
 from advisor.players.options import after_option
-from positions import phases
-from positions.actions import BUY, PASS
-from positions.position import Position
+from positions.kernel import phases
+from positions.kernel.actions import BUY, PASS
+from positions.kernel.position import Position
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "evaluator_ranking.py"
 

@@ -15,9 +15,10 @@ from advisor.arena.decisions import stored_replays
 from advisor.arena.match import ArenaSettings, run_arena
 from advisor.arena.store import ArenaStore, StoreError
 from advisor.arena.walks import format_walk_lines, game_walks, result_of, same_seat_lines, walk_lines
-from positions import ROUTES, phases
-from positions.actions import DRAW, RETURN, Action
-from positions.position import Position
+from positions import ROUTES
+from positions.kernel import phases
+from positions.kernel.actions import DRAW, RETURN, Action
+from positions.kernel.position import Position
 from positions.record import GameRecord, replay
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "walk_outcomes.py"

@@ -17,10 +17,10 @@ from click.testing import CliRunner
 from advisor.cli import cli
 from advisor.players.narration import Narrator
 from positions import Position
-from positions.actions import action_from_code
+from positions.kernel.actions import action_from_code
 from positions.record import GameRecorder, replay
 from positions.render import verb
-from positions.tiles import TILES
+from positions.kernel.tiles import TILES
 from processes import REFUGE
 
 BLUNDER_GAME = os.path.join(os.path.dirname(__file__), "..", "data", "blunder-game.json")
@@ -190,7 +190,7 @@ def test_interval_of_a_difference_matches_within_noise() -> None:
 
 def test_the_line_marks_the_next_walks_move_and_the_words_are_explained() -> None:
     from advisor.analysis.line import line_in_words
-    from positions.actions import DRAW, RETURN
+    from positions.kernel.actions import DRAW, RETURN
 
     discard = next(code for code in range(400) if str(action_from_code(code)) == "discard none")
     assert line_in_words([RETURN, discard, DRAW]) == "return → discard none → next walk: draw"

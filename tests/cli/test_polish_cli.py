@@ -12,7 +12,7 @@ from advisor.cli.progress import Heartbeat
 from positions import Position
 from positions.examples import example_names
 from positions.render import effect_text, plural, render
-from positions.tiles import KIND_BY_NAME
+from positions.kernel.tiles import KIND_BY_NAME
 
 
 def test_examples_lists_every_example_with_its_story() -> None:

@@ -7,9 +7,9 @@ import json
 from advisor.insights.corpus import agents_for, continuation, game_seed, is_buy, play_corpus_game
 from advisor.insights.store import CorpusKey
 from advisor.players.games import play_game
-from positions import phases
-from positions.actions import DRAW, PASS, RETURN
-from positions.routes import parse_route
+from positions.kernel import phases
+from positions.kernel.actions import DRAW, PASS, RETURN
+from positions.kernel.routes import parse_route
 
 KEY = CorpusKey("ismcts:iterations=4", 2, "mountains", 5, 1, 2000)
 

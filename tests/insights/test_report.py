@@ -10,9 +10,9 @@ import pytest
 from advisor.insights.report import build_report
 from advisor.insights.store import (
     CorpusKey, CorpusStoreError, Counterfactual, Decision, GameResult, corpus_id, open_store, store_game)
-from positions import phases
-from positions.actions import BUY, DRAW, PASS, RETURN
-from positions.tiles import KIND_BY_NAME
+from positions.kernel import phases
+from positions.kernel.actions import BUY, DRAW, PASS, RETURN
+from positions.kernel.tiles import KIND_BY_NAME
 
 COMPASS, SHEPHERD, RABBIT = (BUY[KIND_BY_NAME[name]] for name in ("compass", "shepherd", "rabbit"))
 KEY = CorpusKey("ismcts:iterations=7", 2, "meadows", 1, 1, 100)

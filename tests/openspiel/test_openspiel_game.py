@@ -13,7 +13,7 @@ from advisor.openspiel.game import (  # noqa: E402
     GAME_NAME, OpenSpielGameError, RefugeState, SamplerRandom, load_game,
 )
 from positions import Position, parse_action  # noqa: E402
-from positions.phases import SIMULTANEOUS  # noqa: E402
+from positions.kernel.phases import SIMULTANEOUS  # noqa: E402
 
 
 def _play(state: RefugeState, seed: int, stop) -> RefugeState:

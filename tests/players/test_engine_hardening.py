@@ -17,7 +17,7 @@ import pytest
 from advisor.players.engine import (
     MAX_LINE, MAX_MESSAGE, EngineAgent, EngineClient, EngineError, engine_argv,
 )
-from positions.position import Position
+from positions.kernel.position import Position
 from processes import HAS_PROC, alive_with, unique_marker, wait_gone
 
 HOSTILE = textwrap.dedent('''

@@ -12,7 +12,7 @@ from advisor.players.specs import parse_agent_spec
 from advisor.players.agents import make_agent
 from advisor.players.engine import PROTOCOL, EngineAgent, EngineClient, EngineError, EngineServer, engine_argv, serve
 from positions import Position, RULES_VERSION
-from positions.actions import DRAW, RETURN, parse_action
+from positions.kernel.actions import DRAW, RETURN, parse_action
 from positions.saved import position_to_data
 
 

@@ -25,7 +25,7 @@ from advisor.players.learned_prior import (
 from advisor.players.specs import AgentSpecError
 from advisor.players.training import reliability
 from positions import Position
-from positions.view import seat_view
+from positions.kernel.view import seat_view
 from search.ismcts import search
 from search.request import SearchRequest
 

@@ -22,7 +22,7 @@ from advisor.players.expert_rank import (
     spacing_error)
 from advisor.players.learned import FEATURES, feature_rows, read_model, shipped_model
 from advisor.players.options import after_option, is_early_buy
-from positions import phases
+from positions.kernel import phases
 
 ROOT = Path(__file__).resolve().parents[2]
 BUYS = DataSettings(agent="ismcts:iterations=8", label_iterations=60, games=1, per_game=4, seed=11, kept="buys")

@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from advisor.cli import cli
 from advisor.players.agents import make_agent
 from advisor.players.games import GameLoop, deal_seed, derive_seed, play_game, record_file
-from positions.position import Position
-from positions.actions import Action
-from positions.view import seat_view
+from positions.kernel.position import Position
+from positions.kernel.actions import Action
+from positions.kernel.view import seat_view
 
 
 def _records(folder: Path) -> list[str]:

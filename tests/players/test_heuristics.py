@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from advisor.players.heuristics import DEFAULT_ROLLOUT, HeuristicPolicy
-from positions.rules import weather_hit_chance
+from positions.kernel.heuristics import DEFAULT_ROLLOUT, HeuristicPolicy
+from positions.kernel.rules import weather_hit_chance
 from positions import Position, parse_action
 from positions.saved import parse_position
 

@@ -19,7 +19,7 @@ from advisor.players.learned import (
     read_model, shipped_model, walks_left)
 from advisor.players.training import MIX_L2, Sample, fit_win_weights, learned_predictions, sample_rows
 from positions import Position
-from positions.tiles import STORM
+from positions.kernel.tiles import STORM
 from test_learned import _decisions
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,8 +18,8 @@ from advisor.players.learned import (
     CONTEXT, FEATURES, POSITION_FEATURES, LearnedEvaluator, ModelFileError, feature_rows, load_model,
     position_rows, read_model, walks_left)
 from advisor.players.training import Sample, learned_predictions, sample_rows
-from positions.rules import storms_to_hit, weather_hit_chance
-from positions.tiles import TILES
+from positions.kernel.rules import storms_to_hit, weather_hit_chance
+from positions.kernel.tiles import TILES
 from test_learned import _decisions
 
 ROOT = Path(__file__).resolve().parents[2]

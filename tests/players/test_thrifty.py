@@ -16,11 +16,12 @@ import pytest
 from advisor.players.agents import PolicyAgent, SearchAgent, make_agent
 from advisor.players.bots import BOTS, greedy_bot, thrifty_bot
 from advisor.players.games import GameLoop, RecordingAgent, play_game
-from advisor.players.heuristics import (
+from positions.kernel.heuristics import (
     DEFAULT_ROLLOUT, THRIFTY_ROLLOUT, WORTH, HeuristicPolicy, bag_value, walk_index)
 from advisor.players.specs import AgentSpecError
-from positions import Position, phases
-from positions.actions import BUY_BASE, PASS
+from positions import Position
+from positions.kernel import phases
+from positions.kernel.actions import BUY_BASE, PASS
 
 
 def _buy_decisions(deals: int) -> Iterator[Position]:

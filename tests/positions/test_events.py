@@ -7,7 +7,7 @@ import pytest
 from positions import Position, parse_action
 from positions.errors import IllegalActionError, InvalidActionError
 from positions.events import event_line, explain_illegal, movetext, read_event, split_event_line
-from positions.phases import CHANCE_PLAYER
+from positions.kernel.phases import CHANCE_PLAYER
 
 
 def test_a_line_names_its_seat_by_number_name_or_chance() -> None:

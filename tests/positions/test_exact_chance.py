@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from positions import Position, phases
+from positions import Position
+from positions.kernel import phases
 
 from builders import random_step
 

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from positions import MalformedFileError, phases
+from positions import MalformedFileError
+from positions.kernel import phases
 from positions.examples import example_names, example_text, load_example
 from positions.saved import parse_position, position_to_data
 from positions.validation import Problems, check_position

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from advisor.players.bots import DEFAULT_ROLLOUT, cautious_bot
 from positions import IllegalActionError, Position
-from positions.position import FIELDS
+from positions.kernel.position import FIELDS
 from search.ismcts import rollout
 from test_properties import PROPERTY_SETTINGS, games, snapshot
 

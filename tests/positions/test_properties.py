@@ -13,12 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from builders import census, random_step
-from positions import ROUTES, Position, Route, make_route, parse_action, rules
-from positions.actions import ACTION_SPACE, action_from_code, is_chance_outcome
+from positions import ROUTES, Position, Route, make_route, parse_action
+from positions.kernel import rules
+from positions.kernel.actions import ACTION_SPACE, action_from_code, is_chance_outcome
 from positions.errors import InvalidActionError
-from positions.phases import SIMULTANEOUS
-from positions.position import FIELDS
-from positions.tiles import NATURE_KINDS, OBJECT_KINDS
+from positions.kernel.phases import SIMULTANEOUS
+from positions.kernel.position import FIELDS
+from positions.kernel.tiles import NATURE_KINDS, OBJECT_KINDS
 
 PROPERTY_SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, database=None,
                              suppress_health_check=[HealthCheck.too_slow])

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from positions import IllegalActionError, MalformedFileError, Position, parse_action, phases
+from positions import IllegalActionError, MalformedFileError, Position, parse_action
+from positions.kernel import phases
 from positions.record import (
     GameRecorder, dump_record, find_decision, load_record, parse_record, read_record_text, replay,
 )

@@ -6,8 +6,8 @@ import pytest
 
 from builders import build, kinds, legal, run, solo
 from positions import ROUTES, ImpossiblePositionError, Position, make_route, parse_route
-from positions.phases import BUY, DECIDE, TIEBREAK, WEATHER
-from positions.tiles import KIND_BY_NAME
+from positions.kernel.phases import BUY, DECIDE, TIEBREAK, WEATHER
+from positions.kernel.tiles import KIND_BY_NAME
 
 
 # --- C3 routes and market ---------------------------------------------------------------------------

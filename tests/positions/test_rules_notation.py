@@ -9,9 +9,9 @@ import pytest
 
 from builders import build, kinds, run
 from positions import IllegalActionError, InvalidActionError, parse_action
-from positions.actions import action_from_code, drawn_two, is_chance_outcome
-from positions.phases import CHOOSE
-from positions.tiles import KIND_BY_NAME
+from positions.kernel.actions import action_from_code, drawn_two, is_chance_outcome
+from positions.kernel.phases import CHOOSE
+from positions.kernel.tiles import KIND_BY_NAME
 
 
 @pytest.mark.parametrize("text", [

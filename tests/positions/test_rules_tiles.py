@@ -6,8 +6,8 @@ import pytest
 
 from builders import build, kinds, legal, run, solo
 from positions import Position
-from positions.phases import BUY, DISCARD, EXTRA, EXTRA_DRAW, OPTION
-from positions.tiles import BUYABLE_KINDS, KIND_BY_NAME, START_KINDS, TILES
+from positions.kernel.phases import BUY, DISCARD, EXTRA, EXTRA_DRAW, OPTION
+from positions.kernel.tiles import BUYABLE_KINDS, KIND_BY_NAME, START_KINDS, TILES
 
 
 def played(kind: str, *notations: str, second: str = "sign", rest: str = "", path: str = "",

@@ -8,8 +8,8 @@ import pytest
 
 from builders import build, kinds, legal, run, solo
 from positions import Position, parse_action
-from positions.phases import BUY, CHOOSE, DEAL, DECIDE
-from positions.tiles import STORM
+from positions.kernel.phases import BUY, CHOOSE, DEAL, DECIDE
+from positions.kernel.tiles import STORM
 
 
 # --- setup --------------------------------------------------------------------------------------

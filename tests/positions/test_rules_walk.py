@@ -8,8 +8,8 @@ import pytest
 
 from builders import build, kinds, legal, run
 from positions import IllegalActionError, parse_action
-from positions.phases import DECIDE, RETURN_DISCARD
-from positions.tiles import STORM
+from positions.kernel.phases import DECIDE, RETURN_DISCARD
+from positions.kernel.tiles import STORM
 
 
 def test_returning_scores_the_paw_values_of_the_path() -> None:

@@ -8,8 +8,8 @@ import pytest
 
 from builders import build, kinds, run, solo
 from positions import DEFAULT_RULESET, Position
-from positions.phases import BUY, DECIDE, WEATHER
-from positions.tiles import KIND_BY_NAME
+from positions.kernel.phases import BUY, DECIDE, WEATHER
+from positions.kernel.tiles import KIND_BY_NAME
 
 
 def _at_weather(players: int = 2, **facts: Any) -> Position:

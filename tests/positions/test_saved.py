@@ -8,10 +8,11 @@ import random
 
 import pytest
 
-from positions import ROUTES, ImpossiblePositionError, MalformedFileError, Position, phases
+from positions import ROUTES, ImpossiblePositionError, MalformedFileError, Position
+from positions.kernel import phases
 from positions.examples import example_text
 from positions.saved import parse_position, position_to_data, read_position_text
-from positions.view import public_facts
+from positions.kernel.view import public_facts
 from positions.validation import Problems, check_position
 
 

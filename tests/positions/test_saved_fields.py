@@ -11,11 +11,12 @@ import random
 
 import pytest
 
-from positions import Position, phases
-from positions.actions import DISCARD_NONE
+from positions import Position
+from positions.kernel import phases
+from positions.kernel.actions import DISCARD_NONE
 from positions.render import render
 from positions.saved import parse_position, position_to_data
-from positions.state import FIELDS
+from positions.kernel.state import FIELDS
 
 from builders import random_step
 

@@ -1,7 +1,7 @@
 """The rules signature: 200 seeded random games hash to a stored value (tests/data/signature.json).
 
 Any change in behaviour (legal actions, their order, chance outcomes, automatic moves, scores) changes
-the hash. If the change is deliberate, bump ``RULES_VERSION`` in positions/rulesets.py and rewrite the
+the hash. If the change is deliberate, bump ``RULES_VERSION`` in positions/kernel/rulesets.py and rewrite the
 file with ``.venv/bin/python tests/positions/test_signature.py --update``.
 """
 
@@ -48,7 +48,7 @@ def test_rules_signature_is_unchanged() -> None:
     stored = json.loads(SIGNATURE_FILE.read_text())
     current = signature(stored["games"])
     how = ("The engine's behaviour changed: seeded random games no longer replay as before. If the "
-           "change is deliberate, bump RULES_VERSION in positions/rulesets.py and run "
+           "change is deliberate, bump RULES_VERSION in positions/kernel/rulesets.py and run "
            "`.venv/bin/python tests/positions/test_signature.py --update` to rewrite tests/data/signature.json; "
            "otherwise this is a regression.")
     assert current["sha256"] == stored["sha256"], f"{how}\nstored {stored}\ncurrent {current}"

@@ -13,7 +13,7 @@ from advisor.cli import cli
 from positions.errors import ImpossiblePositionError
 from positions.record import replay
 from positions.saved import dump_position, parse_position, position_to_data
-from positions.tiles import STORM
+from positions.kernel.tiles import STORM
 from tests.track_games import self_played
 
 

@@ -11,8 +11,9 @@ import pytest
 from advisor.players.agents import make_agent
 from advisor.players.bots import DEFAULT_ROLLOUT, SearchedBelief, TrustedPolicy
 from advisor.players.specs import AgentSpecError
-from positions import Position, parse_action, rules
-from positions.phases import DECIDE
+from positions import Position, parse_action
+from positions.kernel import rules
+from positions.kernel.phases import DECIDE
 from search.errors import SearchConfigError
 from search.ismcts import search
 from search.request import SearchRequest

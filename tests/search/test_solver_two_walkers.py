@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor.players.tablebase import step_start
-from positions import Position, phases, rules
+from positions import Position
+from positions.kernel import phases, rules
 from search.equilibrium import EquilibriumSolver, solve_step
 from search.errors import SolverLimitError
 from search.matrix_game import solve_matrix_game

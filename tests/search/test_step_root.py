@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from advisor.players.bots import DEFAULT_ROLLOUT
-from positions import Position, parse_action, rules
-from positions.phases import DECIDE, SIMULTANEOUS
+from positions import Position, parse_action
+from positions.kernel import rules
+from positions.kernel.phases import DECIDE, SIMULTANEOUS
 from search.ismcts import search, tree_root
 from search.request import SearchRequest
 from test_search import midgame, two_hidden_choices

@@ -288,8 +288,8 @@ def test_the_printed_token_url_opens_the_pages_and_nothing_opens_without_it(brow
 def test_a_tie_break_on_the_board_is_tapped_like_any_chance_outcome(page, live: LiveServer, tmp_path) -> None:
     """C12: both buy the last Compass with equal score and Steps, a full tie: a chance event; the
     board offers each seat's win, then the weather tile."""
-    from positions.actions import parse_action
-    from positions.position import Position
+    from positions.kernel.actions import parse_action
+    from positions.kernel.position import Position
     from positions.saved import position_to_data
 
     pos = Position.new_game(2, "meadows")

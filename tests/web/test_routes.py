@@ -14,7 +14,7 @@ from starlette.routing import Mount, Route
 from advisor.web import views
 from advisor.web.routes import routes
 from advisor.web.views import reference
-from positions.rulesets import DEFAULT_RULESET
+from positions.kernel.rulesets import DEFAULT_RULESET
 
 WEB = Path(views.__file__).parent.parent
 

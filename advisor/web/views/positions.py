@@ -12,10 +12,10 @@ from advisor.web.errors import ApiError, problem_count, problems_of
 from advisor.web.lines import Line, is_record, read_line, read_start, replay_of, sample_outcome, seen_by_actor
 from advisor.web.views.base import body_of, choice_field, int_field, off_loop, server
 from positions.errors import RefugeError
-from positions.position import Position
+from positions.kernel.position import Position
 from positions.record import FORMAT as GAME_FORMAT
-from positions.routes import ROUTES
-from positions.rulesets import DEFAULT_RULESET
+from positions.kernel.routes import ROUTES
+from positions.kernel.rulesets import DEFAULT_RULESET
 from positions.saved import FORMAT as POSITION_FORMAT
 from positions.saved import position_to_data
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from positions.tiles import KIND_BY_NAME, STORM, Kind
+from positions.kernel.tiles import KIND_BY_NAME, STORM, Kind
 
 RULES_VERSION = "1.0.0"
 """Changes whenever the engine's behaviour changes; saved files carry it."""

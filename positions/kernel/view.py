@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from positions.position import Player, Position
+from positions.kernel.position import Player, Position
 
 
 def seat_view(position: Position, seat: Player, rng: random.Random) -> Position:

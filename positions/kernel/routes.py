@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from positions.errors import ImpossiblePositionError, did_you_mean
-from positions.tiles import KIND_BY_NAME, NATURE_KINDS, OBJECT_KINDS, TILES, Kind
+from positions.kernel.tiles import KIND_BY_NAME, NATURE_KINDS, OBJECT_KINDS, TILES, Kind
 
 
 class Route(NamedTuple):

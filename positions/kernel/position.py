@@ -1,4 +1,4 @@
-"""A game of Refuge: the state (:mod:`positions.state`) with the game verbs a search needs."""
+"""A game of Refuge: the state (:mod:`positions.kernel.state`) with the game verbs a search needs."""
 
 from __future__ import annotations
 
@@ -7,21 +7,21 @@ from array import array
 from fractions import Fraction
 from typing import Sequence
 
-from positions import phases, rules
-from positions.phases import CHANCE_PHASES, OVER, SIMULTANEOUS, TIEBREAK, WEATHER
-from positions.actions import Action
+from positions.kernel import phases, rules
+from positions.kernel.phases import CHANCE_PHASES, OVER, SIMULTANEOUS, TIEBREAK, WEATHER
+from positions.kernel.actions import Action
 from positions.errors import ImpossiblePositionError
-from positions.routes import ROUTES, Route
-from positions.rules import Policy
-from positions.rulesets import DEFAULT_RULESET, Ruleset
-from positions.state import FIELDS, Player, State
-from positions.tiles import KIND_COUNT, STORM
+from positions.kernel.routes import ROUTES, Route
+from positions.kernel.rules import Policy
+from positions.kernel.rulesets import DEFAULT_RULESET, Ruleset
+from positions.kernel.state import FIELDS, Player, State
+from positions.kernel.tiles import KIND_COUNT, STORM
 
 __all__ = ["FIELDS", "Player", "Policy", "Position"]
 
 
 class Position(State):
-    """A game of Refuge at one moment, with OpenSpiel's verbs (the rules live in :mod:`positions.rules`)."""
+    """A game of Refuge at one moment, with OpenSpiel's verbs (the rules live in :mod:`positions.kernel.rules`)."""
 
     __slots__ = ()
 
@@ -153,7 +153,7 @@ class Position(State):
 
     def playout(self, rng: random.Random, policy: Policy[Position] | None = None) -> None:
         """Play on in place to the end: `policy`'s decisions (uniformly random without one); the
-        rollout fast path, see :func:`positions.rules.playout`."""
+        rollout fast path, see :func:`positions.kernel.rules.playout`."""
         rules.playout(self, rng, policy)
 
     def scores(self) -> list[int]:
@@ -272,11 +272,11 @@ class Position(State):
     # --- facts derived for players and renderers ----------------------------------------------
 
     def storms_on_track(self) -> int:
-        """Every Storm on the weather track (:func:`positions.rules.storms_on_track`, C5)."""
+        """Every Storm on the weather track (:func:`positions.kernel.rules.storms_on_track`, C5)."""
         return rules.storms_on_track(self)
 
     def storms_to_hit(self) -> int:
-        """How many more Storms make the Storm hit (:func:`positions.rules.storms_to_hit`)."""
+        """How many more Storms make the Storm hit (:func:`positions.kernel.rules.storms_to_hit`)."""
         return rules.storms_to_hit(self)
 
     def __repr__(self) -> str:

@@ -7,7 +7,7 @@ Decisions and chance outcomes share one action space. Every action is a cached :
 from __future__ import annotations
 
 from positions.errors import InvalidActionError
-from positions.tiles import KIND_BY_NAME, KIND_COUNT, STORM, TILES, Kind
+from positions.kernel.tiles import KIND_BY_NAME, KIND_COUNT, STORM, TILES, Kind
 
 
 class Action(int):

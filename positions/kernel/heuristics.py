@@ -10,14 +10,14 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from positions import phases
-from positions.actions import (
+from positions.kernel import phases
+from positions.kernel.actions import (
     BUY_BASE, DISCARD_NONE_CODE, DISCARD_PATH_BASE, DISCARD_SECOND_CODE, OPTION_BASE,
     OPTION_NAMES, PASS, PLAY_BASE, RETURN, DRAW,
 )
-from positions.position import Position
-from positions.rules import effect_gain, storms_to_hit, weather_hit_chance
-from positions.tiles import COST, KIND_BY_NAME, PAW, STORM, TILES, Effect, Kind
+from positions.kernel.position import Position
+from positions.kernel.rules import effect_gain, storms_to_hit, weather_hit_chance
+from positions.kernel.tiles import COST, KIND_BY_NAME, PAW, STORM, TILES, Effect, Kind
 
 MARSHMALLOWS = KIND_BY_NAME["toasted_marshmallows"]
 """The one tile whose effect can cost VP (C9): pay 2 VP for 7 Steps."""

@@ -1,6 +1,6 @@
 """The rules: what may be done at each point of a turn, and what doing it changes (C6–C17).
 
-Functions here take a :class:`~positions.state.State` and mutate it; :class:`~positions.position.Position`
+Functions here take a :class:`~positions.kernel.state.State` and mutate it; :class:`~positions.kernel.position.Position`
 exposes them as methods. Decisions with a single legal action are applied automatically, so every stop is a real
 choice, a chance event or the end of the game. Each flow function returns once the position
 waits for a decision or a chance outcome.
@@ -11,17 +11,17 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol, TypeVar
 
-from positions import phases
-from positions.phases import CHANCE_PHASES, SIMULTANEOUS
-from positions.actions import (
+from positions.kernel import phases
+from positions.kernel.phases import CHANCE_PHASES, SIMULTANEOUS
+from positions.kernel.actions import (
     BUY, BUY_BASE, DISCARD_NONE, DISCARD_NONE_CODE, DISCARD_PATH, DISCARD_PATH_BASE,
     DISCARD_SECOND, DISCARD_SECOND_CODE, DRAW, DRAW_CODE, DRAWN_ONE, DRAWN_ONE_BASE,
     DRAWN_TWO_BASE, OPTION_BASE, OPTION_NAMES, OPTIONS, PASS, PLAY, PLAY_BASE, RETURN,
     RETURN_CODE, TIEBREAK, TIEBREAK_BASE, WEATHER_STORM, WEATHER_SUN, Action, drawn_two,
 )
 from positions.errors import IllegalActionError
-from positions.state import Player, State
-from positions.tiles import COST, KIND_COUNT, PAW, PRIORITY, STORM, TILES, Effect, Kind
+from positions.kernel.state import Player, State
+from positions.kernel.tiles import COST, KIND_COUNT, PAW, PRIORITY, STORM, TILES, Effect, Kind
 
 NO_CHOICE = -1
 NO_ACTOR = phases.CHANCE_PLAYER
@@ -725,7 +725,7 @@ def _dispatch_chance(pos: State, phase: int, action: int) -> None:
 
 def _describe(action: int) -> str:
     try:
-        from positions.actions import action_from_code
+        from positions.kernel.actions import action_from_code
         return str(action_from_code(action))
     except ValueError:
         return f"action code {action}"

@@ -1,11 +1,11 @@
-"""The fields of a position, with no rules: what :mod:`positions.rules` reads and changes."""
+"""The fields of a position, with no rules: what :mod:`positions.kernel.rules` reads and changes."""
 
 from __future__ import annotations
 
-from positions.actions import Action
-from positions.routes import Route
-from positions.rulesets import Ruleset
-from positions.tiles import Kind
+from positions.kernel.actions import Action
+from positions.kernel.routes import Route
+from positions.kernel.rulesets import Ruleset
+from positions.kernel.tiles import Kind
 
 Player = int
 """A seat, 0 to players - 1."""
@@ -64,4 +64,4 @@ class State:
     legal: tuple[Action, ...]
     hidden_bags: tuple[Player, ...]
     """Players whose bag the player to decide cannot know (a saved position's ``"bag": "unknown"``):
-    :meth:`~positions.position.Position.determinize` deals them afresh. Empty in a played game."""
+    :meth:`~positions.kernel.position.Position.determinize` deals them afresh. Empty in a played game."""
