@@ -118,8 +118,12 @@ def effect_text(kind: Kind) -> str:
         if effect.extra_plays:
             words.append(f"{effect.extra_plays} more play{'s' if effect.extra_plays != 1 else ''}")
         if effect.discards:
-            required = "" if effect.discards_required else " (optional)"
-            words.append(f"discard {effect.discards}{required}")
+            if not effect.discards_required:
+                words.append(f"discard {effect.discards} (optional)")
+            elif effect.discards_required < effect.discards:  # Cave: 1 or 2 (C11)
+                words.append(f"discard {effect.discards_required}–{effect.discards}")
+            else:
+                words.append(f"discard {effect.discards}")
         halves.append(", ".join(w for w in words if w))
     text = " or ".join(h for h in halves if h)
     if tile.paw:
