@@ -180,9 +180,9 @@ def player_changes(before: Position, after: Position, labels: Sequence[str] = ()
             events.append(verb(label, "returns home"))
         vp, steps = after.vp[p] - before.vp[p], after.steps[p] - before.steps[p]
         if vp:
-            events.append(f"{vp:+d} VP ({after.vp[p]})")
+            events.append(f"{vp:+d} VP (now {after.vp[p]})")
         if steps:
-            events.append(f"{'+' if steps > 0 else '-'}{plural(abs(steps), 'Step')} ({after.steps[p]})")
+            events.append(f"{'+' if steps > 0 else '-'}{plural(abs(steps), 'Step')} (now {after.steps[p]})")
         changes.append(events)
     return changes
 
