@@ -79,7 +79,7 @@ def arena_command(agents: tuple[str, ...], games: int, players: int, route: str,
         try:
             os.makedirs(records, exist_ok=True)  # before any game is played
         except OSError as error:
-            fail(f"--records {records}: cannot create the folder: {error.strerror or error}")
+            fail(RefugeError(f"--records {records}: cannot create the folder: {error.strerror or error}"))
     try:
         settings = ArenaSettings([parse_named_agent(a) for a in agents], games, players, route, seed,
                                  db, workers or default_workers(), sprt, executor, resume,
