@@ -186,7 +186,12 @@ class TrackSession:
     def _not_now(self, player: int, text: str) -> str:
         """Why `player` has nothing to enter now, and whose event comes first."""
         pos = self.position
-        first = f"the next event is the {phases.NAMES[pos.phase]} of {self.seat_options(self.expected())}"
+        seats = self.expected()
+        if len(seats) == 1:
+            options = " | ".join(str(a) for a in event_options(pos, seats[0]))
+            first = f"the next event is {self.label(seats[0])}'s {phases.NAMES[pos.phase]} ({options})"
+        else:
+            first = f"the next event is the {phases.NAMES[pos.phase]} of {self.seat_options(seats)}"
         if not pos.walking[player]:
             return f"{self.label(player)} is home this walk: {first}"
         if pos.phase == phases.RETURN_DISCARD and normalize(text).startswith("draw"):

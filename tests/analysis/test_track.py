@@ -161,5 +161,5 @@ def test_a_simultaneous_choose_lists_each_seats_own_tiles() -> None:
     prompt = session.prompt()
     assert "0 (Ann) (play sign | play butterfly), 1 (Ben) (play signpost | play squirrel)" in prompt
     session.enter_line("Ann: play sign")
-    with pytest.raises(InvalidActionError, match=r"1 \(Ben\) \(play signpost \| play squirrel\)"):
+    with pytest.raises(InvalidActionError, match=r"1 \(Ben\)'s choose \(play signpost \| play squirrel\)"):
         session.read_line("Ann: play butterfly")  # Ann has chosen; the message lists Ben's tiles
