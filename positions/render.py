@@ -62,8 +62,9 @@ def whose_turn(pos: Position) -> str:
     return f"player {player} to decide: {decision_words(pos.phase)}"
 
 
-def render(pos: Position) -> str:
-    """The position as lines of text: the walk, the weather, the market and each player."""
+def render(pos: Position, names: Sequence[str] = ()) -> str:
+    """The position as lines of text: the walk, the weather, the market and each player (``P0 Ann``
+    where `names` names the seat)."""
     lines = [
         f"Refuge, {pos.players} players, route {pos.route.name}, ruleset {pos.ruleset.name}",
         f"Walk {walk_number(pos)}/{pos.ruleset.walks}, turn {pos.turn + 1}: "
@@ -77,7 +78,8 @@ def render(pos: Position) -> str:
     for player in range(pos.players):
         status = "finished" if pos.is_terminal() else "walking" if pos.walking[player] else "home"
         lines.append(
-            f"P{player}: {pos.vp[player]} VP, {plural(pos.steps[player], 'Step')}, {status}; "
+            f"P{player}{' ' + printable(names[player]) if player < len(names) and names[player] else ''}: "
+            f"{pos.vp[player]} VP, {plural(pos.steps[player], 'Step')}, {status}; "
             f"path [{tile_list(pos.paths[player])}] (paw {paw_total(pos.paths[player])}); "
             f"hand [{tile_list(pos.hands[player])}]; set aside [{tile_list(pos.set_aside[player])}]; "
             f"bag {bag_text(pos, player)}"

@@ -104,7 +104,7 @@ def best_move(position_file: str, iterations: int | None, seconds: float | None,
     if as_json:
         click.echo(json.dumps(advice_to_data(advice, position_file), indent=2))
         return
-    click.echo(render(position))
+    click.echo(render(position, saved.names))
     click.echo()
     echo_advice(advice, seed, workers, saved.names)
 

@@ -98,6 +98,7 @@ def test_best_move_names_the_players_where_the_position_names_them() -> None:
     result = CliRunner().invoke(cli, ["best-move", "storm-one-away", "--iterations", "40"])
     assert result.exit_code == 0, result.output
     assert "Ann (player 0) decides." in result.output
+    assert re.search(r"^P0 Ann: 20 VP", result.output, flags=re.MULTILINE)  # the board, too
     assert re.search(r"^Ann \(P0, you\) +\d", result.output, flags=re.MULTILINE)
     assert re.search(r"^Ben \(P1\) +\d", result.output, flags=re.MULTILINE)
     data = json.loads(CliRunner().invoke(cli, ["best-move", "storm-one-away", "--iterations", "40",
