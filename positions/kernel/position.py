@@ -101,6 +101,21 @@ class Position(State):
         other.hidden_bags = self.hidden_bags
         return other
 
+    def to_ints(self) -> list[int]:
+        """The canonical state encoding (:func:`positions.kernel.encoding.to_ints`, docs/determinism.md)."""
+        from positions.kernel import encoding
+        return encoding.to_ints(self)
+
+    @staticmethod
+    def from_ints(ints: Sequence[int]) -> "Position":
+        """The position a canonical state encoding holds (:func:`positions.kernel.encoding.from_ints`).
+
+        Raises:
+            ImpossiblePositionError: not an encoding (one line naming the offset).
+        """
+        from positions.kernel import encoding
+        return encoding.from_ints(ints)
+
     def __copy__(self) -> "Position":
         """``copy.copy`` support: the same as ``copy()``."""
         return self.copy()
