@@ -9,7 +9,7 @@ from starlette.responses import JSONResponse, Response
 
 from advisor.web import present
 from advisor.web.errors import ApiError
-from advisor.web.lines import list_games, read_game_file, read_start, replay_of
+from advisor.web.lines import SOURCES, list_games, read_game_file, read_start, replay_of
 from advisor.web.views.base import body_of, off_loop, server
 from positions.record import record_to_data
 
@@ -38,4 +38,4 @@ def _review(body: dict[str, Any], request: Request) -> dict[str, object]:
 
 async def review(request: Request) -> Response:
     """``{record | file | tracked}`` → the record and its move list."""
-    return JSONResponse(await off_loop(_review, await body_of(request), request))
+    return JSONResponse(await off_loop(_review, await body_of(request, SOURCES), request))
