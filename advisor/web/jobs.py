@@ -377,8 +377,9 @@ def analysis_job(manager: JobManager, document: dict[str, object], seed: int) ->
                           (document, seed, config.max_iterations, config.max_seconds, config.update_seconds))
 
 
-def annotation_job(manager: JobManager, record: dict[str, object], iterations: int, seed: int) -> Job:
-    """Queue the annotation of a game record."""
+def annotation_job(manager: JobManager, record: dict[str, object], iterations: int, seed: int,
+                   save_to: tuple[str, str, str] | None = None) -> Job:
+    """Queue the annotation of a game record (saved to `save_to`, folder, name and game, when complete)."""
     config = manager.config
     return manager.submit("annotation", worker.run_annotation,
-                          (record, iterations, seed, config.max_seconds, config.update_seconds))
+                          (record, iterations, seed, config.max_seconds, config.update_seconds, save_to))

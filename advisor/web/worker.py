@@ -20,8 +20,10 @@ from advisor.analysis.best_move import (
 )
 from advisor.players.tablebase import ExactEndgames
 from advisor.players.bots import advisor_request
+from advisor.web.annotations import annotation_document, save_annotation
 from advisor.web.config import WebConfig
 from advisor.web.lines import read_line
+from positions.files import FileWriteError
 from positions.record import parse_record, replay
 from search.request import SearchRequest
 
@@ -156,8 +158,9 @@ def run_analysis(conn: Connection, document: dict[str, object], seed: int, max_i
 # --- annotation ----------------------------------------------------------------------------------
 
 def run_annotation(conn: Connection, record_data: dict[str, object], iterations: int, seed: int,
-                   max_seconds: float, update_seconds: float) -> None:
-    """Annotate every decision of a record, reporting each one done; stops at the time cap."""
+                   max_seconds: float, update_seconds: float, save_to: tuple[str, str, str] | None = None) -> None:
+    """Annotate every decision of a record, reporting each one done; stops at the time cap. A
+    complete annotation is saved to `save_to` (folder, file name, the game's name) first."""
     control = Control(conn, max_seconds, update_seconds)
     done: list[dict[str, object]] = []
     finished: list[Any] = []
@@ -183,10 +186,17 @@ def run_annotation(conn: Connection, record_data: dict[str, object], iterations:
             if control.reason != "seconds":
                 raise
         summaries = [dataclasses.asdict(s) for s in summarise(finished, record)]
-        control.send("final", reason=control.reason or "done",
-                     data={"done": len(done), "total": total, "iterations_per_decision": iterations,
-                           "annotations": sorted(done, key=lambda a: int(a["event"])),  # type: ignore[call-overload]
-                           "players": summaries})
+        data: dict[str, Any] = {"done": len(done), "total": total, "iterations_per_decision": iterations,
+                                "annotations": sorted(done, key=lambda a: int(a["event"])),  # type: ignore[call-overload]
+                                "players": summaries, "saved": "", "save_error": ""}
+        if save_to is not None and not control.reason:
+            folder, name, game_name = save_to
+            try:
+                save_annotation(folder, name, annotation_document(data, game_name, seed, len(record.events)))
+                data["saved"] = name
+            except FileWriteError as error:
+                data["save_error"] = str(error)
+        control.send("final", reason=control.reason or "done", data=data)
     except Stop:
         control.send("final", reason="cancelled", data=None)
     except Exception as error:

@@ -61,6 +61,8 @@ def posts(game_id: str, position: dict) -> list[tuple[str, dict]]:
         ("/api/export", {"position": position}),
         ("/api/review", {"tracked": game_id}),
         ("/api/review", {"file": GAME}),
+        ("/api/review", {"file": GAME, "annotation": {"format": "refuge-annotation/1", "decisions": [],
+                                                      "players": []}}),
         ("/api/tracked", {"players": 3, "route": "mountains", "names": ["a", "b", "c"], "seed": 1}),
         (f"/api/tracked/{game_id}/events", {"action": "draw", "seat": 1}),
         (f"/api/tracked/{game_id}/events", {"sample": 4}),

@@ -12,6 +12,7 @@ from advisor.analysis.annotate import DEFAULT_ITERATIONS as ANNOTATE_ITERATIONS
 from advisor.web.errors import ApiError
 from advisor.web.jobs import Job, analysis_job, annotation_job, job_to_data
 from advisor.web.lines import SOURCES, read_start, replay_of
+from advisor.web.views.games import annotation_home
 from advisor.web.views.base import body_of, int_field, off_loop, seed_of, server
 from advisor.web.views.positions import LINE_FIELDS, line_of
 from positions.record import record_to_data
@@ -46,7 +47,8 @@ async def start_annotation(request: Request) -> Response:
     iterations = int_field(body, "iterations", min(ANNOTATE_ITERATIONS, cap), 1, cap)
     seed = seed_of(body)
     record = await off_loop(_record_of, body, request)
-    job = annotation_job(server(request).jobs, record, iterations, seed)
+    home = await off_loop(annotation_home, body, server(request))
+    job = annotation_job(server(request).jobs, record, iterations, seed, home)
     return JSONResponse(job_to_data(job, server(request).jobs), status_code=202)
 
 
