@@ -93,7 +93,7 @@ def mutated(rng: random.Random, body: dict) -> dict | bytes:
     for _ in range(rng.randrange(1, 4)):
         if body:
             body[rng.choice(list(body))] = junk(rng)
-    if isinstance(body.get("position"), dict) and rng.random() < 0.3:
+    if isinstance(body.get("position"), dict) and body["position"] and rng.random() < 0.3:
         body["position"] = dict(body["position"], **{rng.choice(list(body["position"])): junk(rng)})
     return body
 
