@@ -87,7 +87,7 @@ def open_on_the_board(page, live: LiveServer, document: dict[str, object]) -> No
 def _polyline_values(page) -> list[list[float]]:
     """Each player's curve as win chances, read back from the drawn SVG."""
     return page.evaluate("""() => [...document.querySelectorAll('svg.win-chart polyline.curve')].map((line) =>
-        line.getAttribute('points').trim().split(' ').map((xy) => 1 - (parseFloat(xy.split(',')[1]) - 16) / (230 - 16 - 24)))""")
+        line.getAttribute('points').trim().split(' ').map((xy) => 1 - (parseFloat(xy.split(",")[1]) - 12) / (200 - 12 - 20)))""")
 
 
 def test_the_review_graph_is_every_players_chance_with_the_result_and_the_budget(context_at, live: LiveServer,
