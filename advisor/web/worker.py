@@ -23,6 +23,7 @@ from advisor.players.bots import advisor_request
 from advisor.web.annotations import annotation_document, save_annotation
 from advisor.web.config import WebConfig
 from advisor.web.lines import read_line
+from advisor.web.principal import line_with_replies
 from positions.files import FileWriteError
 from positions.record import parse_record, replay
 from search.request import SearchRequest
@@ -106,13 +107,16 @@ class Control:
 
 def analysis_snapshot(advice: Advice, seconds: float) -> dict[str, object]:
     """What the page shows of a growing search: `refuge best-move --json`'s document, and the
-    table, reason, line and notes exactly as best-move prints them, with the running time and speed."""
+    table, reason, line and notes exactly as best-move prints them, the line with every player's
+    replies and the likeliest chance outcomes, and the running time and speed."""
     data = advice_to_data(advice)
     facts = data["facts"]
     if isinstance(facts, dict) and advice.facts is not None:
         facts["lines"] = advice.facts.lines()
+    tree = advice.result.tree
     data.update({
         "reason": recommendation_reason(advice), "line_text": line_text(advice),
+        "line_moves": [] if tree is None else line_with_replies(advice.position, tree, advice.line[0]),
         "table": {"headers": ADVICE_HEADERS, "rows": advice_rows(advice), "note": NOISE_NOTE},
         "players_table": {"title": PLAYERS_TITLE, "headers": PLAYER_HEADERS, "rows": player_rows(advice)},
         "seconds": round(seconds, 3),
@@ -123,8 +127,9 @@ def analysis_snapshot(advice: Advice, seconds: float) -> dict[str, object]:
 
 def analysis_request(max_iterations: int, seed: int) -> SearchRequest:
     """The request `refuge best-move` makes (the advisor's rollouts and widening, exact endgames),
-    capped at `max_iterations`."""
-    return advisor_request(iterations=max_iterations, seed=seed, oracle=ExactEndgames())
+    capped at `max_iterations`; the tree kept for the line with every player's replies."""
+    return dataclasses.replace(advisor_request(iterations=max_iterations, seed=seed, oracle=ExactEndgames()),
+                               keep_tree=True)
 
 
 def run_analysis(conn: Connection, document: dict[str, object], seed: int, max_iterations: int,

@@ -64,8 +64,7 @@ def test_the_decision_its_options_and_the_answer_are_on_the_first_screen(context
     assert "warn" in (warning.get_attribute("class") or "")
     assert page.locator(".weather .track .slot").count() == 1  # the empty slot is drawn
     assert page.locator("details.bag-row[open]").count() == 0  # bags folded
-    page.click("#analyse")
-    page.wait_for_selector("#eval-bar .share >> nth=1")
+    page.wait_for_selector("#eval-bar .share >> nth=1")  # the engine is on: it analyses by itself
     for selector in ("#decision-text", 'button.action[data-action="return"]', 'button.action[data-action="draw"]',
                      "#eval-bar", "#verdict"):
         assert in_view(page, selector), f"{selector} is below the first screen at {screen}"
