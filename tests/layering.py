@@ -31,6 +31,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "advisor.insights": ("advisor.insights", "advisor.players", "search", "positions"),
     "advisor.web": ("advisor.web", "advisor.analysis", "advisor.arena", "advisor.insights",
                     "advisor.openspiel", "advisor.players", "search", "positions"),
+    "advisor.api": ("advisor.api", "advisor.analysis", "advisor.players", "search", "positions"),
     "advisor.cli": ("advisor",  "search", "positions"),
 }
 """For each layer, the packages its modules may import (a layer is the longest matching key)."""
