@@ -183,6 +183,9 @@ def test_the_board_analyses_as_you_move_with_win_chances_on_the_buttons(open_at,
     page.goto(f"{site.url}/board?example=storm-one-away")
     assert page.locator("#engine").is_checked()  # on until switched off
     page.wait_for_selector('#decision .action[data-seat="0"] .win >> nth=1')
+    page.wait_for_function("() => parseInt(document.querySelector('#analysis-rate').textContent.replace(/,/g, '')) >= 300")
+    page.click("#stop")  # a report that holds still while it is read
+    page.wait_for_function("document.querySelector('#analysis-status').textContent === 'paused'")
     wins = page.locator('#decision .action[data-seat="0"] .win').all_inner_texts()
     assert len(wins) == 2 and all(w.endswith("%") for w in wins)
     best = page.get_attribute('#decision .action.best', "data-action")
