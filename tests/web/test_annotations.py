@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 
 from advisor.cli import cli
 from advisor.cli.annotate import JSON_FORMAT
-from advisor.web import annotations
+from advisor.web.annotations import FORMAT
 from test_jobs import events_of
 from webtools import GAME
 
@@ -33,7 +33,7 @@ def cli_annotation(tmp_path_factory) -> dict:
 
 
 def test_the_format_is_refuge_annotates() -> None:
-    assert annotations.FORMAT == JSON_FORMAT
+    assert FORMAT == JSON_FORMAT
 
 
 def test_an_annotation_of_a_file_is_saved_beside_it_and_shown_on_the_next_review(client: TestClient,
