@@ -235,3 +235,22 @@ def test_no_page_is_wider_than_a_phone(open_at, site: LiveServer, tmp_path, path
     text = page.evaluate("document.body.innerText")
     assert not [c for c in text if ord(c) >= 0x1F000], f"an emoji needs an emoji font: {path}"
     screenshot(page, tmp_path, "phone" + path.split("?")[0].replace("/", "-"))
+
+
+def test_a_problem_beside_a_field_does_not_widen_its_row(open_at, site: LiveServer, tmp_path) -> None:
+    page = open_at("desktop")
+    page.goto(f"{site.url}/editor")
+    page.wait_for_selector(".validity.ok")
+    steps = '[data-path="players[1].steps"]'
+    before = box(page, steps)
+    page.fill('[data-path="players[1].vp"] input', "-3")
+    page.keyboard.press("Tab")
+    problem = page.locator('[data-path="players[1].vp"] .problem')
+    problem.wait_for()
+    assert "players[1].vp" in problem.inner_text()
+    row = box(page, 'fieldset[data-path="players[1]"]')
+    note = box(page, '[data-path="players[1].vp"] .problem')
+    assert row["left"] <= note["left"] and note["right"] <= row["right"]
+    assert box(page, steps)["left"] <= before["left"]  # the fields after it are not pushed right
+    assert page.evaluate("document.documentElement.scrollWidth") <= SCREENS["desktop"][0]
+    screenshot(page, tmp_path, "editor-problem")
