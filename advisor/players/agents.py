@@ -20,6 +20,7 @@ from positions.errors import did_you_mean
 from positions.kernel.actions import Action, action_from_code
 from search.protocol import Evaluator, Policy
 from search.request import SIMULTANEOUS_SELECTIONS, SearchRequest, SearchResult
+from search.seeds import seed_from_stream
 
 if TYPE_CHECKING:
     from search.ismcts import Progress
@@ -227,7 +228,7 @@ class SearchAgent:
         legal = position.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        self.last = search(position, self.request(rng.getrandbits(63)), on_progress=on_progress,
+        self.last = search(position, self.request(seed_from_stream(rng)), on_progress=on_progress,
                            progress_every=progress_every, reuse=self.table_for(position))
         return action_from_code(self.last.chosen)
 

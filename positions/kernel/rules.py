@@ -9,7 +9,7 @@ waits for a decision or a chance outcome.
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, Sequence, TypeVar
 
 from positions.kernel import phases
 from positions.kernel.phases import CHANCE_PHASES, SIMULTANEOUS
@@ -20,6 +20,7 @@ from positions.kernel.actions import (
     RETURN_CODE, TIEBREAK, TIEBREAK_BASE, WEATHER_STORM, WEATHER_SUN, Action, drawn_two,
 )
 from positions.errors import IllegalActionError
+from positions.kernel.rulesets import Ruleset
 from positions.kernel.state import Player, State
 from positions.kernel.tiles import COST, KIND_COUNT, PAW, PRIORITY, STORM, TILES, Effect, Kind
 
@@ -49,9 +50,24 @@ def _without(tiles: tuple[Kind, ...], kind: Kind) -> tuple[Kind, ...]:
     return tiles[:i] + tiles[i + 1:]
 
 
-def paw_total(path: tuple[Kind, ...]) -> int:
-    """The paw (return) value of the animals in a path (C9, C15)."""
-    return sum(PAW[k] for k in path)
+def paw_total(tiles: Sequence[Kind]) -> int:
+    """The paw (return) value of the animals among `tiles`, a path's when returning (C9, C15)."""
+    return sum(PAW[k] for k in tiles)
+
+
+def penalised_count(ruleset: Ruleset, tiles: Sequence[Kind]) -> int:
+    """How many of `tiles` cost a Step when the Storm hits (C16): every one, unless the ruleset
+    names the penalised kinds (``Ruleset.penalised_kinds``)."""
+    penalised = ruleset.penalised_kinds
+    if penalised is None:
+        return len(tiles)
+    return sum(1 for k in tiles if k in penalised)
+
+
+def storm_vp_loss(penalty: int, steps: int) -> int:
+    """VP the Storm costs a walker holding `steps` Steps for a penalty of `penalty` Steps: one per
+    missing Step (C16; the VP total then floors at 0)."""
+    return max(0, penalty - steps)
 
 
 def storms_on_track(pos: State) -> int:
@@ -104,8 +120,26 @@ def choice_revealed(pos: State, player: Player) -> bool:
                  or (pos.phase in phases.RESOLVING and bool(pos.hands[player]))))
 
 
+HASH_GOLDEN = 0x9E3779B97F4A7C15
+"""The golden-ratio increment of splitmix64, added at each step of the history hash."""
+_MASK64 = 0xFFFFFFFFFFFFFFFF
+
+
+def fold(history: int, event: Sequence[int]) -> int:
+    """The history hash `history` (an int in [0, 2**64)) with one event of ints folded in: its
+    length, then each int (a negative one as 64-bit two's complement), each step the splitmix64
+    finalizer of ``(h ^ x) + golden`` (docs/determinism.md, "History hash")."""
+    h = history
+    for x in (len(event), *event):
+        z = ((h ^ (x & _MASK64)) + HASH_GOLDEN) & _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        h = z ^ (z >> 31)
+    return h
+
+
 def _fold(pos: State, *event: int) -> None:
-    pos.history = hash((pos.history, *event))
+    pos.history = fold(pos.history, event)
 
 
 def reset_weather(pos: State) -> None:
@@ -523,8 +557,7 @@ def _check_storm(pos: State) -> None:
 
 def storm_penalty(pos: State, player: int) -> int:
     """Steps the Storm costs a walker now: one per penalised tile in the path (C16)."""
-    is_penalised = pos.ruleset.is_penalised
-    return sum(1 for k in pos.paths[player] if is_penalised(k))
+    return penalised_count(pos.ruleset, pos.paths[player])
 
 
 def storm_hits(pos: State) -> None:
@@ -532,9 +565,9 @@ def storm_hits(pos: State) -> None:
     for player in range(pos.players):
         if pos.walking[player]:
             penalty = storm_penalty(pos, player)
-            paid = min(penalty, pos.steps[player])
-            pos.steps[player] -= paid
-            pos.vp[player] = max(0, pos.vp[player] - (penalty - paid))
+            steps = pos.steps[player]
+            pos.steps[player] = steps - min(penalty, steps)
+            pos.vp[player] = max(0, pos.vp[player] - storm_vp_loss(penalty, steps))
 
 
 def end_walk(pos: State) -> None:
@@ -606,7 +639,7 @@ def sample_chance(pos: State, rng: random.Random) -> Action:
     if phase == phases.TIEBREAK:
         tied = pos.ties[0][1]
         return TIEBREAK[tied[int(rng.random() * len(tied))]]
-    bag = pos.bags[pos.actor]
+    bag = sorted(pos.bags[pos.actor])  # in kind order: the draw does not depend on the bag's order
     size = len(bag)
     first = int(rng.random() * size)
     if phase == phases.EXTRA_DRAW or size == 1:

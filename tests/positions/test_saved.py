@@ -12,7 +12,8 @@ from positions import ROUTES, ImpossiblePositionError, MalformedFileError, Posit
 from positions.kernel import phases
 from positions.examples import example_text
 from positions.saved import parse_position, position_to_data, read_position_text
-from positions.kernel.view import public_facts
+from positions.kernel.rules import fold
+from positions.kernel.view import public_fact_ints
 from positions.validation import Problems, check_position
 
 
@@ -82,10 +83,10 @@ def test_simultaneous_earlier_choices_are_hidden_and_resampled() -> None:
 
 
 def test_history_seed_is_the_same_for_equal_facts() -> None:
-    """The history seed hashes ints and tuples only, so equal files give equal keys."""
+    """The history seed is the history hash of the public facts as ints, so equal files give equal keys."""
     first = read_position_text(example_text("opening-2p")).position
     second = read_position_text(example_text("opening-2p")).position
-    assert first.history == second.history == hash(public_facts(first))
+    assert first.history == second.history == fold(0, public_fact_ints(first))
     assert first.information_set_key(0) == second.information_set_key(0)
 
 
@@ -245,3 +246,24 @@ def test_a_path_longer_than_its_turns_and_additional_plays_is_impossible() -> No
     assert any("expected at most 4 " in line for line in _errors(data))
     ann["path"], ann["bag"] = ann["path"][:4], {"storm": 2, "butterfly": 2, "hedgehog": 1, "squirrel": 1}
     assert parse_position(data).position.paths[0]  # 4 tiles: 3 turns and the Compass's play
+
+
+def test_files_of_the_rules_before_the_portable_draw_still_load() -> None:
+    """RULES_VERSION 1.1.0 changed only how seeds draw (docs/determinism.md), not the rules: a
+    position and a game record saved at 1.0.0 load (a record replays its events); another major
+    version is refused with one line."""
+    from pathlib import Path
+
+    from positions import RULES_VERSION
+    from positions.documents import parse_document
+    data_dir = Path(__file__).parent.parent / "data"
+    assert RULES_VERSION == "1.1.0"
+    for name in ("blunder-game.json", "unknown-bags-3p.json", "equal-win-shares.json"):
+        data = json.loads((data_dir / name).read_text())
+        assert data["rules_version"] == "1.0.0"
+        parse_document(data, name)
+    data = json.loads(example_text("opening-2p"))
+    data["rules_version"] = "2.0.0"
+    with pytest.raises(MalformedFileError) as error:
+        parse_position(data, "old.json")
+    assert "\n" not in str(error.value) and "expected rules version 1.x" in str(error.value)
