@@ -107,13 +107,12 @@ class SearchAgent:
                  prior: str = "heuristic", prior_weight: float = 1.0, exact: str = "endgames",
                  widening: float = 0.0, below: float | None = None, reuse: int | None = None,
                  evaluator: str = "learned", simultaneous: str = "uct", step_root: int = 0,
-                 model: str | None = None, prior_model: str | None = None,
+                 model: str | None = None,
                  chance_widening: float = 0.0, score_utility: float = 0.0,
                  score_scale: float = 10.0) -> None:
         from advisor.players.bots import (
             DEFAULT_ROLLOUT, THRIFTY_ROLLOUT, HeuristicEvaluator, SearchedBelief, TrustedPolicy, random_bot)
         from advisor.players.learned import LearnedEvaluator, ModelFileError, load_model
-        from advisor.players.learned_prior import LearnedPrior, load_policy
         from advisor.players.tablebase import ExactEndgames
 
         policies: dict[str, Policy[Position]] = {"heuristic": DEFAULT_ROLLOUT, "thrifty": THRIFTY_ROLLOUT,
@@ -121,7 +120,7 @@ class SearchAgent:
         beliefs: dict[str, Policy[Position] | None] = {
             "uniform": None, "heuristic": TrustedPolicy(DEFAULT_ROLLOUT, trust), "search": SearchedBelief()}
         priors: dict[str, Policy[Position] | None] = {"none": None, "heuristic": DEFAULT_ROLLOUT,
-                                                      "thrifty": THRIFTY_ROLLOUT, "learned": None}
+                                                      "thrifty": THRIFTY_ROLLOUT}
         oracles: dict[str, ExactEndgames | None] = {
             "none": None, "endgames": ExactEndgames(AGENT_ROOT_NODES, shared=False)}
         evaluators: dict[str, Callable[[], Evaluator[Position]] | None] = {
@@ -139,14 +138,6 @@ class SearchAgent:
             except ModelFileError as error:
                 raise AgentSpecError(f"ismcts: model {error}") from None
             evaluators["learned"] = functools.partial(LearnedEvaluator, fitted)
-        if (prior == "learned") != (prior_model is not None):
-            raise AgentSpecError("ismcts: prior=learned and prior_model=PATH (a policy file of "
-                                 "scripts/expert_iteration.py) go together")
-        if prior_model is not None:
-            try:
-                priors["learned"] = LearnedPrior(load_policy(str(prior_model)))
-            except ModelFileError as error:
-                raise AgentSpecError(f"ismcts: prior_model {error}") from None
         make_evaluator = evaluators[evaluator]
         if isinstance(cutoff, (str, bool, float)) and cutoff != "grow":
             raise AgentSpecError(f"ismcts: cutoff must be an int >= 0 or grow, got {cutoff!r}")
@@ -249,7 +240,7 @@ def _bot(spec: AgentSpec) -> Agent:
 def _ismcts(spec: AgentSpec) -> Agent:
     known = {"iterations", "seconds", "exploration", "workers", "rollout", "cutoff", "belief", "trust",
              "prior", "prior_weight", "exact", "widening", "below", "reuse", "evaluator", "simultaneous",
-             "step_root", "model", "prior_model", "chance_widening", "score_utility", "score_scale"}
+             "step_root", "model", "chance_widening", "score_utility", "score_scale"}
     unknown = set(spec.params) - known
     if unknown:
         raise AgentSpecError(f"ismcts: unknown parameter {sorted(unknown)[0]!r} "
@@ -257,7 +248,7 @@ def _ismcts(spec: AgentSpec) -> Agent:
     params = dict(spec.params)
     defaults = {name: p.default for name, p in inspect.signature(SearchAgent.__init__).parameters.items()}
     for option, needs, values in (("trust", "belief", ("heuristic",)),
-                                  ("prior_weight", "prior", ("heuristic", "thrifty", "learned"))):
+                                  ("prior_weight", "prior", ("heuristic", "thrifty"))):
         if option in params and params.get(needs, defaults[needs]) not in values:
             raise AgentSpecError(f"ismcts: {option} needs {needs}={' or '.join(values)}, got {spec.text!r}")
     if "iterations" not in params and "seconds" not in params:

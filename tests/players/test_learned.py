@@ -21,9 +21,9 @@ from advisor.players.learned import (
     walks_left)
 from advisor.players.specs import AgentSpecError
 from advisor.players.bots import DEFAULT_ROLLOUT
-from advisor.players.training import (
+from lab.training import (
     Sample, generate, learned_predictions, metrics, rollout_outcome, train, training_game)
-from builders import random_step
+from builders import random_decisions
 from positions import Position
 from search.ismcts import search
 from search.request import SearchRequest
@@ -31,22 +31,9 @@ from search.request import SearchRequest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _decisions(seed: int, players: int, count: int) -> list[Position]:
-    """Decisions of random games (a draw preferred, so walks last), `count` of them."""
-    rng = random.Random(seed)
-    found: list[Position] = []
-    while len(found) < count:
-        pos = Position.new_game(players, rng.choice(["meadows", "forest", "mountains"]))
-        while not pos.is_terminal() and len(found) < count:
-            if not pos.is_chance() and rng.random() < 0.2:
-                found.append(pos.copy())
-            random_step(pos, rng, prefer_draw=0.7)
-    return found
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_features_are_finite_and_of_fixed_length(players: int) -> None:
-    for pos in _decisions(players, players, 60):
+    for pos in random_decisions(players, players, 60):
         for player in range(players):
             values = features(pos, player)
             assert values.shape == (len(FEATURES),)
@@ -58,7 +45,7 @@ def test_features_never_read_the_others_hidden_choices() -> None:
     choices: every player's features, and so the evaluation, are the same in all of them."""
     rng = random.Random(5)
     checked = 0
-    for pos in _decisions(11, 3, 300):
+    for pos in random_decisions(11, 3, 300):
         if not pos.is_simultaneous():
             continue
         me = pos.current_player()
@@ -73,7 +60,7 @@ def test_features_never_read_the_others_hidden_choices() -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_shares_sum_to_one(players: int) -> None:
     evaluator = LearnedEvaluator()
-    for pos in _decisions(20 + players, players, 40):
+    for pos in random_decisions(20 + players, players, 40):
         shares, scores = evaluator.evaluate(pos)
         assert len(shares) == len(scores) == players
         assert all(0.0 <= s <= 1.0 for s in shares)
@@ -107,7 +94,7 @@ def test_evaluate_agrees_with_the_training_predictions() -> None:
     """What the search sees (evaluate on a position) is what training measured (the stored rows)."""
     model = shipped_model()
     evaluator = LearnedEvaluator(model)
-    for pos in _decisions(9, 3, 20):
+    for pos in random_decisions(9, 3, 20):
         stored = Sample(0, feature_rows(pos), walks_left(pos), [], [], [], [])
         shares, projected = learned_predictions(model, [stored])
         got_shares, got_scores = evaluator.evaluate(pos)
@@ -126,7 +113,7 @@ def test_learned_beats_the_heuristic_on_fresh_games() -> None:
 
 
 def _train(out: Path, seed: int, *extra: str) -> bytes:
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "train_evaluator.py"), "--games", "12",
+    subprocess.run([sys.executable, str(ROOT / "lab" / "scripts" / "train_evaluator.py"), "--games", "12",
                     "--seed", str(seed), "--per-game", "4", "-o", str(out), *extra],
                    check=True, capture_output=True, cwd=ROOT)
     return out.read_bytes()
@@ -160,13 +147,13 @@ def test_a_rollout_label_is_the_mean_of_the_search_rollouts_from_the_decision() 
     """--rollouts K (issue 27): a kept decision is labelled by K rollouts of the continuation from it,
     what a search without a cut-off would see there; the mean shares sum to 1 (C18 splits a tie),
     a finished game labels itself, and the same seed gives the same labels."""
-    for pos in _decisions(5, 2, 6):
+    for pos in random_decisions(5, 2, 6):
         shares, scores = rollout_outcome(pos, 12, DEFAULT_ROLLOUT, random.Random(1))
         assert sum(shares) == pytest.approx(1.0)
         assert all(0 <= share <= 1 for share in shares)
         assert all(score >= 0 for score in scores)
         assert (shares, scores) == rollout_outcome(pos, 12, DEFAULT_ROLLOUT, random.Random(1))
-    finished = _decisions(6, 2, 1)[0]
+    finished = random_decisions(6, 2, 1)[0]
     finished.playout(random.Random(2), DEFAULT_ROLLOUT)
     assert rollout_outcome(finished, 3, DEFAULT_ROLLOUT, random.Random(3)) == (
         finished.returns(), [float(v) for v in finished.scores()])
@@ -181,7 +168,7 @@ def test_a_rollout_label_is_the_mean_of_the_search_rollouts_from_the_decision() 
 
 
 def test_training_on_rollout_labels_is_reproducible_and_says_so(tmp_path: Path) -> None:
-    """scripts/train_evaluator.py --rollouts K writes the same file for the same seed, and the file
+    """lab/scripts/train_evaluator.py --rollouts K writes the same file for the same seed, and the file
     (like the shipped evaluator-rollouts.json) records its label and command."""
     first = _train(tmp_path / "a.json", 3, "--rollouts", "4")
     assert _train(tmp_path / "b.json", 3, "--rollouts", "4") == first
@@ -236,10 +223,10 @@ def test_the_evaluator_pickles() -> None:
 
 
 def test_the_gap_script_compares_feature_sets_against_the_rollout_labels() -> None:
-    """scripts/evaluator_gap.py (issue 27): the labels' entropy, then per feature set (and the
+    """lab/scripts/evaluator_gap.py (issue 27): the labels' entropy, then per feature set (and the
     network) a held-out log loss no lower than that floor and the squared error left once the
     labels' own noise is taken out; bad counts are a one-line error, exit 2."""
-    script = str(ROOT / "scripts" / "evaluator_gap.py")
+    script = str(ROOT / "lab" / "scripts" / "evaluator_gap.py")
     done = subprocess.run([sys.executable, script, "--games", "8", "--per-game", "3", "--rollouts", "4",
                            "--seed", "2", "--hidden", "3"], capture_output=True, text=True, cwd=ROOT, check=True)
     lines = done.stdout.splitlines()
@@ -257,7 +244,7 @@ def test_the_gap_script_compares_feature_sets_against_the_rollout_labels() -> No
 def test_the_reducible_error_takes_out_the_labels_noise() -> None:
     """Two independent halves of the rollouts: E[(A - f)(B - f)] is (E A - f)^2, so a forecast of the
     true chances scores about 0 however noisy the labels, and a wrong one its squared distance."""
-    from scripts.evaluator_gap import reducible_error
+    from lab.scripts.evaluator_gap import reducible_error
 
     rng = random.Random(4)
     truth = [[p, 1 - p] for p in (rng.random() for _ in range(4000))]

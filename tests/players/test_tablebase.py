@@ -141,7 +141,7 @@ def test_two_walker_leaf_values_are_the_steps_equilibrium() -> None:
 
 def test_large_two_walker_positions_are_not_probed() -> None:
     """A played two-walker last walk holds far more tiles than TWO_WALKER_MAX_TILES: no probe."""
-    from advisor.analysis.endgames import two_walker_stops
+    from lab.endgames import two_walker_stops
     from advisor.players.tablebase import TWO_WALKER_MAX_TILES, walker_tiles
     _, pos = next(two_walker_stops("meadows", 1))
     assert walker_tiles(pos) > TWO_WALKER_MAX_TILES

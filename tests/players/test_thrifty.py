@@ -116,9 +116,9 @@ def test_search_agent_takes_thrifty_rollouts_and_prior() -> None:
 
 
 def test_the_fitting_script_ranks_the_grid() -> None:
-    """scripts/fit_thrifty.py --grid: every (save_ratio, save_margin) pair of its grid scored by
+    """lab/scripts/fit_thrifty.py --grid: every (save_ratio, save_margin) pair of its grid scored by
     paired bot games against greedy, best first; with no task it says what to give."""
-    script = Path(__file__).resolve().parents[2] / "scripts" / "fit_thrifty.py"
+    script = Path(__file__).resolve().parents[2] / "lab" / "scripts" / "fit_thrifty.py"
     result = subprocess.run([sys.executable, str(script), "--grid", "--deals", "2"],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor.arena.tree_depth import depth_table, search_depth
+from lab.tree_depth import depth_table, search_depth
 from advisor.players.agents import SearchAgent, make_agent
 from advisor.players.bots import DEFAULT_ROLLOUT
 from advisor.players.specs import AgentSpecError

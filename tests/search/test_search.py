@@ -12,26 +12,11 @@ from advisor.players.bots import (
 )
 from advisor.players.agents import make_agent
 from positions import Position, parse_action
+from builders import midgame
 from search.errors import SearchConfigError, SearchError
 from search.ismcts import search
 from search.parallel import derive_seed, split_iterations
 from search.request import RootSums, SearchRequest, SearchResult, wilson_interval, worker_spread
-
-
-def midgame(seed: int = 4, decisions: int = 25) -> Position:
-    """A 2-player position some heuristic decisions into the game, at a decision."""
-    rng = random.Random(seed)
-    pos = Position.new_game(2, "meadows")
-    bot = DEFAULT_ROLLOUT
-    made = 0
-    while True:
-        if pos.is_chance():
-            pos.apply(pos.sample_chance(rng))
-            continue
-        if made >= decisions:
-            return pos
-        pos.apply(bot.choose(pos, rng))
-        made += 1
 
 
 def two_hidden_choices() -> tuple[Position, Position]:

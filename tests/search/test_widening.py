@@ -10,7 +10,7 @@ from advisor.players.bots import DEFAULT_ROLLOUT
 from search.errors import SearchConfigError
 from search.ismcts import EdgeStats, widened_actions, search
 from search.request import SearchRequest
-from advisor.analysis.value_accuracy import load_cases
+from lab.value_accuracy import load_cases
 
 HELD_OUT = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "continuation_heldout.json"
 
