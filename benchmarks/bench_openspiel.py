@@ -44,7 +44,7 @@ def speed_positions() -> dict[str, Position]:
 
 def run_ours(position: Position, iterations: int, seed: int) -> SearchResult:
     """Our ISMCTS with uniform random rollouts to the end."""
-    return search(position, SearchRequest(iterations=iterations, seed=seed, exploration=EXPLORATION,
+    return search(position, SearchRequest.of(iterations=iterations, seed=seed, exploration=EXPLORATION,
                                           rollout=UniformRandom()))
 
 

@@ -19,7 +19,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from advisor.players.bots import (
-    DEFAULT_ROLLOUT, THRIFTY_ROLLOUT, HeuristicEvaluator, TrustedPolicy, cautious_bot, greedy_bot)
+    DEFAULT_ROLLOUT, THRIFTY_ROLLOUT, HeuristicEvaluator, HeuristicPolicy, cautious_bot, greedy_bot)
 from advisor.players.agents import PolicyAgent
 from advisor.players.games import GameLoop, derive_seed
 from lab.value_net import fit_network
@@ -60,6 +60,27 @@ class Sample:
     heuristic_scores: list[float]
     returns: list[float]
     scores: list[float]
+
+
+class TrustedPolicy:
+    """A model of how a player chooses: `policy`'s action with probability `trust`, otherwise a
+    uniformly random legal action (the noisy heuristic of the training mix)."""
+
+    def __init__(self, policy: HeuristicPolicy, trust: float = 0.8):
+        if not (isinstance(trust, (int, float)) and 0.0 <= trust <= 1.0):
+            raise ValueError(f"trust must be a number in [0, 1], got {trust!r}")
+        self.policy = policy
+        self.trust = trust
+
+    def __repr__(self) -> str:
+        return f"TrustedPolicy({self.policy!r}, {self.trust!r})"
+
+    def choose(self, state: Position, rng: random.Random) -> int:
+        """`policy`'s action with probability `trust`, else a uniform pick (one draw decides)."""
+        legal = state.legal_actions()
+        if rng.random() < self.trust:
+            return self.policy.choose(state, rng)
+        return legal[int(rng.random() * len(legal))]
 
 
 CONTINUATIONS = {"heuristic": DEFAULT_ROLLOUT, "thrifty": THRIFTY_ROLLOUT}

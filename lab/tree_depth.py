@@ -49,7 +49,7 @@ def search_depth(view: Position, spec: str, iterations: int, seed: int) -> Depth
         own += max(0, sum(1 for _, actor, _ in path if actor == player) - 1)  # not the root's own
         deepest = max(deepest, len(path))
         first_tries += sum(1 for stats, _, _ in path[:-1] if stats.visits == 1)  # just backed up once
-    return Depth(walked / iterations, own / iterations, deepest, tree.information_sets(),
+    return Depth(walked / iterations, own / iterations, deepest, len(tree.nodes),
                  first_tries / iterations)
 
 

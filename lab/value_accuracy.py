@@ -8,7 +8,6 @@ is each option's win chance from the exact win share, and does the printed inter
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 from dataclasses import dataclass
@@ -247,7 +246,7 @@ def measure(cases: Sequence[Case], request: SearchRequest,
     """Measure every case; case `i` is searched with seed ``request.seed + i``."""
     results = []
     for i, case in enumerate(cases):
-        seeded = dataclasses.replace(request, seed=request.seed + i)
+        seeded = request.replace(seed=request.seed + i)
         result = measure_case(case, seeded)
         if progress is not None:
             progress(result)
@@ -289,7 +288,7 @@ def results_to_data(results: Sequence[CaseResult], request: SearchRequest,
         "iterations": request.iterations,
         "seed": request.seed,
         "workers": request.workers,
-        "rollout": repr(request.rollout),
+        "rollout": repr(request.config.rollout),
         "goals": GOALS,
         "summary": [s.to_data() for s in summaries(results)],
         "cases": [{

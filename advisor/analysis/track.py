@@ -309,7 +309,7 @@ class TrackSession:
             InvalidActionError: nobody (or not `player`) has a decision to make now.
         """
         view = self.decision_view(player)
-        request = SearchRequest(iterations=iterations, seed=seed, rollout=DEFAULT_ROLLOUT)
+        request = SearchRequest.of(iterations=iterations, seed=seed, rollout=DEFAULT_ROLLOUT)
         return advise(view, request)
 
     def bags(self) -> list[str]:

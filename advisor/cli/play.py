@@ -101,7 +101,7 @@ class HumanAgent:
             return None
 
     def _hint(self, position: Position) -> None:
-        request = SearchRequest(iterations=HINT_ITERATIONS, seed=self.hint_seed, rollout=DEFAULT_ROLLOUT)
+        request = SearchRequest.of(iterations=HINT_ITERATIONS, seed=self.hint_seed, rollout=DEFAULT_ROLLOUT)
         advice = advise(position, request)
         click.echo(tabulate(advice_rows(advice), headers=ADVICE_HEADERS))
         click.echo(f"  hint: {advice.best}")

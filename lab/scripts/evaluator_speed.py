@@ -87,7 +87,7 @@ def main() -> None:
     best = {name: float("inf") for name in variants}
     for _ in range(args.rounds):
         for name, fields in variants.items():
-            request = SearchRequest(iterations=args.iterations, seed=1, rollout=DEFAULT_ROLLOUT, **fields)
+            request = SearchRequest.of(iterations=args.iterations, seed=1, rollout=DEFAULT_ROLLOUT, **fields)
             start = time.perf_counter()
             search(pos, request)
             best[name] = min(best[name], time.perf_counter() - start)

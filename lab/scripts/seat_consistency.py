@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from lab.calibration import Prediction, game_predictions, report_markdown
-from advisor.players.bots import advisor_request
+from advisor.players.presets import advisor_request
 from advisor.players.tablebase import ExactEndgames
 
 

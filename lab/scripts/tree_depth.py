@@ -5,7 +5,7 @@ per-game count pick the same decisions); each is searched once per family and bu
 tree, and every iteration's walk inside the tree is counted (``lab.tree_depth``).
 
 Usage: nice -n 10 .venv/bin/python -m lab.scripts.tree_depth --budgets 1000,4000,16000 --games 5 --per-game 4 \
-    --family default=ismcts --family chance=ismcts:chance_widening=1
+    --family default=ismcts --family rollout=ismcts:evaluator=rollout
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def main(families: tuple[str, ...], budgets: str, games: int, per_game: int, see
     of them (the walk's last aside) tried an action at its node for the first time."""
     try:
         named = [parse_named_agent(f) for f in families] or [("default", "ismcts"),
-                                                              ("chance", "ismcts:chance_widening=1")]
+                                                              ("rollout", "ismcts:evaluator=rollout")]
         try:
             sizes = tuple(int(b) for b in budgets.split(","))
         except ValueError:

@@ -157,7 +157,7 @@ def tune_search(entries: Sequence[dict[str, Any]], iterations: int, seed: int) -
                                            for o in e["exact"])) for i, e in enumerate(entries)]
     rows = []
     for widening, below in itertools.product(*SEARCH_GRID.values()):
-        request = SearchRequest(iterations=iterations, seed=seed, rollout=DEFAULT_ROLLOUT,
+        request = SearchRequest.of(iterations=iterations, seed=seed, rollout=DEFAULT_ROLLOUT,
                                 widening=widening, exploration_below=below)  # type: ignore[arg-type]
         summary = summarize(measure(cases, request)).to_data()
         rows.append({"widening": widening, "exploration_below": below, **summary})

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Callable
 
 from advisor.analysis.best_move import advise
-from advisor.players.bots import advisor_request
+from advisor.players.presets import advisor_request
 from advisor.players.tablebase import ExactEndgames
 from positions import Position, parse_action
 from positions.kernel.actions import action_from_code

@@ -27,7 +27,8 @@ from lab.value_accuracy import (
     CaseFileError, load_cases, measure, meets_goals, reference_case, results_to_data, summaries,
     summary_markdown,
 )
-from advisor.players.bots import BOTS, DEFAULT_ROLLOUT, advisor_request
+from advisor.players.bots import BOTS, DEFAULT_ROLLOUT
+from advisor.players.presets import advisor_request
 from positions import ROUTES, Position
 from positions.kernel.actions import action_from_code
 

@@ -13,7 +13,6 @@ import pytest
 
 from lab.evaluator_games import evaluator_report, stored_samples
 from advisor.arena.store import StoreError
-from advisor.players.agents import make_agent
 from advisor.players.learned import load_model, shipped_model
 from positions.kernel import phases
 from positions.record import read_record_text, replay
@@ -111,7 +110,6 @@ def test_a_mix_refit_is_written_for_the_search(tmp_path, arena_db) -> None:
     assert "--refit-out" in model.training["command"] and arena_db in model.training["source"]
     found = stored_samples(arena_db, mix=True)
     assert model.training["samples"]["training"] == sum(f.sample.game < 4 for f in found)
-    assert make_agent(f"ismcts:iterations=30,model={out}").template.evaluator.model == model  # type: ignore[attr-defined]
     blocked = subprocess.run([sys.executable, str(SCRIPT), "--db", arena_db, "--refit-out",
                               str(tmp_path / "no" / "such" / "dir" / "m.json")], capture_output=True, text=True)
     assert blocked.returncode == 2 and "Traceback" not in blocked.stderr and "m.json" in blocked.stderr

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import pickle
@@ -13,11 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from advisor.players.agents import make_agent
+from advisor.players.agents import SearchAgent
+from advisor.players.presets import agent_config
+from search.request import Limit
 from advisor.players.learned import (
     FEATURES, MIX_FEATURES, LearnedEvaluator, ModelFileError, load_model, mix_rows, owned_kinds,
     read_model, shipped_model, walks_left)
-from lab.training import MIX_L2, Sample, fit_win_weights, learned_predictions, sample_rows
+from lab.training import MIX_L2, Sample, fit_win_weights, learned_predictions, reliability, sample_rows
 from positions import Position
 from positions.kernel.tiles import STORM
 from builders import random_decisions
@@ -122,9 +125,17 @@ def test_a_kind_the_games_seldom_show_keeps_a_small_weight() -> None:
     assert own_units[0] == pytest.approx(standardized[0], rel=0.05)  # the common feature is unchanged
 
 
-def test_a_search_takes_a_mix_model_from_the_agent_spec(mix_model_file: Path) -> None:
-    agent = make_agent(f"ismcts:iterations=60,model={mix_model_file}")
-    evaluator = agent.template.evaluator  # type: ignore[attr-defined]
-    assert isinstance(evaluator, LearnedEvaluator) and evaluator.model.mix
+def test_a_search_takes_a_mix_model(mix_model_file: Path) -> None:
+    """A mix model plays as the agent's cut-off evaluator (the retired ``model=PATH``, in the lab)."""
+    evaluator = LearnedEvaluator(load_model(str(mix_model_file)))
+    assert evaluator.model.mix
+    agent = SearchAgent("mix", Limit(iterations=60), dataclasses.replace(agent_config(), evaluator=evaluator))
     pos = Position.new_game(2)
     assert agent.choose(pos, random.Random(1)) in pos.legal_actions()
+
+
+def test_reliability_bins_and_ece() -> None:
+    table, ece = reliability([[0.25, 0.75], [0.25, 0.75]], [[0.0, 1.0], [1.0, 0.0]])
+    assert [(b["count"], b["forecast"], b["observed"]) for b in table] == [(2, 0.25, 0.5), (2, 0.75, 0.5)]
+    assert ece == pytest.approx(0.25)
+    assert reliability([[0.5, 0.5]] * 4, [[1.0, 0.0], [0.0, 1.0]] * 2)[1] == 0.0

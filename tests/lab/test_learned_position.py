@@ -3,6 +3,7 @@ and the weather, ``train_evaluator.py --position``, in a version-3 model file.""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import pickle
@@ -13,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from advisor.players.agents import make_agent
+from advisor.players.agents import SearchAgent
+from advisor.players.presets import agent_config
+from search.request import Limit
 from advisor.players.learned import (
     CONTEXT, FEATURES, POSITION_FEATURES, LearnedEvaluator, ModelFileError, feature_rows, load_model,
     position_rows, read_model, walks_left)
@@ -79,9 +82,9 @@ def test_position_features_never_read_the_others_hidden_choices(position_model_f
 
 
 def test_an_agent_plays_with_a_position_model(position_model_file: Path) -> None:
-    agent = make_agent(f"ismcts:iterations=60,model={position_model_file}")
-    evaluator = agent.template.evaluator  # type: ignore[attr-defined]
-    assert isinstance(evaluator, LearnedEvaluator) and evaluator.model.layout == "position"
+    evaluator = LearnedEvaluator(load_model(str(position_model_file)))
+    assert evaluator.model.layout == "position"
+    agent = SearchAgent("position", Limit(iterations=60), dataclasses.replace(agent_config(), evaluator=evaluator))
     pos = random_decisions(7, 2, 1)[0]
     assert agent.choose(pos, random.Random(1)) in pos.legal_actions()
 

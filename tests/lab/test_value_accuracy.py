@@ -12,7 +12,7 @@ from lab.value_accuracy import (
     Case, CaseFileError, CaseResult, ExactOption, OptionResult, load_cases, measure, percentile,
     reference_case, summaries, summarize,
 )
-from advisor.players.bots import advisor_request
+from advisor.players.presets import advisor_request
 from positions import Position, parse_action
 from positions.saved import position_to_data
 

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from advisor.players.agents import DEFAULT_CUTOFF, make_agent
+from advisor.players.agents import make_agent
+from advisor.players.presets import DEFAULT_CUTOFF
 from advisor.players.bots import HeuristicEvaluator
 from advisor.players.learned import (
     FEATURES, LearnedEvaluator, ModelFileError, feature_rows, features, read_model, shipped_model,
@@ -186,13 +187,13 @@ def test_the_agent_option_selects_the_evaluator() -> None:
     """The default agent cuts rollouts off after DEFAULT_CUTOFF decisions and asks the learned
     evaluator (issue 16 step 2); evaluator=heuristic and evaluator=rollout (to the end) stay."""
     learned = make_agent("ismcts:iterations=40,cutoff=4,evaluator=learned")
-    assert isinstance(learned.template.evaluator, LearnedEvaluator)  # type: ignore[attr-defined]
-    assert learned.template.rollout_cutoff == 4  # type: ignore[attr-defined]
-    default = make_agent("ismcts:iterations=40").template  # type: ignore[attr-defined]
+    assert isinstance(learned.template.config.evaluator, LearnedEvaluator)  # type: ignore[attr-defined]
+    assert learned.template.config.rollout_cutoff == 4  # type: ignore[attr-defined]
+    default = make_agent("ismcts:iterations=40").template.config  # type: ignore[attr-defined]
     assert isinstance(default.evaluator, LearnedEvaluator) and default.rollout_cutoff == DEFAULT_CUTOFF
-    heuristic = make_agent("ismcts:iterations=40,evaluator=heuristic").template  # type: ignore[attr-defined]
+    heuristic = make_agent("ismcts:iterations=40,evaluator=heuristic").template.config  # type: ignore[attr-defined]
     assert isinstance(heuristic.evaluator, HeuristicEvaluator) and heuristic.rollout_cutoff == DEFAULT_CUTOFF
-    full = make_agent("ismcts:iterations=40,evaluator=rollout").template  # type: ignore[attr-defined]
+    full = make_agent("ismcts:iterations=40,evaluator=rollout").template.config  # type: ignore[attr-defined]
     assert full.evaluator is None and full.rollout_cutoff is None
     pos = Position.new_game(2)
     assert learned.choose(pos, random.Random(1)) in pos.legal_actions()
@@ -209,7 +210,7 @@ def test_bad_evaluator_options_are_refused(spec: str, message: str) -> None:
 
 def test_a_search_with_the_learned_evaluator_is_seeded() -> None:
     pos = Position.new_game(2)
-    request = SearchRequest(iterations=150, seed=4, rollout_cutoff=4, evaluator=LearnedEvaluator())
+    request = SearchRequest.of(iterations=150, seed=4, rollout_cutoff=4, evaluator=LearnedEvaluator())
     first = search(pos, request)
     assert search(pos, request).actions == first.actions
     assert sum(s.visits for s in first.actions) == 150

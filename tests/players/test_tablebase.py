@@ -11,7 +11,7 @@ from advisor.analysis.annotate import annotate_decision
 from advisor.players.tablebase import ExactEndgames, single_walker, solved_positions
 from advisor.cli import cli
 from advisor.cli.files import load_position_arg
-from advisor.players.bots import advisor_request
+from advisor.players.presets import advisor_request
 from positions import Position, parse_action
 from solver_positions import load_entries, replay
 
