@@ -16,7 +16,7 @@ PROJECT = Path(__file__).resolve().parents[2]
     ("score_utility", ["selfplay", "--agents", "ismcts:score_utility=0.3,heuristic", "--games", "1"]),
     ("belief", ["arena", "--agent", "a=ismcts:iterations=50,belief=heuristic", "--agent", "b=greedy",
                 "--games", "2"]),
-    ("model", ["selfplay", "--agents", "ismcts:model=advisor/players/data/evaluator-network.json,random",
+    ("model", ["selfplay", "--agents", "ismcts:model=lab/data/evaluator-network.json,random",
                "--games", "1"]),
 ])
 def test_a_retired_option_is_one_line_and_exit_1(retired: str, command: list[str], tmp_path: Path) -> None:

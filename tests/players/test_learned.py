@@ -177,7 +177,7 @@ def test_training_on_rollout_labels_is_reproducible_and_says_so(tmp_path: Path) 
     assert model.training["command"].endswith("--rollouts 4")
     assert "mean of 4 rollouts" in model.training["label"]
     assert model.win_weights != read_model(_train(tmp_path / "c.json", 3).decode()).win_weights
-    shipped = read_model((ROOT / "advisor/players/data/evaluator-rollouts.json").read_text())
+    shipped = read_model((ROOT / "lab/data/evaluator-rollouts.json").read_text())
     assert "mean of 16 rollouts" in shipped.training["label"]
     assert shipped.training["command"].endswith("--games 8000 --seed 1 --per-game 8 --held-out 0.2 "
                                                 "--l2 0.001 --rollouts 16")
