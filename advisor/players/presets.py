@@ -6,7 +6,7 @@
   `play`, `selfplay`, `engine` and `bench`.
 * :func:`advisor_config` — the **advisor**, what explains a position: heuristic rollouts to the
   end with progressive widening below the root, exact endgames, grown from a simultaneous step's
-  start. Used by `best-move`, `annotate` and the web board.
+  start. Used by `best-move`, `annotate`, `track`, `play`'s hints and the web board.
 
 They differ because they answer different questions: the agent must pick a strong move in a
 fixed time, the advisor must put a win chance on every option that means what it says.
