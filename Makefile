@@ -26,7 +26,7 @@ typecheck: $(STAMP)
 	$(BIN)/python -m mypy
 
 lint: $(STAMP)
-	$(BIN)/ruff check positions search advisor benchmarks scripts tests
+	$(BIN)/ruff check positions search advisor lab benchmarks scripts tests
 
 # Recompile the hot path (positions/kernel/rules.py, positions/kernel/heuristics.py) after editing it; until then
 # the edited sources run as Python (positions/native.py keeps stale builds out).

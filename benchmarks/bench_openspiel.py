@@ -4,7 +4,7 @@ Both searches run in this process on the same seeded decisions with the same bud
 exploration constant; both roll out uniformly at random to the end of the game. OpenSpiel's bot
 uses its own ``RandomRolloutEvaluator`` (the stock configuration); ``rollout="engine"`` gives it
 our engine's playout instead, which isolates the cost of its tree code.
-``scripts/openspiel_match.py speed`` prints the iterations-per-second table from these helpers.
+``lab/scripts/openspiel_match.py speed`` prints the iterations-per-second table from these helpers.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def speed_positions() -> dict[str, Position]:
 
 def run_ours(position: Position, iterations: int, seed: int) -> SearchResult:
     """Our ISMCTS with uniform random rollouts to the end."""
-    return search(position, SearchRequest(iterations=iterations, seed=seed, exploration=EXPLORATION,
+    return search(position, SearchRequest.of(iterations=iterations, seed=seed, exploration=EXPLORATION,
                                           rollout=UniformRandom()))
 
 

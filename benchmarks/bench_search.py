@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import pytest
 
-from advisor.players.bots import DEFAULT_ROLLOUT, SearchedBelief, TrustedPolicy
+from advisor.players.bots import DEFAULT_ROLLOUT
 from positions import Position
 from positions.kernel import phases
 from search.ismcts import search
@@ -39,10 +39,10 @@ def test_iterations_per_second(benchmark, rollout: str, workers: int) -> None:  
     """ISMCTS iterations per second (ops x ITERATIONS[rollout]) with 1 and 2 worker processes."""
     pos = reference_position()
     assert (pos.walk, pos.turn, pos.phase) == (0, 3, phases.DECIDE)
-    request = SearchRequest(iterations=ITERATIONS[rollout], seed=1, workers=workers,
+    request = SearchRequest.of(iterations=ITERATIONS[rollout], seed=1, workers=workers,
                             rollout=DEFAULT_ROLLOUT if rollout == "heuristic" else None)
     if workers > 1:
-        search(pos, SearchRequest(iterations=2, workers=workers))  # start the pool outside the timing
+        search(pos, SearchRequest.of(iterations=2, workers=workers))  # start the pool outside the timing
     result = benchmark(search, pos, request)
     assert sum(s.visits for s in result.actions) == ITERATIONS[rollout]
     assert search(pos, request).actions == result.actions  # deterministic for a fixed seed
@@ -64,25 +64,14 @@ def hidden_choice_position() -> Position:
 
 OPTIONS: dict[str, Callable[[], dict[str, Any]]] = {
     "plain": lambda: {},
-    "belief=heuristic": lambda: {"belief": TrustedPolicy(DEFAULT_ROLLOUT), "step_root": False},
-    "belief=search": lambda: {"belief": SearchedBelief(), "step_root": False},
     "prior": lambda: {"prior": DEFAULT_ROLLOUT},
-    "belief=heuristic+prior": lambda: {"belief": TrustedPolicy(DEFAULT_ROLLOUT), "prior": DEFAULT_ROLLOUT,
-                                       "step_root": False},
+    "widening": lambda: {"widening": 0.1, "exploration_below": 0.3},
     "step_root=off": lambda: {"step_root": False},
     "simultaneous=rm": lambda: {"simultaneous": "rm"},
     "simultaneous=exp3": lambda: {"simultaneous": "exp3"},
-    "chance_widening=2": lambda: {"chance_widening": 2.0},
-    "chance_widening=0.5": lambda: {"chance_widening": 0.5},
-    "score_utility=0.3": lambda: {"score_utility": 0.3},
 }
-"""The issue-16 search options (``ismcts:belief=heuristic|search``, ``ismcts:prior=heuristic``) and
-issue 22's (``step_root=off``: the search before, from the decision; ``simultaneous=rm|exp3``),
-issue 27's chance widening (a deeper tree; each replayed draw asks for the event's odds) and score
-utility (a second sum on every edge of the walk),
-a belief with ``step_root`` off (from the step's start there is nothing for it to redraw),
-built afresh for every search so that a ``SearchedBelief`` pays for its one short search each time,
-as it does once per decision in a game."""
+"""The search's options: the prior, the advisor's widening, ``step_root=off`` (the agent's: from the
+decision), and regret matching or Exp3 at simultaneous nodes (``best-move --simultaneous``)."""
 
 
 @pytest.mark.parametrize("option", list(OPTIONS))
@@ -92,7 +81,7 @@ def test_option_cost(benchmark, option: str) -> None:  # type: ignore[no-untyped
     pos = hidden_choice_position()
 
     def request() -> SearchRequest:
-        return SearchRequest(iterations=ITERATIONS["heuristic"], seed=1, rollout=DEFAULT_ROLLOUT,
+        return SearchRequest.of(iterations=ITERATIONS["heuristic"], seed=1, rollout=DEFAULT_ROLLOUT,
                              **OPTIONS[option]())
 
     result = benchmark(lambda: search(pos, request()))

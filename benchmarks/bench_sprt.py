@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from advisor.arena.sprt import ELO_MODELS, SprtSettings
-from advisor.arena.sprt_simulation import SHAPES, simulate, true_distribution
+from lab.sprt_simulation import SHAPES, simulate, true_distribution
 
 RUNS = 1_000
 SEED = 2026

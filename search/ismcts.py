@@ -11,10 +11,9 @@ the others' hidden choices are modelled, not redrawn at random. Nodes hold stati
 which the action was legal) as the parent count. One node is added per iteration, chance is
 sampled inside simulations, and every player's return and final score is backed up to the nodes
 where that player chose. At the answer node every player's return and score is also kept per
-action, so one search gives every player's chances. Optional: a belief (a model of how the others
-choose) for the determinization, a prior policy whose action at each node gets a progressive
-bias, progressive widening at decisions below the root, and at chance events in the tree (chance
-widening: a few drawn outcomes replayed at their true odds, so the tree grows deeper).
+action, so one search gives every player's chances. Optional (:class:`~search.request.SearchConfig`):
+a prior policy whose action at each node gets a progressive bias, progressive widening at decisions
+below the root, rollouts cut off and judged by an evaluator, exact values from an oracle.
 """
 
 from __future__ import annotations
@@ -25,20 +24,22 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Hashable, Iterator, Mapping, NamedTuple, Sequence
 
 from search.errors import SearchError
 from search.policies import UniformRandom
 from search.parallel import derive_seed, map_in_processes, split_iterations
 from search.protocol import CHANCE_PLAYER, TERMINAL_PLAYER, Evaluator, Game, Policy
-from search.request import Following, RootSums, SearchRequest, SearchResult, SearchTree, with_exact_values
+from search.records import JointCell, PlayerSums, RootStats
+from search.request import (MIXING, Following, RootSums, SearchConfig, SearchRequest, SearchResult, SearchTree,
+                            with_exact_values)
 
 
 
 class EdgeStats:
     """One action's statistics at a node."""
 
-    __slots__ = ("visits", "availability", "value_sum", "return_sum", "score_sum", "regret", "policy_sum")
+    __slots__ = ("visits", "availability", "value_sum", "score_sum", "regret", "policy_sum")
 
     def __init__(self) -> None:
         self.visits = 0
@@ -46,11 +47,7 @@ class EdgeStats:
         self.availability = 0
         """Iterations in which the action was legal here (UCT's parent count)."""
         self.value_sum = 0.0
-        """The chooser's value summed over the visits: the return, or under a score utility the
-        utility selection maximises (``SearchRequest.score_utility``)."""
-        self.return_sum = 0.0
-        """Under a score utility, the chooser's return summed over the visits (else 0: the
-        return is ``value_sum``)."""
+        """The chooser's return summed over the visits."""
         self.score_sum = 0.0
         """The chooser's final score summed over the visits."""
         self.regret = 0.0
@@ -60,13 +57,9 @@ class EdgeStats:
         """At a simultaneous node under regret matching or Exp3: the action's probability summed
         over the node's visits (the mean strategy, unnormalised; 0 under UCT)."""
 
-    def returns(self, utility: bool) -> float:
-        """The chooser's return summed over the visits (`utility`: the search used a score utility)."""
-        return self.return_sum if utility else self.value_sum
-
     def __repr__(self) -> str:
         return (f"EdgeStats(visits={self.visits}, availability={self.availability}, "
-                f"value_sum={self.value_sum}, return_sum={self.return_sum}, "
+                f"value_sum={self.value_sum}, "
                 f"score_sum={self.score_sum}, regret={self.regret}, "
                 f"policy_sum={self.policy_sum})")
 
@@ -82,8 +75,6 @@ class LiveTree:
 
     nodes: dict[Hashable, Node]
     edges: Following | None
-    utility: bool = False
-    """Under a score utility the edges' returns are ``return_sum``, not ``value_sum``."""
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -97,7 +88,7 @@ class LiveTree:
         """
         if self.edges is None:
             raise SearchError("search: a snapshot of the tree needs a request with keep_tree")
-        return _kept(self.nodes, self.edges, self.utility)
+        return _kept(self.nodes, self.edges)
 
 
 Progress = Callable[[SearchResult, LiveTree], "bool | None"]
@@ -107,12 +98,11 @@ returning ``False`` stops the search there."""
 
 @dataclass(frozen=True)
 class TreeOutcome:
-    """One tree's root statistics: ``action -> [visits, value_sum, score_sum]``, and its work."""
+    """One tree's root statistics, and its work."""
 
-    sums: dict[int, list[float]]
-    player_sums: dict[int, list[float]]
-    """Per root action: every player's return sum, every player's score sum, then the sum of the
-    searching player's squared scores."""
+    sums: dict[int, RootStats]
+    player_sums: dict[int, PlayerSums]
+    """Per root action: every player's sums."""
     iterations: int
     seconds: float
     nodes: int
@@ -121,9 +111,8 @@ class TreeOutcome:
     answers: tuple[RootSums, ...] = ()
     """Every answer node's statistics: the searching player's, then those of the later decisions
     of the same step searched with it (see :func:`search_step`)."""
-    joint: dict[tuple[int, ...], list[float]] = dataclasses.field(default_factory=dict)
-    """With several answer nodes: per joint action, the iterations and every player's return and
-    score sums (see :class:`StepSearch`)."""
+    joint: dict[tuple[int, ...], JointCell] = dataclasses.field(default_factory=dict)
+    """With several answer nodes: per joint action, its cell (see :class:`StepSearch`)."""
 
 
 def rollout(state: Game, rng: random.Random, policy: Policy[Any] | None = None,
@@ -159,6 +148,20 @@ def rollout(state: Game, rng: random.Random, policy: Policy[Any] | None = None,
         decisions += 1
 
 
+class TreeJob(NamedTuple):
+    """One tree's work, as a worker process is sent it (:func:`run_tree`'s arguments)."""
+
+    root: Game
+    request: SearchRequest
+    seed: int
+    iterations: int | None
+    on_progress: "Progress | None" = None
+    progress_every: int = 64
+    nodes: "dict[Hashable, Node] | None" = None
+    also: Sequence[Game] = ()
+    pinned: Mapping[int, int] | None = None
+
+
 def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | None,
              on_progress: Progress | None = None, progress_every: int = 64,
              nodes: dict[Hashable, Node] | None = None, also: Sequence[Game] = (),
@@ -172,11 +175,11 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     nodes play that action in every iteration.
     """
     start = time.perf_counter()
-    deadline = start + request.seconds if request.seconds is not None else math.inf
+    deadline = start + request.limit.seconds if request.limit.seconds is not None else math.inf
     limit = iterations if iterations is not None else -1
     tree = Tree(root, request, seed, nodes, also, pinned)
     legal = root.legal_actions()
-    live = LiveTree(tree.nodes, tree.edges, bool(tree.score_utility))
+    live = LiveTree(tree.nodes, tree.edges)
     clock = time.perf_counter
     done = 0
     while done != limit and (deadline == math.inf or clock() < deadline):
@@ -188,9 +191,9 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
             if on_progress(so_far, live) is False:
                 break
     answers = tuple(tree.root_sums(i) for i in range(len(tree.answers)))
-    kept = _kept(tree.nodes, tree.edges, bool(tree.score_utility)) if tree.edges is not None else None
+    kept = _kept(tree.nodes, tree.edges) if tree.edges is not None else None
     return TreeOutcome(answers[0].sums, answers[0].player_sums, done, time.perf_counter() - start,
-                       tree.information_sets(), kept, answers, tree.joint)
+                       len(tree.nodes), kept, answers, tree.joint)
 
 
 Mix = tuple[list[EdgeStats], float]
@@ -207,11 +210,11 @@ class Tree:
     def __init__(self, decision: Game, request: SearchRequest, seed: int,
                  nodes: dict[Hashable, Node] | None = None, also: Sequence[Game] = (),
                  pinned: Mapping[int, int] | None = None) -> None:
-        self.request = request
+        self.config = config = request.config
         self.rng = random.Random(seed)
         self.player = decision.current_player()
         """The searching player."""
-        self.root = tree_root(also[-1] if also else decision, request)
+        self.root = tree_root(also[-1] if also else decision, config)
         """Where every iteration starts: the decision, or its simultaneous step's start."""
         deciders = [decision, *also]
         self.answer_players = [d.current_player() for d in deciders]
@@ -222,24 +225,18 @@ class Tree:
         self.answer: Hashable = next(iter(self.answers))
         self.nodes: dict[Hashable, Node] = {} if nodes is None else nodes
         self.edges: Following | None = {} if request.keep_tree else None
-        self.answer_sums: list[dict[int, list[float]]] = [{} for _ in deciders]
-        """Per answer node and action: every player's return sum, score sum, then the deciding
-        player's squared-score sum."""
+        self.answer_sums: list[dict[int, PlayerSums]] = [{} for _ in deciders]
+        """Per answer node and action: every player's sums."""
         self.favourites: dict[Hashable, int] = {}
         """Per node, the prior's action (only with a prior)."""
-        self.uniform_root = request.root_selection == "uniform"
-        self.widening = request.widening if request.rollout is not None else 0.0
-        self.below = request.exploration if request.exploration_below is None else request.exploration_below
-        self.chance_widening = request.chance_widening
-        """Double progressive widening at chance events in the tree (0: off; see :meth:`chance_outcome`)."""
-        self.score_utility = request.score_utility
-        """The margin's weight in the value selection maximises (0: the return alone)."""
-        self.joint: dict[tuple[int, ...], list[float]] = {}
-        """With several answer nodes: per joint action of theirs (-1: not reached), the iterations,
-        then every player's return sum and score sum."""
+        self.uniform_root = config.root_selection == "uniform"
+        self.widening = config.widening if config.rollout is not None else 0.0
+        self.below = config.exploration if config.exploration_below is None else config.exploration_below
+        self.joint: dict[tuple[int, ...], JointCell] = {}
+        """With several answer nodes: per joint action of theirs (-1: not reached), its cell."""
         self.answer_actions = [-1] * len(deciders)
         """The action each answer node chose in the current iteration (-1: not reached)."""
-        self.matching = request.simultaneous if request.simultaneous != "uct" else ""
+        self.matching = config.simultaneous if config.simultaneous != "uct" else ""
         """``"rm"`` or ``"exp3"`` at the nodes of simultaneous steps; ``""``: UCT everywhere."""
         self.pinned: Mapping[int, int] = pinned or {}
         """Per answer index, the action that answer node plays in every iteration (a verification
@@ -255,11 +252,8 @@ class Tree:
         return path
 
     def determinized(self) -> Game:
-        """A world consistent with the searching player's information set (with the belief, if any)."""
-        belief = self.request.belief
-        if belief is None:
-            return self.root.determinize(self.player, self.rng)
-        return self.root.determinize(self.player, self.rng, belief)  # type: ignore[call-arg]
+        """A world consistent with the searching player's information set."""
+        return self.root.determinize(self.player, self.rng)
 
     def descend(self, state: Game) -> list[Step]:
         """Selection and expansion: from the root, each node chooses (chance is sampled) and the first
@@ -279,7 +273,7 @@ class Tree:
             if actor < 0:
                 if actor == TERMINAL_PLAYER:
                     return path
-                state.apply(self.chance_outcome(state) if self.chance_widening else state.sample_chance(rng))
+                state.apply(state.sample_chance(rng))
                 continue
             key = (actor, state.information_set_key(actor))
             index = answers.get(key, -1) if remaining else -1
@@ -312,45 +306,12 @@ class Tree:
                 came_from = (key, action)
             state.apply(action)
 
-    def chance_outcome(self, state: Game) -> int:
-        """The outcome of a chance event met inside the tree, under double progressive widening:
-        a fresh draw while the event (keyed by the searching player's information set there, so
-        every world that looks alike to them shares it) has fewer than ``chance_widening *
-        sqrt(n + 1)`` distinct outcomes after n draws, else one of those outcomes drawn again with
-        its probability in this world (renormalised over them; a fresh draw if none can happen
-        here). Outcomes drawn again lead back to nodes already in the tree, so the tree grows
-        deeper instead of wider, and the outcomes' shares converge to their true odds."""
-        key = (CHANCE_PLAYER, state.information_set_key(self.player))
-        seen = self.nodes.get(key)
-        if seen is None:
-            seen = self.nodes[key] = {}
-        drawn = sum(stats.visits for stats in seen.values())
-        outcome: int | None = None
-        if len(seen) >= self.chance_widening * math.sqrt(drawn + 1):
-            known = [(candidate, p) for candidate, p in state.chance_outcomes() if candidate in seen]
-            pick = self.rng.random() * sum(p for _, p in known)
-            for candidate, p in known:
-                outcome = candidate
-                pick -= p
-                if pick < 0:
-                    break
-        if outcome is None:
-            outcome = state.sample_chance(self.rng)
-        _edge(seen, outcome).visits += 1
-        return outcome
-
-    def information_sets(self) -> int:
-        """The players' nodes in the table (chance widening's records left out)."""
-        if not self.chance_widening:
-            return len(self.nodes)
-        return sum(1 for key in self.nodes if not is_chance_key(key))
-
     def expand(self, key: Hashable, state: Game) -> Node:
         """Add the node of an information set first reached (and ask the prior for its favourite)."""
         node: Node = {}
         self.nodes[key] = node
-        if self.request.prior is not None:
-            self.favourites[key] = self.request.prior.choose(state, self.rng)
+        if self.config.prior is not None:
+            self.favourites[key] = self.config.prior.choose(state, self.rng)
         return node
 
     def select(self, node: Node, key: Hashable, state: Game, at_answer: bool, above: bool,
@@ -360,43 +321,39 @@ class Tree:
         selection, round robin; at a simultaneous node under ``rm``/``exp3``, a draw from that
         node's strategy; else UCT with the prior's bias, untried actions first (the prior's
         favourite, else a uniform pick)."""
-        request = self.request
+        config = self.config
         legal = state.legal_actions()
         above = above or at_answer  # answer nodes and those above them select like a root
         if self.widening and not above and len(legal) > 1:
-            legal = widened_actions(legal, node, self.widening, request.rollout.choose(state, self.rng))  # type: ignore[union-attr]
+            legal = widened_actions(legal, node, self.widening, config.rollout.choose(state, self.rng))  # type: ignore[union-attr]
         if at_answer and self.uniform_root:
             return _least_visited(node, legal) + (None,)
-        favourite = self.favourites.get(key) if request.prior is not None else None
+        favourite = self.favourites.get(key) if config.prior is not None else None
         if self.matching and len(legal) > 1 and state.is_simultaneous():
-            return _matched(node, legal, self.matching, request.mixing, favourite, self.rng)
-        return _uct(node, legal, request.exploration if above else self.below, favourite,
-                    request.prior_weight, self.rng) + (None,)
+            return _matched(node, legal, self.matching, MIXING, favourite, self.rng)
+        return _uct(node, legal, config.exploration if above else self.below, favourite,
+                    config.prior_weight, self.rng) + (None,)
 
     def simulate(self, state: Game) -> tuple[Sequence[float], Sequence[float]]:
         """Every player's return and final score from where the walk left the tree: the end of the
         game, an exact value where the oracle has one, else a rollout."""
         if state.current_player() == TERMINAL_PLAYER:
             return state.returns(), state.scores()
-        request = self.request
-        if request.oracle is not None:
-            solved = request.oracle.exact_value(state)
+        config = self.config
+        if config.oracle is not None:
+            solved = config.oracle.exact_value(state)
             if solved is not None:
                 return solved
-        return rollout(state, self.rng, request.rollout, request.rollout_cutoff, request.evaluator)
+        return rollout(state, self.rng, config.rollout, config.rollout_cutoff, config.evaluator)
 
     def backup(self, path: list[Step], returns: Sequence[float], scores: Sequence[float]) -> None:
         """Every decision of the walk gets its chooser's return and score; the answer node's action
         also every player's (so one search gives every player's chances)."""
         exp3 = self.matching == "exp3"
-        values = score_utilities(returns, scores, self.score_utility, self.request.score_scale) \
-            if self.score_utility else returns
         for stats, actor, mix in path:
-            value = values[actor]
+            value = returns[actor]
             stats.visits += 1
             stats.value_sum += value
-            if values is not returns:
-                stats.return_sum += returns[actor]
             stats.score_sum += scores[actor]
             if mix is not None:
                 edges, probability = mix
@@ -409,52 +366,39 @@ class Tree:
             joint = tuple(self.answer_actions)
             cell = self.joint.get(joint)
             if cell is None:
-                cell = self.joint[joint] = [0.0] * (1 + 2 * players)
-            cell[0] += 1
+                cell = self.joint[joint] = JointCell.zeros(players)
+            cell.iterations += 1
+            cell_returns, cell_scores = cell.returns, cell.scores
             for p in range(players):
-                cell[1 + p] += returns[p]
-                cell[1 + players + p] += scores[p]
+                cell_returns[p] += returns[p]
+                cell_scores[p] += scores[p]
         for index, action in enumerate(self.answer_actions):
             if action < 0:
                 continue
             sums = self.answer_sums[index]
             at_answer = sums.get(action)
             if at_answer is None:
-                at_answer = sums[action] = [0.0] * (2 * players + 1)
+                at_answer = sums[action] = PlayerSums.zeros(players)
+            answer_returns, answer_scores = at_answer.returns, at_answer.scores
             for p in range(players):
-                at_answer[p] += returns[p]
-                at_answer[players + p] += scores[p]
+                answer_returns[p] += returns[p]
+                answer_scores[p] += scores[p]
             mine = scores[self.answer_players[index]]
-            at_answer[-1] += mine * mine
+            at_answer.squared_score += mine * mine
 
     def root_sums(self, index: int = 0) -> RootSums:
         """An answer node's statistics so far (0: the searching player's)."""
         key = list(self.answers)[index] if index else self.answer
         node = self.nodes.get(key, {})
-        utility = bool(self.score_utility)
-        return RootSums({a: [s.visits, s.returns(utility), s.score_sum, s.policy_sum] for a, s in node.items()},
+        return RootSums({a: RootStats(s.visits, s.value_sum, s.score_sum, s.policy_sum) for a, s in node.items()},
                         self.answer_sums[index])
 
 
-def score_utilities(returns: Sequence[float], scores: Sequence[float], weight: float,
-                    scale: float) -> list[float]:
-    """Every player's value under a score utility: ``(1 - weight) * return + weight * (1 +
-    tanh(margin / scale)) / 2``, the margin their score minus the best other player's."""
-    if len(scores) < 2:
-        return [(1 - weight) * r + weight * 0.5 for r in returns]
-    values = []
-    for player, (own_return, own_score) in enumerate(zip(returns, scores)):
-        best_other = max(score for other, score in enumerate(scores) if other != player)
-        margin_term = 0.5 + 0.5 * math.tanh((own_score - best_other) / scale)
-        values.append((1 - weight) * own_return + weight * margin_term)
-    return values
-
-
-def tree_root(decision: Game, request: SearchRequest) -> Game:
-    """Where the search of `decision` starts: with ``request.step_root``, at a simultaneous decision
+def tree_root(decision: Game, config: SearchConfig) -> Game:
+    """Where the search of `decision` starts: with ``config.step_root``, at a simultaneous decision
     whose step others have chosen in unseen, the step's start as the decider knows it (the game's
     ``step_start``); else the decision itself."""
-    if request.step_root and decision.is_simultaneous():
+    if config.step_root and decision.is_simultaneous():
         step_start = getattr(decision, "step_start", None)
         if step_start is not None:
             start: Game | None = step_start(decision.current_player())
@@ -556,23 +500,16 @@ def _uct(node: Node, legal: Sequence[int], c: float, favourite: int | None, prio
     return chosen, action
 
 
-def _kept(nodes: dict[Hashable, Node], edges: Following, utility: bool = False) -> SearchTree:
+def _kept(nodes: dict[Hashable, Node], edges: Following) -> SearchTree:
     """The tree for inspection: per node and action (visits, return sum), and a copy of the edges."""
     collecting = gc.isenabled()
     gc.disable()  # the copy makes no cycles; collections mid-copy would scan the whole big tree
     try:
-        return SearchTree({k: {a: (s.visits, s.returns(utility)) for a, s in n.items()} for k, n in nodes.items()
-                           if not is_chance_key(k)},
+        return SearchTree({k: {a: (s.visits, s.value_sum) for a, s in n.items()} for k, n in nodes.items()},
                           {start: dict(children) for start, children in edges.items()})
     finally:
         if collecting:
             gc.enable()
-
-
-def is_chance_key(key: Hashable) -> bool:
-    """Whether a node-table key holds a chance event's drawn outcomes (chance widening), not a
-    player's information set."""
-    return isinstance(key, tuple) and len(key) == 2 and key[0] == CHANCE_PLAYER
 
 
 def widened_actions(legal: Sequence[int], node: Node, widening: float, guide: int) -> list[int]:
@@ -602,23 +539,23 @@ def search(state: Game, request: SearchRequest, on_progress: Progress | None = N
     if player < 0:
         what = "a chance event" if player == CHANCE_PLAYER else "the end of the game"
         raise SearchError(f"search: the root is {what}, not a player's decision")
-    if on_progress is not None and request.workers != 1:
+    limit, config = request.limit, request.config
+    if on_progress is not None and limit.workers != 1:
         raise SearchError("search: on_progress needs workers=1 (the callback runs in this process)")
-    if reuse is not None and request.workers != 1:
+    if reuse is not None and limit.workers != 1:
         raise SearchError("search: reuse needs workers=1 (the node table lives in this process)")
     start = time.perf_counter()
-    budgets = split_iterations(request.iterations, request.workers)
-    jobs: list[tuple[Any, ...]] = [(state, request, derive_seed(request.seed, i), budget)
-                                   for i, budget in enumerate(budgets)]
+    budgets = split_iterations(limit.iterations, limit.workers)
+    jobs = [TreeJob(state, request, derive_seed(limit.seed, i), budget) for i, budget in enumerate(budgets)]
     if on_progress is not None or reuse is not None:
-        jobs = [jobs[0] + (on_progress, max(1, progress_every), reuse)]
+        jobs = [jobs[0]._replace(on_progress=on_progress, progress_every=max(1, progress_every), nodes=reuse)]
     outcomes = map_in_processes(run_tree, jobs)
     result = SearchResult.from_trees(player, state.legal_actions(),
                                      [RootSums(o.sums, o.player_sums) for o in outcomes],
                                      time.perf_counter() - start,
-                                     by_win=request.root_selection == "uniform")
-    if request.oracle is not None:
-        solved = request.oracle.exact_options(state)
+                                     by_win=config.root_selection == "uniform")
+    if config.oracle is not None:
+        solved = config.oracle.exact_options(state)
         if solved is not None:
             result = with_exact_values(result, solved)
     if request.keep_tree:
@@ -633,9 +570,9 @@ class StepSearch:
 
     results: tuple[SearchResult, ...]
     """Each decision's result, read at its seat's node, in the decisions' order."""
-    joint: dict[tuple[int, ...], list[float]]
-    """Per joint action of the seats (in the decisions' order): the iterations that played it,
-    then every player's return sum and score sum."""
+    joint: dict[tuple[int, ...], JointCell]
+    """Per joint action of the seats (in the decisions' order): the iterations that played it and
+    every player's sums over them."""
 
     def chances_after(self, index: int, action: int, policies: Sequence[Mapping[int, float]],
                       ) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
@@ -647,10 +584,11 @@ class StepSearch:
         total = 0.0
         sums: list[float] = []
         for cell, weight in self._cells(index, action, policies):
+            values = [*cell.returns, *cell.scores]
             if not sums:
-                sums = [0.0] * (len(cell) - 1)
-            for i, value in enumerate(cell[1:]):
-                sums[i] += weight * value / cell[0]
+                sums = [0.0] * len(values)
+            for i, value in enumerate(values):
+                sums[i] += weight * value / cell.iterations
             total += weight
         if total <= 0:
             return None
@@ -659,14 +597,14 @@ class StepSearch:
 
     def support(self, index: int, action: int, policies: Sequence[Mapping[int, float]]) -> int:
         """The iterations behind :meth:`chances_after` of the same arguments."""
-        return int(sum(cell[0] for cell, _ in self._cells(index, action, policies)))
+        return int(sum(cell.iterations for cell, _ in self._cells(index, action, policies)))
 
     def _cells(self, index: int, action: int, policies: Sequence[Mapping[int, float]],
-               ) -> Iterator[tuple[list[float], float]]:
+               ) -> Iterator[tuple[JointCell, float]]:
         """The sampled joint outcomes with seat `index` at `action`, each with the weight the other
         seats' policies give it (those they give no weight left out)."""
         for joint, cell in self.joint.items():
-            if joint[index] != action or cell[0] <= 0:
+            if joint[index] != action or cell.iterations <= 0:
                 continue
             weight = 1.0
             for seat, chosen in enumerate(joint):
@@ -700,26 +638,27 @@ def search_step(decisions: Sequence[Game], request: SearchRequest,
             raise SearchError(f"search_step: cannot pin action {action} at decision {index}")
     start = time.perf_counter()
     first, later = decisions[0], tuple(decisions[1:])
-    budgets = split_iterations(request.iterations, request.workers)
-    jobs: list[tuple[Any, ...]] = [(first, request, derive_seed(request.seed, i), budget, None, 64, None, later,
-                                    pinned)
-                                   for i, budget in enumerate(budgets)]
+    limit, config = request.limit, request.config
+    budgets = split_iterations(limit.iterations, limit.workers)
+    jobs = [TreeJob(first, request, derive_seed(limit.seed, i), budget, also=later, pinned=pinned)
+            for i, budget in enumerate(budgets)]
     outcomes = map_in_processes(run_tree, jobs)
     seconds = time.perf_counter() - start
     results = []
     for index, decision in enumerate(decisions):
         result = SearchResult.from_trees(decision.current_player(), decision.legal_actions(),
                                          [o.answers[index] for o in outcomes], seconds,
-                                         by_win=request.root_selection == "uniform")
-        if request.oracle is not None:
-            solved = request.oracle.exact_options(decision)
+                                         by_win=config.root_selection == "uniform")
+        if config.oracle is not None:
+            solved = config.oracle.exact_options(decision)
             if solved is not None:
                 result = with_exact_values(result, solved)
         results.append(result)
-    joint: dict[tuple[int, ...], list[float]] = {}
+    joint: dict[tuple[int, ...], JointCell] = {}
     for outcome in outcomes:
         for key, cell in outcome.joint.items():
-            total = joint.setdefault(key, [0.0] * len(cell))
-            for i, value in enumerate(cell):
-                total[i] += value
+            if key in joint:
+                joint[key].add(cell)
+            else:
+                joint[key] = cell.copy()
     return StepSearch(tuple(results), joint)

@@ -75,17 +75,6 @@ class Game(Protocol):
         ...
 
 
-class Believes(Protocol):
-    """A game whose determinization can follow a model of how the others choose (optional; the
-    search passes ``SearchRequest.belief`` only to a game that has it, and only when one is set)."""
-
-    def determinize(self, player: int, rng: random.Random, belief: "Policy[Any] | None" = None) -> Game:
-        """As :meth:`Game.determinize`, but the others' hidden choices are drawn from `belief`:
-        ``belief.choose(view, rng)`` on each one's own view of their decision, never on `player`'s
-        or anyone's unrevealed choice; the result is always one of their legal options."""
-        ...
-
-
 class Solvable(Game, Protocol):
     """A game the exact solver can read exactly (optional verbs; ``Position`` has them)."""
 

@@ -10,18 +10,21 @@ from typing import Any, Hashable, Mapping, Sequence
 
 from search.errors import SearchConfigError
 from search.protocol import Evaluator, ExactValues, Policy
+from search.records import PlayerSums, RootStats
 
 ROOT_SELECTIONS = ("uct", "uniform")
-"""How the root picks its action each iteration (see ``SearchRequest.root_selection``)."""
+"""How the root picks its action each iteration (see ``SearchConfig.root_selection``)."""
 SIMULTANEOUS_SELECTIONS = ("uct", "rm", "exp3")
-"""How a node of a simultaneous step picks its action (see ``SearchRequest.simultaneous``)."""
+"""How a node of a simultaneous step picks its action (see ``SearchConfig.simultaneous``)."""
+MIXING = 0.1
+"""With ``simultaneous="rm"`` or ``"exp3"``: the share of uniform exploration mixed into a node's strategy."""
 Z95 = 1.959963984540054
 """The two-sided 95% normal quantile."""
 
 
 @dataclass(frozen=True)
-class SearchRequest:
-    """The limits and knobs of one search; checked when built.
+class Limit:
+    """How long one search runs and from which seed (python-chess's ``Limit``); checked when built.
 
     With an ``iterations`` limit the result depends only on the seed and the worker count. A
     ``seconds`` limit stops on the clock, so how many iterations run (and hence the result) varies
@@ -34,67 +37,8 @@ class SearchRequest:
     """Wall-clock budget for each worker; ``None``: no time limit."""
     seed: int = 0
     """Every random choice of the search flows from this seed."""
-    exploration: float = 0.7
-    """The UCT exploration constant (returns are in [0, 1])."""
     workers: int = 1
     """Independent trees searched in separate processes, their root statistics merged."""
-    rollout: Policy[Any] | None = None
-    """Picks decisions after the tree; ``None``: uniformly random."""
-    rollout_cutoff: int | None = None
-    """After this many rollout decisions, stop and ask ``evaluator``; ``None``: roll out to the end."""
-    evaluator: Evaluator[Any] | None = None
-    """Estimates returns and final scores where a rollout is cut off."""
-    widening: float = 0.0
-    """Progressive widening below the root, guided by ``rollout``: a node visited n times considers
-    the policy's action and ``floor(widening * sqrt(n))`` others; 0: every legal action (plain UCT)."""
-    exploration_below: float | None = None
-    """The UCT constant below the root; ``None``: ``exploration``."""
-    chance_widening: float = 0.0
-    """Progressive widening at chance events inside the tree (double progressive widening,
-    Couëtoux et al. 2011): a chance event the searcher has seen n times in this public situation
-    draws a fresh outcome only while it has fewer than ``chance_widening * sqrt(n + 1)`` distinct
-    ones, else draws one of those again at its odds in this world (renormalised over them), so
-    the tree grows deeper instead of wider; 0: every chance event drawn afresh."""
-    score_utility: float = 0.0
-    """The weight of the final-score margin in the value every node maximises (a score utility, as
-    KataGo's): a player's value is ``(1 - w) * return + w * (1 + tanh(margin / score_scale)) / 2``,
-    the margin their final score minus the best other player's, so options of nearly equal win
-    chance are told apart by how far ahead they leave the player; 0: the return alone. The answer's
-    win chances are the returns' means either way."""
-    score_scale: float = 10.0
-    """The margin, in victory points, at which ``score_utility``'s term is three quarters of the
-    way from even to its bound (``tanh(1) ≈ 0.76``)."""
-    keep_tree: bool = False
-    """Return the whole tree (every information-set node and the edges walked) for inspection."""
-    oracle: ExactValues[Any] | None = None
-    """Exact values: where it answers, a simulation takes these exact values instead of rolling out, and the root
-    options' values are replaced by exact ones (marked ``exact``); ``None``: estimates only."""
-    root_selection: str = "uct"
-    """``"uct"``: the root selects like every node and the most visited action is chosen.
-    ``"uniform"``: every root action gets an equal share of iterations (UCT below), so each
-    option's estimate is equally sharp, and the action with the best mean win is chosen."""
-    belief: Policy[Any] | None = None
-    """How the others choose, for determinizing their hidden simultaneous choices (the game must
-    accept it, see :class:`~search.protocol.Believes`); ``None``: the game's own (uniform) sampler."""
-    prior: Policy[Any] | None = None
-    """Progressive bias: at each node, the action this policy picks gets
-    ``prior_weight / (visits + 1)`` added to its UCT value and is tried first; ``None``: no prior."""
-    prior_weight: float = 1.0
-    """The weight of the prior's bias (returns are in [0, 1])."""
-    simultaneous: str = "uct"
-    """Selection at the nodes of simultaneous steps (decoupled simultaneous-move MCTS): ``"uct"``
-    like every node; ``"rm"`` regret matching or ``"exp3"`` Exp3, each mixed with ``mixing``
-    uniform exploration (Lisý et al. 2013; Lanctot, Lisý & Winands 2014): they converge to an
-    equilibrium of the step where UCT converges to a best reply; the answer's ``share`` is then
-    the searching player's mean strategy. The prior's bias does not apply at these nodes."""
-    mixing: float = 0.1
-    """With ``simultaneous="rm"`` or ``"exp3"``: the share of uniform exploration mixed in."""
-    step_root: bool = True
-    """At a simultaneous decision where others have already chosen unseen, grow the tree from the
-    step's start (the game's ``step_start``, see :class:`~search.protocol.StepStart`): every seat's
-    choice is selected by its own node and the answer is read at the searching player's node.
-    ``False``: grow it from the decision, the others' hidden choices redrawn by the determinization
-    (uniformly, or by ``belief``)."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -108,55 +52,158 @@ class SearchRequest:
             raise SearchConfigError(f"search request: seconds must be a positive number, got {self.seconds!r}")
         if not isinstance(self.seed, int) or isinstance(self.seed, bool):
             raise SearchConfigError(f"search request: seed must be an int, got {self.seed!r}")
-        if not (isinstance(self.exploration, (int, float)) and self.exploration >= 0
-                and math.isfinite(self.exploration)):
-            raise SearchConfigError(
-                f"search request: exploration must be a number >= 0, got {self.exploration!r}")
         if not isinstance(self.workers, int) or isinstance(self.workers, bool) or self.workers < 1:
             raise SearchConfigError(f"search request: workers must be an int >= 1, got {self.workers!r}")
         if self.iterations is not None and self.workers > self.iterations:
             raise SearchConfigError(
                 f"search request: {self.workers} workers for only {self.iterations} iterations")
-        if not (isinstance(self.widening, (int, float)) and self.widening >= 0 and math.isfinite(self.widening)):
-            raise SearchConfigError(f"search request: widening must be a number >= 0, got {self.widening!r}")
-        if not (_is_real(self.chance_widening) and self.chance_widening >= 0):
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """What a search is, apart from its limit: a named configuration (the presets are in
+    ``advisor/players/presets.py``); checked when built. The defaults are plain UCT with random
+    rollouts to the end, grown from a simultaneous step's start."""
+
+    exploration: float = 0.7
+    """The UCT exploration constant at the root (returns are in [0, 1])."""
+    exploration_below: float | None = None
+    """The UCT constant below the root; ``None``: ``exploration``."""
+    widening: float = 0.0
+    """Progressive widening below the root, guided by ``rollout``: a node visited n times considers
+    the policy's action and ``floor(widening * sqrt(n))`` others; 0: every legal action (plain UCT)."""
+    rollout: Policy[Any] | None = None
+    """Picks decisions after the tree; ``None``: uniformly random."""
+    rollout_cutoff: int | None = None
+    """After this many rollout decisions, stop and ask ``evaluator``; ``None``: roll out to the end."""
+    evaluator: Evaluator[Any] | None = None
+    """Estimates returns and final scores where a rollout is cut off."""
+    prior: Policy[Any] | None = None
+    """Progressive bias: at each node, the action this policy picks gets
+    ``prior_weight / (visits + 1)`` added to its UCT value and is tried first; ``None``: no prior."""
+    prior_weight: float = 1.0
+    """The weight of the prior's bias (returns are in [0, 1])."""
+    oracle: ExactValues[Any] | None = None
+    """Exact values: where it answers, a simulation takes these exact values instead of rolling out, and the root
+    options' values are replaced by exact ones (marked ``exact``); ``None``: estimates only."""
+    root_selection: str = "uct"
+    """``"uct"``: the root selects like every node and the most visited action is chosen.
+    ``"uniform"``: every root action gets an equal share of iterations (UCT below), so each
+    option's estimate is equally sharp, and the action with the best mean win is chosen."""
+    simultaneous: str = "uct"
+    """Selection at the nodes of simultaneous steps (decoupled simultaneous-move MCTS): ``"uct"``
+    like every node; ``"rm"`` regret matching or ``"exp3"`` Exp3, each mixed with ``MIXING``
+    uniform exploration (Lisý et al. 2013; Lanctot, Lisý & Winands 2014): they converge to an
+    equilibrium of the step where UCT converges to a best reply; the answer's ``share`` is then
+    the searching player's mean strategy. The prior's bias does not apply at these nodes."""
+    step_root: bool = True
+    """At a simultaneous decision where others have already chosen unseen, grow the tree from the
+    step's start (the game's ``step_start``, see :class:`~search.protocol.StepStart`): every seat's
+    choice is selected by its own node and the answer is read at the searching player's node.
+    ``False``: grow it from the decision, the others' hidden choices redrawn uniformly by the
+    determinization."""
+
+    def __post_init__(self) -> None:
+        if not (_is_real(self.exploration) and self.exploration >= 0):
             raise SearchConfigError(
-                f"search request: chance_widening must be a number >= 0, got {self.chance_widening!r}")
-        if not (_is_real(self.score_utility) and 0 <= self.score_utility <= 1):
-            raise SearchConfigError(
-                f"search request: score_utility must be a number in [0, 1], got {self.score_utility!r}")
-        if not (_is_real(self.score_scale) and self.score_scale > 0):
-            raise SearchConfigError(f"search request: score_scale must be a number > 0, got {self.score_scale!r}")
-        if self.exploration_below is not None and not (
-                isinstance(self.exploration_below, (int, float)) and self.exploration_below >= 0
-                and math.isfinite(self.exploration_below)):
+                f"search request: exploration must be a number >= 0, got {self.exploration!r}")
+        if self.exploration_below is not None and not (_is_real(self.exploration_below)
+                                                       and self.exploration_below >= 0):
             raise SearchConfigError(f"search request: exploration_below must be a number >= 0, "
                                     f"got {self.exploration_below!r}")
+        if not (_is_real(self.widening) and self.widening >= 0):
+            raise SearchConfigError(f"search request: widening must be a number >= 0, got {self.widening!r}")
         if self.rollout_cutoff is not None:
             if not isinstance(self.rollout_cutoff, int) or self.rollout_cutoff < 0:
                 raise SearchConfigError(
                     f"search request: rollout_cutoff must be an int >= 0, got {self.rollout_cutoff!r}")
             if self.evaluator is None:
                 raise SearchConfigError("search request: rollout_cutoff needs an evaluator")
-        if self.root_selection not in ROOT_SELECTIONS:
-            raise SearchConfigError(f"search request: root_selection must be one of "
-                                    f"{', '.join(ROOT_SELECTIONS)}, got {self.root_selection!r}")
-        if self.oracle is not None and not callable(getattr(self.oracle, "exact_value", None)):
-            raise SearchConfigError(f"search request: oracle {self.oracle!r} has no exact_value(state)")
-        for name in ("rollout", "belief", "prior"):
+        for name in ("rollout", "prior"):
             policy = getattr(self, name)
             if policy is not None and not callable(getattr(policy, "choose", None)):
                 raise SearchConfigError(f"search request: {name} {policy!r} has no choose(state, rng)")
-        if self.simultaneous not in SIMULTANEOUS_SELECTIONS:
-            raise SearchConfigError(f"search request: simultaneous must be one of "
-                                    f"{', '.join(SIMULTANEOUS_SELECTIONS)}, got {self.simultaneous!r}")
-        if not (_is_real(self.mixing) and 0 < self.mixing <= 1):
-            raise SearchConfigError(f"search request: mixing must be a number in (0, 1], got {self.mixing!r}")
-        if not isinstance(self.step_root, bool):
-            raise SearchConfigError(f"search request: step_root must be a bool, got {self.step_root!r}")
         if not (_is_real(self.prior_weight) and self.prior_weight >= 0):
             raise SearchConfigError(
                 f"search request: prior_weight must be a number >= 0, got {self.prior_weight!r}")
+        if self.oracle is not None and not callable(getattr(self.oracle, "exact_value", None)):
+            raise SearchConfigError(f"search request: oracle {self.oracle!r} has no exact_value(state)")
+        if self.root_selection not in ROOT_SELECTIONS:
+            raise SearchConfigError(f"search request: root_selection must be one of "
+                                    f"{', '.join(ROOT_SELECTIONS)}, got {self.root_selection!r}")
+        if self.simultaneous not in SIMULTANEOUS_SELECTIONS:
+            raise SearchConfigError(f"search request: simultaneous must be one of "
+                                    f"{', '.join(SIMULTANEOUS_SELECTIONS)}, got {self.simultaneous!r}")
+        if not isinstance(self.step_root, bool):
+            raise SearchConfigError(f"search request: step_root must be a bool, got {self.step_root!r}")
+
+
+LIMIT_FIELDS = tuple(f.name for f in dataclasses.fields(Limit))
+CONFIG_FIELDS = tuple(f.name for f in dataclasses.fields(SearchConfig))
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    """One search: its :class:`Limit`, its :class:`SearchConfig`, and whether to keep the tree."""
+
+    limit: Limit
+    config: SearchConfig = field(default_factory=SearchConfig)
+    keep_tree: bool = False
+    """Return the whole tree (every information-set node and the edges walked) for inspection."""
+
+    @classmethod
+    def of(cls, config: SearchConfig | None = None, *, keep_tree: bool = False, **fields: Any) -> "SearchRequest":
+        """A request with the limit in `fields` (``iterations``, ``seconds``, ``seed``, ``workers``)
+        and `config` (default: :class:`SearchConfig`'s) with the rest of `fields` changed by name.
+
+        Raises:
+            SearchConfigError: a field neither has, or a value either refuses.
+        """
+        _check_names(fields)
+        config = config or SearchConfig()
+        changed = {k: v for k, v in fields.items() if k in CONFIG_FIELDS}
+        return cls(Limit(**{k: v for k, v in fields.items() if k in LIMIT_FIELDS}),
+                   dataclasses.replace(config, **changed) if changed else config, keep_tree)
+
+    @property
+    def iterations(self) -> int | None:
+        """The limit's iterations."""
+        return self.limit.iterations
+
+    @property
+    def seconds(self) -> float | None:
+        """The limit's seconds."""
+        return self.limit.seconds
+
+    @property
+    def seed(self) -> int:
+        """The limit's seed."""
+        return self.limit.seed
+
+    @property
+    def workers(self) -> int:
+        """The limit's workers."""
+        return self.limit.workers
+
+    def replace(self, **fields: Any) -> "SearchRequest":
+        """This request with `fields` of its limit, its configuration or ``keep_tree`` changed by name.
+
+        Raises:
+            SearchConfigError: a field neither has, or a value either refuses.
+        """
+        _check_names(fields, "keep_tree")
+        limit = {k: v for k, v in fields.items() if k in LIMIT_FIELDS}
+        config = {k: v for k, v in fields.items() if k in CONFIG_FIELDS}
+        return SearchRequest(dataclasses.replace(self.limit, **limit) if limit else self.limit,
+                             dataclasses.replace(self.config, **config) if config else self.config,
+                             fields.get("keep_tree", self.keep_tree))
+
+
+def _check_names(fields: Mapping[str, Any], *also: str) -> None:
+    """Refuse a field that neither the limit nor the configuration has (nor one of `also`)."""
+    unknown = sorted(set(fields) - set(LIMIT_FIELDS) - set(CONFIG_FIELDS) - set(also))
+    if unknown:
+        raise SearchConfigError(f"search request: unknown field {unknown[0]!r}")
 
 
 def _is_real(value: object) -> bool:
@@ -219,23 +266,24 @@ class ActionStats:
 
     @classmethod
     def from_sums(cls, action: int, visits: int, value_sum: float, score_sum: float,
-                  player_sums: Sequence[float] = (), spread: float = 0.0,
+                  player_sums: PlayerSums | None = None, spread: float = 0.0,
                   share: float | None = None) -> "ActionStats":
-        """Statistics from raw sums; `player_sums` holds every player's return sum, every player's
-        score sum and the searcher's squared-score sum; `spread` the half-width implied by the
-        spread between trees (see :func:`worker_spread`)."""
+        """Statistics from raw sums; `player_sums` every player's sums (``None``: the searcher's
+        only); `spread` the half-width implied by the spread between trees (see :func:`worker_spread`)."""
         win = value_sum / visits if visits else 0.0
         score = score_sum / visits if visits else 0.0
         low, high = wilson_interval(win, visits)
         if spread > 0 and visits:
             low, high = min(low, max(0.0, win - spread)), max(high, min(1.0, win + spread))
-        players = len(player_sums) // 2
-        wins = tuple(v / visits for v in player_sums[:players]) if visits else ()
-        scores = tuple(v / visits for v in player_sums[players:2 * players]) if visits else ()
+        wins: tuple[float, ...] = ()
+        scores: tuple[float, ...] = ()
         score_noise = math.inf
-        if visits > 1 and len(player_sums) > 2 * players:
-            variance = max(0.0, player_sums[2 * players] / visits - score * score)
-            score_noise = Z95 * math.sqrt(variance * visits / (visits - 1) / visits)
+        if player_sums is not None and visits:
+            wins = tuple(v / visits for v in player_sums.returns)
+            scores = tuple(v / visits for v in player_sums.scores)
+            if visits > 1:
+                variance = max(0.0, player_sums.squared_score / visits - score * score)
+                score_noise = Z95 * math.sqrt(variance * visits / (visits - 1) / visits)
         return cls(action, visits, win, low, high, score, wins, scores, score_noise=score_noise, share=share)
 
     @property
@@ -253,19 +301,20 @@ def within_noise(first: ActionStats, second: ActionStats) -> bool:
 
 @dataclass(frozen=True)
 class RootSums:
-    """One tree's root sums: ``action -> [visits, value_sum, score_sum, policy_sum]`` (the last the
-    mean strategy's unnormalised weight, 0 under UCT) and per action every player's return sum,
-    every player's score sum and the searcher's squared-score sum."""
+    """One tree's root: every action's :class:`~search.records.RootStats` and every player's
+    :class:`~search.records.PlayerSums` behind it."""
 
-    sums: dict[int, list[float]]
-    player_sums: dict[int, list[float]]
+    sums: dict[int, RootStats]
+    player_sums: dict[int, PlayerSums]
 
     @property
     def iterations(self) -> int:
         """Iterations this tree ran (every one visits one root action)."""
-        return int(sum(s[0] for s in self.sums.values()))
+        return int(sum(s.visits for s in self.sums.values()))
 
 
+UNVISITED = RootStats(0.0, 0.0, 0.0)
+"""The sums of a root action no iteration played."""
 CONTENDER_SHARE = 0.1
 """Under UCT, options with fewer visits than this share of the most visited one are not
 recommended: UCT starved them, so their mean rests on too few samples to be trusted."""
@@ -395,26 +444,26 @@ class SearchResult:
                    seconds: float, by_win: bool = False) -> "SearchResult":
         """A result merging independent trees' root sums (root parallelisation): the sums add up,
         and each interval is widened to the spread between the trees when that is larger."""
-        merged: dict[int, list[float]] = {}
-        players: dict[int, list[float]] = {}
+        merged: dict[int, RootStats] = {}
+        players: dict[int, PlayerSums] = {}
         for tree in trees:
-            for action, sums in tree.sums.items():
-                _add(merged.setdefault(action, [0.0] * len(sums)), sums)
+            for action, stats in tree.sums.items():
+                merged[action] = merged[action].plus(stats) if action in merged else stats
             for action, sums in tree.player_sums.items():
-                _add(players.setdefault(action, [0.0] * len(sums)), sums)
+                if action in players:
+                    players[action].add(sums)
+                else:
+                    players[action] = sums.copy()
         actions = []
-        policy_total = sum(sums[3] for a, sums in merged.items() if a in legal and len(sums) > 3)
+        policy_total = sum(s.policy_sum for a, s in merged.items() if a in legal)
         for action in legal:
-            sums = merged.get(action, [0.0, 0.0, 0.0])
-            visits, value_sum, score_sum = sums[0], sums[1], sums[2]
-            share = sums[3] / policy_total if policy_total > 0 and len(sums) > 3 else None
-            if policy_total > 0 and share is None:
-                share = 0.0
-            seen = [t.sums.get(action, (0, 0.0)) for t in trees]
-            spread = worker_spread([s[1] / s[0] if s[0] else 0.0 for s in seen],
-                                   [int(s[0]) for s in seen])
-            actions.append(ActionStats.from_sums(action, int(visits), value_sum, score_sum,
-                                                 players.get(action, ()), spread, share))
+            stats = merged.get(action, UNVISITED)
+            share = stats.policy_sum / policy_total if policy_total > 0 else None
+            seen = [t.sums.get(action, UNVISITED) for t in trees]
+            spread = worker_spread([s.value_sum / s.visits if s.visits else 0.0 for s in seen],
+                                   [int(s.visits) for s in seen])
+            actions.append(ActionStats.from_sums(action, int(stats.visits), stats.value_sum, stats.score_sum,
+                                                 players.get(action), spread, share))
         order = {a: i for i, a in enumerate(legal)}
         if by_win:
             chosen = max(actions, key=lambda s: (s.win, s.visits, -order[s.action])).action
@@ -444,6 +493,3 @@ def with_exact_values(result: SearchResult,
     return dataclasses.replace(result, actions=tuple(actions))
 
 
-def _add(total: list[float], values: Sequence[float]) -> None:
-    for i, value in enumerate(values):
-        total[i] += value

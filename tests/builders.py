@@ -140,3 +140,34 @@ def play_out(pos: Position, rng: random.Random,
         if each is not None:
             each(pos, action)
     return pos
+
+
+def random_decisions(seed: int, players: int, count: int) -> list[Position]:
+    """Decisions of random games (a draw preferred, so walks last), `count` of them."""
+    rng = random.Random(seed)
+    found: list[Position] = []
+    while len(found) < count:
+        pos = Position.new_game(players, rng.choice(["meadows", "forest", "mountains"]))
+        while not pos.is_terminal() and len(found) < count:
+            if not pos.is_chance() and rng.random() < 0.2:
+                found.append(pos.copy())
+            random_step(pos, rng, prefer_draw=0.7)
+    return found
+
+
+def midgame(seed: int = 4, decisions: int = 25) -> Position:
+    """A 2-player position some heuristic decisions into the game, at a decision."""
+    from positions.kernel.heuristics import DEFAULT_ROLLOUT
+
+    rng = random.Random(seed)
+    pos = Position.new_game(2, "meadows")
+    made = 0
+    while True:
+        if pos.is_chance():
+            pos.apply(pos.sample_chance(rng))
+            continue
+        if made >= decisions:
+            return pos
+        pos.apply(DEFAULT_ROLLOUT.choose(pos, rng))
+        made += 1
+

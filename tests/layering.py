@@ -1,9 +1,9 @@
 """The import rules of docs/architecture.md, read from the code: which package may import which.
 
-An AST walk over every module of ``positions``, ``search`` and ``advisor`` collects each import (at
-module level, in functions, under ``TYPE_CHECKING`` alike) and checks it against :data:`ALLOWED`;
-:func:`import_cycles` finds circles between files; :func:`rederivations` finds facts of the game
-worked out again outside ``positions/`` (:data:`FACTS`).
+An AST walk over every module of ``positions``, ``search``, ``advisor`` and ``lab`` collects each import
+(at module level, in functions, under ``TYPE_CHECKING`` alike) and checks it against :data:`ALLOWED`;
+:func:`import_cycles` finds circles between files; :func:`reachable` finds what the entry points load;
+:func:`rederivations` finds facts of the game worked out again outside ``positions/`` (:data:`FACTS`).
 """
 
 from __future__ import annotations
@@ -16,8 +16,12 @@ from typing import Iterator, NamedTuple
 
 import networkx as nx
 
-ROOTS = ("positions", "search", "advisor")
+ROOTS = ("positions", "search", "advisor", "lab")
 """Our top-level packages; imports of anything else (the standard library, numpy, ...) are free."""
+PRODUCT = ("positions", "search", "advisor")
+"""The packages `refuge` ships; ``lab`` (experiments and their scripts) may import them, never the reverse."""
+ENTRY_POINTS = ("advisor.__main__",)
+"""Where the product starts: `refuge` (whose commands include `refuge serve`)."""
 
 ALLOWED: dict[str, tuple[str, ...]] = {
     "positions": ("positions",),
@@ -33,6 +37,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
                     "advisor.openspiel", "advisor.players", "search", "positions"),
     "advisor.api": ("advisor.api", "advisor.analysis", "advisor.players", "search", "positions"),
     "advisor.cli": ("advisor",  "search", "positions"),
+    "lab": ("lab", "advisor", "search", "positions"),
 }
 """For each layer, the packages its modules may import (a layer is the longest matching key)."""
 
@@ -141,6 +146,32 @@ def import_cycles(root: Path) -> list[list[str]]:
         steps = zip(cycle, cycle[1:] + cycle[:1])
         cycles.append([graph.edges[a, b]["where"] for a, b in steps])
     return cycles
+
+
+def reachable(root: Path, entries: tuple[str, ...] = ENTRY_POINTS) -> set[str]:
+    """Every module of ours the `entries` load: by static imports (in functions too), the packages
+    above each module, and plug-in modules named as strings in tables (e.g. ``agents.PLUGINS``)."""
+    graph = import_graph(root)
+    modules = set(graph.nodes)
+    for path in source_files(root):
+        source = module_name(root, path)
+        for named in re.findall(r'"((?:%s)\.[\w.]+)"' % "|".join(ROOTS), path.read_text(encoding="utf-8")):
+            if named in modules and named != source:
+                graph.add_edge(source, named)
+    for module in modules:
+        parts = module.split(".")
+        for end in range(1, len(parts)):
+            if ".".join(parts[:end]) in modules:
+                graph.add_edge(module, ".".join(parts[:end]))
+    found = {entry for entry in entries if entry in modules}
+    for entry in list(found):
+        found |= nx.descendants(graph, entry)
+    return found
+
+
+def product_modules(root: Path) -> set[str]:
+    """Every module of the shipped packages (:data:`PRODUCT`)."""
+    return {module_name(root, p) for package in PRODUCT for p in (root / package).rglob("*.py")}
 
 
 # --- facts of the game asked of positions/, never derived again ---------------------------------------

@@ -14,7 +14,7 @@ DATA = Path(__file__).parent / "data" / "solver_positions.json"
 def load_entries() -> list[dict[str, Any]]:
     """Every stored entry: players, route, actions, exact option values, best action."""
     data = json.loads(DATA.read_text())
-    assert data["rules_version"] == RULES_VERSION, "regenerate with scripts/make_solver_positions.py"
+    assert data["rules_version"] == RULES_VERSION, "regenerate with lab/scripts/make_solver_positions.py"
     return list(data["positions"])
 
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from layering import ROOTS, import_cycles, imports_in, rederivations, source_files, violations
+from layering import (ROOTS, import_cycles, imports_in, product_modules, reachable, rederivations, source_files,
+                      violations)
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -19,6 +22,38 @@ def test_every_import_runs_one_way() -> None:
 
 def test_no_import_circle_between_files() -> None:
     assert import_cycles(PROJECT) == []
+
+
+def test_every_product_module_is_reachable_from_refuge() -> None:
+    """What `refuge` (and `refuge serve`, one of its commands) cannot load belongs in lab/ or nowhere."""
+    assert sorted(product_modules(PROJECT) - reachable(PROJECT)) == []
+    assert not any(m == "lab" or m.startswith("lab.") for m in reachable(PROJECT))
+
+
+LOADED_LAB = ("import sys\n"
+              "from advisor.cli.main import cli\n"
+              "cli.main(['--help'], standalone_mode=False)\n"
+              "from advisor.players.agents import make_agent\n"
+              "make_agent('ismcts:iterations=10')\n"
+              "from advisor.web.app import create_app\n"
+              "create_app()\n"
+              "print(sorted(m for m in sys.modules if m == 'lab' or m.startswith('lab.')))\n")
+
+
+def test_refuge_and_serve_load_no_lab_module() -> None:
+    """Run in a fresh interpreter: `refuge --help`, an agent and the serve app import nothing of lab/."""
+    pytest.importorskip("starlette")
+    done = subprocess.run([sys.executable, "-c", LOADED_LAB], capture_output=True, text=True, cwd=PROJECT,
+                          check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_reachability_follows_plugin_tables(copy_of_tree: Path) -> None:
+    (copy_of_tree / "advisor" / "players" / "orphan.py").write_text("X = 1\n")
+    assert "advisor.players.orphan" not in reachable(copy_of_tree)
+    table = copy_of_tree / "advisor" / "players" / "agents.py"
+    table.write_text(table.read_text() + '\nMORE = {"orphan": "advisor.players.orphan"}\n')
+    assert "advisor.players.orphan" in reachable(copy_of_tree)
 
 
 def test_the_games_facts_are_asked_of_positions_not_derived_again() -> None:
@@ -63,6 +98,8 @@ def copy_of_tree(tmp_path: Path) -> Path:
     ("advisor/analysis/leak.py", "from advisor.arena.store import ArenaStore\n",
      "advisor/analysis/ may import only"),
     ("advisor/arena/leak.py", "from ..cli import errors\n", "only advisor/cli/ imports the commands"),
+    ("advisor/players/leak.py", "from lab.training import Sample\n", "advisor/players/ may import only"),
+    ("search/leak.py", "import lab\n", "search/ may import only search/"),
 ])
 def test_a_forbidden_import_is_named_with_its_file_and_line(copy_of_tree: Path, where: str, text: str,
                                                            rule: str) -> None:
@@ -80,12 +117,12 @@ def test_a_circle_is_reported_step_by_step(copy_of_tree: Path) -> None:
 
 
 TERMINAL_LIBRARIES = ("click", "tqdm")
-"""What draws on the terminal: only the commands (advisor/cli/) and the web app use them."""
+"""What draws on the terminal: only the commands (advisor/cli/), the web app and the lab's scripts use them."""
 
 
 def test_only_the_commands_and_the_web_app_use_the_terminal() -> None:
     found = [str(item) for path in source_files(PROJECT)
-             if not path.relative_to(PROJECT).as_posix().startswith(("advisor/cli/", "advisor/web/"))
+             if not path.relative_to(PROJECT).as_posix().startswith(("advisor/cli/", "advisor/web/", "lab/scripts/"))
              for item in imports_in(PROJECT, path, ours_only=False)
              if item.module.split(".")[0] in TERMINAL_LIBRARIES]
     assert found == []

@@ -15,7 +15,7 @@ DATA = Path(__file__).parent / "data" / "two_walker_positions.json"
 def load_two_walker_entries() -> list[dict[str, Any]]:
     """Every stored entry: seed, route, phase, trim, the position and its exact equilibrium."""
     data = json.loads(DATA.read_text())
-    assert data["rules_version"] == RULES_VERSION, "regenerate with scripts/make_two_walker_positions.py"
+    assert data["rules_version"] == RULES_VERSION, "regenerate with lab/scripts/make_two_walker_positions.py"
     return list(data["positions"])
 
 

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from advisor.players.tablebase import ExactEndgames
-from advisor.players.bots import advisor_request
+from advisor.players.presets import advisor_request
 from advisor.players.games import derive_seed
 from positions.kernel import phases
 from positions.kernel.actions import action_from_code
@@ -155,7 +153,7 @@ def annotate_step(positions: Sequence[Position], played: Sequence[int], events: 
     below the root (a round robin at one seat would have the others valued against a uniformly
     random choice), so ``root_selection`` is UCT's there."""
     if len(positions) > 1:
-        request = dataclasses.replace(request, root_selection="uct")
+        request = request.replace(root_selection="uct")
     step = search_step(positions, request)
     if len(positions) == 1:
         return [annotation_from(positions[0], played[0], events[0], step.results[0])]
@@ -196,7 +194,7 @@ class StepReader:
         line = tuple(sorted(pins.items()))
         found = self.verifications.get(line)
         if found is None:
-            request = dataclasses.replace(self.request, iterations=self.needed, seconds=None,
+            request = self.request.replace(iterations=self.needed, seconds=None,
                                           workers=min(self.request.workers, self.needed),
                                           seed=derive_seed(self.request.seed, "verify", line))
             found = self.verifications[line] = search_step(self.positions, request, pins)
@@ -331,9 +329,9 @@ def annotate_game(game: Replay, players: Sequence[int] | None, iterations: int |
         fields: dict[str, Any] = {"iterations": iterations, "seconds": seconds,
                                   "seed": derive_seed(seed, "annotate", steps[0].event)}
         if request is None:
-            searching = advisor_request(root_selection="uniform", oracle=ExactEndgames(), **fields)
+            searching = advisor_request(root_selection="uniform", **fields)
         else:
-            searching = dataclasses.replace(request, **fields)
+            searching = request.replace(**fields)
         jobs.append(([s.position for s in steps], [int(s.action) for s in steps],
                      [s.event for s in steps], searching))
     results: list[Annotation] = []

@@ -100,10 +100,11 @@ def advise(position: Position, request: SearchRequest, with_facts: bool = True,
     advice computed exactly as the final one is (see :data:`AdviceSoFar`).
     """
     facts = return_facts(position, seed=request.seed) if with_facts else None
-    searching = dataclasses.replace(request, keep_tree=True)
+    searching = request.replace(keep_tree=True)
     hook = None
     if on_progress is not None:
-        solved = request.oracle.exact_options(position) if request.oracle is not None else None
+        oracle = request.config.oracle
+        solved = oracle.exact_options(position) if oracle is not None else None
 
         def hook(so_far: SearchResult, live: LiveTree) -> bool | None:
             def build() -> Advice:
@@ -136,7 +137,7 @@ def advice_from(position: Position, request: SearchRequest, result: SearchResult
 
 def _exact_mix(position: Position, request: SearchRequest, result: SearchResult) -> tuple[tuple[int, float], ...]:
     """The decider's exact equilibrium mix where the oracle solved this simultaneous step, else ()."""
-    exact_step = getattr(request.oracle, "exact_step", None)
+    exact_step = getattr(request.config.oracle, "exact_step", None)
     if exact_step is None or not position.is_simultaneous() or not any(s.exact for s in result.actions):
         return ()
     step = exact_step(position)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple, Sequence
 
 from advisor.analysis.best_move import Advice, advise
-from advisor.players.bots import DEFAULT_ROLLOUT
+from advisor.players.presets import advisor_request
 from positions.kernel import phases, rules
 from positions.kernel.actions import Action
 from positions.errors import IllegalActionError, InvalidActionError
@@ -22,7 +22,6 @@ from positions.kernel.position import Position
 from positions.record import GameRecord, GameRecorder, replay, where
 from positions.render import printable, tile_counts, tile_list
 from positions.kernel.tiles import TILES
-from search.request import SearchRequest
 
 COMMANDS = ("advise", "show", "bags", "undo", "save", "help", "quit")
 HELP = """\
@@ -317,7 +316,7 @@ class TrackSession:
             InvalidActionError: nobody (or not `player`) has a decision to make now.
         """
         view = self.decision_view(player)
-        request = SearchRequest(iterations=iterations, seed=seed, rollout=DEFAULT_ROLLOUT)
+        request = advisor_request(iterations=iterations, seed=seed)
         return advise(view, request)
 
     def bags(self) -> list[str]:

@@ -43,7 +43,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from advisor.analysis.best_move import Advice, advise, rank_note
-from advisor.players.bots import advisor_request
+from advisor.players.presets import advisor_request
 from advisor.players.tablebase import ExactEndgames
 from positions.documents import parse_document
 from positions.examples import example_names, load_example

@@ -19,6 +19,7 @@ from positions.kernel import phases
 from positions.kernel.actions import action_from_code
 from positions.kernel.position import Position
 from search.ismcts import search
+from search.request import Limit
 
 DEFAULT_ITERATIONS = 400
 BENCH_SEED = 20240611
@@ -88,7 +89,7 @@ def run_bench(iterations: int = DEFAULT_ITERATIONS) -> BenchResult:
     `iterations` iterations and fixed seeds."""
     lines = []
     for number, (label, position) in enumerate(bench_positions()):
-        request = SearchAgent("bench", iterations=iterations, reuse=0).request(BENCH_SEED + number)
+        request = SearchAgent("bench", Limit(iterations=iterations), reuse=False).request(BENCH_SEED + number)
         result = search(position, request)
         visits = tuple((str(action_from_code(s.action)), s.visits) for s in result.actions)
         lines.append(BenchLine(label, str(action_from_code(result.chosen)), visits, result.iterations,

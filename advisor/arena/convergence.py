@@ -4,8 +4,7 @@ Decisions come from seeded self-play games of a cheap agent (every seat the same
 seat's view through :func:`~advisor.players.games.play_game`). ``per_game`` of each game's
 decisions with a choice are kept, and each family's agent searches each kept view ``repeats``
 times at every budget, each search from its own seed and a fresh tree (no reuse: one decision, not
-a game). A family is an ``ismcts`` spec without a budget, as in :mod:`advisor.arena.scaling`, so
-``cutoff=grow`` sets its cut-off per budget.
+a game). A family is an ``ismcts`` spec without a budget, as in :mod:`advisor.arena.scaling`.
 
 Read per family and budget (:func:`summarize`):
 
@@ -97,7 +96,7 @@ class ConvergenceSettings:
             agents.append(make_agent(self.play))
         except RefugeError as error:
             raise ConvergenceError(f"convergence: {error}") from None
-        if any(not isinstance(a, SearchAgent) or a.template.workers != 1 for a in agents[:-1]):
+        if any(not isinstance(a, SearchAgent) or a.template.limit.workers != 1 for a in agents[:-1]):
             raise ConvergenceError("convergence: each family must be an ismcts spec with one search worker")
 
     def header(self) -> dict[str, Any]:

@@ -22,9 +22,8 @@ from advisor.arena.store import ArenaStore
 from advisor.players.specs import parse_agent_spec
 from positions.errors import RefugeError
 
-DEFAULT_FAMILIES = (("default", "ismcts"), ("rollout", "ismcts:evaluator=rollout"),
-                    ("grow", "ismcts:cutoff=grow"))
-"""Today's default agent, full rollouts (no cut-off) and the cut-off that grows with the budget."""
+DEFAULT_FAMILIES = (("default", "ismcts"), ("rollout", "ismcts:evaluator=rollout"))
+"""Today's default agent and full rollouts (no cut-off)."""
 DEFAULT_BUDGETS = (250, 1_000, 4_000, 16_000)
 """Iterations per decision at each point of the curve."""
 

@@ -34,9 +34,7 @@ ALPHA = 0.602
 GAMMA = 0.101
 A_RATIO = 0.1
 """fishtest's A: this share of the iterations."""
-TUNABLE = {"exploration": float, "below": float, "prior_weight": float, "cutoff": int,
-           "widening": float, "trust": float, "chance_widening": float,
-           "score_utility": float}
+TUNABLE = {"exploration": float, "prior_weight": float, "cutoff": int}
 """The ``ismcts:`` options SPSA may tune (an ``int`` option plays θ rounded)."""
 LOG_VERSION = 1
 """The ``spsa`` field of a log's header line."""

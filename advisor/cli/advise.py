@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from typing import Sequence
 
 import click
 from tabulate import tabulate
 
-from advisor.players.tablebase import ExactEndgames
 from advisor.analysis.best_move import (
     ADVICE_HEADERS, DEFAULT_ITERATIONS, NOISE_NOTE, PLAYER_HEADERS, PLAYERS_TITLE, Advice, advice_rows, advice_to_data, advise,
     line_text, mix_note, mix_text, player_rows, recommendation_reason,
@@ -18,7 +16,7 @@ from advisor.analysis.exact import (
     OPTION_VALUE_MEANING, SOLVE_HEADERS, STEP_HEADERS, chances_line, seat_mix_text, solve_position, solve_rows, solve_to_data,
     step_rows, step_solve_to_data,
 )
-from advisor.players.bots import advisor_request
+from advisor.players.presets import advisor_request
 from advisor.cli.errors import fail, reports_bad_input
 from advisor.cli.files import load_saved_arg
 from advisor.cli.progress import Spinner
@@ -46,7 +44,7 @@ def search_request(iterations: int | None, seconds: float | None, seed: int, wor
     if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
     return advisor_request(iterations=iterations, seconds=seconds, seed=seed, workers=workers,
-                           exploration=exploration, oracle=ExactEndgames())
+                           exploration=exploration)
 
 
 def budget_options(command):
@@ -87,10 +85,9 @@ def best_move(position_file: str, iterations: int | None, seconds: float | None,
     saved = load_saved_arg(position_file)
     position = saved.position
     _decision_or_fail(position, position_file)
-    request = dataclasses.replace(search_request(iterations, seconds, seed, workers, exploration),
-                                  simultaneous=simultaneous)
+    request = search_request(iterations, seconds, seed, workers, exploration).replace(simultaneous=simultaneous)
     if tree_path:
-        request = dataclasses.replace(request, keep_tree=True)
+        request = request.replace(keep_tree=True)
     budget = f"{request.iterations} iterations" if request.iterations else f"{request.seconds} s"
     with Spinner(f"searching ({budget}, {workers} worker(s))", request.seconds, enabled=None
                  if not as_json else False):

@@ -11,7 +11,7 @@ from tabulate import tabulate
 from advisor.analysis.best_move import ADVICE_HEADERS, advice_rows, advise
 from advisor.cli.errors import reports_bad_input
 from advisor.players.agents import Agent, agent_kinds, make_agent, unknown_agent
-from advisor.players.bots import DEFAULT_ROLLOUT
+from advisor.players.presets import advisor_request
 from advisor.players.games import GameLoop, derive_seed, split_agent_list
 from advisor.players.narration import WALK_HEADERS, Narrator, narrator_for, walk_rows
 from advisor.players.specs import parse_agent_spec
@@ -23,7 +23,6 @@ from positions.kernel.position import Position
 from positions.render import effect_text, render, tile_list
 from positions.kernel.routes import parse_route
 from positions.kernel.tiles import TILES
-from search.request import SearchRequest
 
 HINT_ITERATIONS = 1000
 HELP = """\
@@ -101,7 +100,7 @@ class HumanAgent:
             return None
 
     def _hint(self, position: Position) -> None:
-        request = SearchRequest(iterations=HINT_ITERATIONS, seed=self.hint_seed, rollout=DEFAULT_ROLLOUT)
+        request = advisor_request(iterations=HINT_ITERATIONS, seed=self.hint_seed)
         advice = advise(position, request)
         click.echo(tabulate(advice_rows(advice), headers=ADVICE_HEADERS))
         click.echo(f"  hint: {advice.best}")

@@ -6,11 +6,7 @@ External engines (``cmd:``, ``rev:``) are built by the arena; other packages can
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 import importlib
-import inspect
-import math
 import random
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Protocol
 
@@ -18,8 +14,7 @@ from advisor.players.specs import AgentSpec, AgentSpecError, parse_agent_spec
 from positions import Position
 from positions.errors import did_you_mean
 from positions.kernel.actions import Action, action_from_code
-from search.protocol import Evaluator, Policy
-from search.request import SIMULTANEOUS_SELECTIONS, SearchRequest, SearchResult
+from search.request import LIMIT_FIELDS, Limit, SearchConfig, SearchRequest, SearchResult
 from search.seeds import seed_from_stream
 
 if TYPE_CHECKING:
@@ -49,145 +44,29 @@ class PolicyAgent:
         return action_from_code(self.policy.choose(position, rng))
 
 
-AGENT_ROOT_NODES = 5_000
-"""New positions an agent's root probe of ``exact=endgames`` may solve: tens of milliseconds, so
-the probe stays a small part of a decision's time (the advisor allows more)."""
-
-DEFAULT_CUTOFF = 8
-"""Decisions a rollout plays before the evaluator judges it (``ismcts:cutoff=N``)."""
-
-GROW_BASE = 1_000
-"""``cutoff=grow``: the budget (iterations) at which the cut-off is ``DEFAULT_CUTOFF``."""
-GROW_LIMITS = (2, 64)
-"""``cutoff=grow``: the smallest and largest cut-off it gives (a 2-player game is ~200 events)."""
-NOMINAL_RATE = 5_000
-"""``cutoff=grow`` with ``seconds=S``: iterations a worker is taken to search per second (0.2 s is
-counted as 1,000 iterations, the pairing docs/strength.md's curves use), so a time budget grows
-the cut-off as the iteration budget it stands for, the same on every machine."""
-
-
-def growing_cutoff(iterations: int | None, seconds: float | None, workers: int = 1) -> int:
-    """``cutoff=grow``'s cut-off for a budget: ``DEFAULT_CUTOFF`` at ``GROW_BASE`` iterations,
-    doubled with every 4× iterations (``8 * sqrt(n / 1000)``, rounded), within ``GROW_LIMITS``; a
-    time budget counts as ``seconds * NOMINAL_RATE * workers`` iterations, the smaller budget
-    deciding when both are given (docs/search.md)."""
-    budgets = [float(iterations)] if iterations is not None else []
-    if seconds is not None:
-        budgets.append(float(seconds) * NOMINAL_RATE * workers)
-    if not budgets:
-        raise AgentSpecError("ismcts: cutoff=grow needs iterations or seconds")
-    low, high = GROW_LIMITS
-    return min(high, max(low, round(DEFAULT_CUTOFF * math.sqrt(max(0.0, min(budgets)) / GROW_BASE))))
-
-
 REUSE_LIMIT = 400_000
 """Nodes a reused tree may hold before it starts afresh (memory stays bounded in long games)."""
 
 
 class SearchAgent:
-    """ISMCTS with an iteration and/or time budget per decision; keeps the last result.
+    """ISMCTS with a :class:`~search.request.Limit` per decision and a search configuration
+    (default: the agent's preset, :func:`advisor.players.presets.agent_config`); keeps the last
+    result. With `reuse` (default: with one worker) the tree is kept between a game's decisions."""
 
-    The defaults are what passed issue 16's SPRT (docs/strength.md): the heuristic as prior, exact
-    endgames, rollouts cut off after ``DEFAULT_CUTOFF`` decisions and judged by the learned
-    evaluator, and the tree kept between a game's decisions when there is one worker.
-    ``prior=none,exact=none,evaluator=rollout,reuse=0`` is the search before it. ``step_root=1``
-    searches a simultaneous decision others have chosen in from the step's start (issue 22), as
-    the advisor does; the agent's default stays ``step_root=0`` (the others' hidden choices
-    redrawn by ``belief``) until the step root passes its SPRT in play (docs/strength.md), and
-    ``simultaneous=uct|rm|exp3`` picks the selection at the nodes of simultaneous steps.
-    ``cutoff=grow`` sets the cut-off from the budget (:func:`growing_cutoff`, issue 27);
-    ``model=PATH`` judges the cut-offs with the learned evaluator's model in that file (expert
-    iteration's generations, docs/evaluator.md) instead of the shipped one, and
-    ``prior=learned,prior_model=PATH`` takes the prior from a fitted policy file;
-    ``chance_widening=K`` replays drawn tiles and weather inside the tree (double progressive
-    widening, ``SearchRequest.chance_widening``) so that it grows deeper (issue 27);
-    ``score_utility=W`` (with ``score_scale=VP``) makes every node maximise its chooser's return
-    blended with their final-score margin (``SearchRequest.score_utility``).
-    """
+    def __init__(self, name: str, limit: Limit, config: SearchConfig | None = None,
+                 reuse: bool | None = None) -> None:
+        if config is None:
+            from advisor.players.presets import agent_config
 
-    def __init__(self, name: str, iterations: int | None = None, seconds: float | None = None,
-                 exploration: float = 0.7, workers: int = 1, rollout: str = "heuristic",
-                 cutoff: int | str | None = None, belief: str = "uniform", trust: float = 0.8,
-                 prior: str = "heuristic", prior_weight: float = 1.0, exact: str = "endgames",
-                 widening: float = 0.0, below: float | None = None, reuse: int | None = None,
-                 evaluator: str = "learned", simultaneous: str = "uct", step_root: int = 0,
-                 model: str | None = None, prior_model: str | None = None,
-                 chance_widening: float = 0.0, score_utility: float = 0.0,
-                 score_scale: float = 10.0) -> None:
-        from advisor.players.bots import (
-            DEFAULT_ROLLOUT, THRIFTY_ROLLOUT, HeuristicEvaluator, SearchedBelief, TrustedPolicy, random_bot)
-        from advisor.players.learned import LearnedEvaluator, ModelFileError, load_model
-        from advisor.players.learned_prior import LearnedPrior, load_policy
-        from advisor.players.tablebase import ExactEndgames
-
-        policies: dict[str, Policy[Position]] = {"heuristic": DEFAULT_ROLLOUT, "thrifty": THRIFTY_ROLLOUT,
-                                                 "random": random_bot()}
-        beliefs: dict[str, Policy[Position] | None] = {
-            "uniform": None, "heuristic": TrustedPolicy(DEFAULT_ROLLOUT, trust), "search": SearchedBelief()}
-        priors: dict[str, Policy[Position] | None] = {"none": None, "heuristic": DEFAULT_ROLLOUT,
-                                                      "thrifty": THRIFTY_ROLLOUT, "learned": None}
-        oracles: dict[str, ExactEndgames | None] = {
-            "none": None, "endgames": ExactEndgames(AGENT_ROOT_NODES, shared=False)}
-        evaluators: dict[str, Callable[[], Evaluator[Position]] | None] = {
-            "rollout": None, "heuristic": HeuristicEvaluator, "learned": LearnedEvaluator}
-        for option, value, table in (("rollout", rollout, policies), ("belief", belief, beliefs),
-                                     ("prior", prior, priors), ("exact", exact, oracles),
-                                     ("evaluator", evaluator, evaluators)):
-            if value not in table:
-                raise AgentSpecError(f"ismcts: unknown {option} {value!r} (expected {' or '.join(table)})")
-        if model is not None:
-            if evaluator != "learned":
-                raise AgentSpecError(f"ismcts: model needs evaluator=learned, got evaluator={evaluator}")
-            try:
-                fitted = load_model(str(model))
-            except ModelFileError as error:
-                raise AgentSpecError(f"ismcts: model {error}") from None
-            evaluators["learned"] = functools.partial(LearnedEvaluator, fitted)
-        if (prior == "learned") != (prior_model is not None):
-            raise AgentSpecError("ismcts: prior=learned and prior_model=PATH (a policy file of "
-                                 "scripts/expert_iteration.py) go together")
-        if prior_model is not None:
-            try:
-                priors["learned"] = LearnedPrior(load_policy(str(prior_model)))
-            except ModelFileError as error:
-                raise AgentSpecError(f"ismcts: prior_model {error}") from None
-        make_evaluator = evaluators[evaluator]
-        if isinstance(cutoff, (str, bool, float)) and cutoff != "grow":
-            raise AgentSpecError(f"ismcts: cutoff must be an int >= 0 or grow, got {cutoff!r}")
-        if make_evaluator is None and cutoff is not None:
-            raise AgentSpecError(f"ismcts: cutoff={cutoff} needs an evaluator for the cut-off rollouts "
-                                 "(evaluator=learned or heuristic), not evaluator=rollout")
-        depth: int | None = None if make_evaluator is None else DEFAULT_CUTOFF
-        if cutoff == "grow":
-            budgets_ok = all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-                             for v in (iterations, seconds, workers) if v is not None)
-            # a budget that is not a number keeps DEFAULT_CUTOFF: the request below refuses it by name
-            depth = growing_cutoff(iterations, seconds, workers) if budgets_ok else DEFAULT_CUTOFF
-        elif isinstance(cutoff, int):
-            depth = cutoff
-        if simultaneous not in SIMULTANEOUS_SELECTIONS:
-            raise AgentSpecError(f"ismcts: unknown simultaneous {simultaneous!r} "
-                                 f"(expected {' or '.join(SIMULTANEOUS_SELECTIONS)})")
-        if step_root not in (0, 1) or isinstance(step_root, bool):
-            raise AgentSpecError(f"ismcts: step_root must be 0 or 1, got {step_root!r}")
+            config = agent_config()
         if reuse is None:
-            reuse = 1 if workers == 1 else 0
-        if reuse not in (0, 1) or isinstance(reuse, bool):
-            raise AgentSpecError(f"ismcts: reuse must be 0 or 1, got {reuse!r}")
-        if reuse and workers != 1:
+            reuse = limit.workers == 1
+        if reuse and limit.workers != 1:
             raise AgentSpecError("ismcts: reuse=1 needs workers=1 (the tree lives in this process)")
         self.name = name
-        self.template = SearchRequest(iterations=iterations, seconds=seconds, exploration=exploration,
-                                      workers=workers, rollout=policies[rollout], rollout_cutoff=depth,
-                                      evaluator=None if make_evaluator is None else make_evaluator(),
-                                      belief=beliefs[belief], prior=priors[prior],
-                                      prior_weight=prior_weight, oracle=oracles[exact],
-                                      widening=widening, exploration_below=below,
-                                      chance_widening=chance_widening, score_utility=score_utility,
-                                      score_scale=score_scale,
-                                      simultaneous=simultaneous, step_root=bool(step_root))
-        self.oracle = oracles[exact]
-        """``exact=endgames``: this agent's own probes (``shared=False``), emptied at each new game."""
+        self.template = SearchRequest(limit, config)
+        self.oracle: Any = config.oracle if callable(getattr(config.oracle, "forget", None)) else None
+        """Exact endgames with probes of this agent's own, emptied at each new game."""
         self.reuse = bool(reuse)
         self.kept: dict[Hashable, Any] = {}
         """With reuse: the node table of this agent's searches in the current game."""
@@ -199,7 +78,7 @@ class SearchAgent:
 
     def request(self, seed: int) -> SearchRequest:
         """This agent's search request with the given seed."""
-        return dataclasses.replace(self.template, seed=seed)
+        return self.template.replace(seed=seed)
 
     def table_for(self, position: Position) -> dict[Hashable, Any] | None:
         """With reuse, the node table to grow for a search at `position` (``None`` without reuse):
@@ -254,24 +133,74 @@ def _bot(spec: AgentSpec) -> Agent:
     return PolicyAgent(spec.text or spec.kind, policy)
 
 
+ISMCTS_OPTIONS = ("iterations", "seconds", "workers", "exploration", "rollout", "cutoff", "prior",
+                  "prior_weight", "exact", "evaluator", "step_root", "reuse")
+"""What an ``ismcts:`` spec may set: the limit, and changes to the agent's preset (docs/search.md)."""
+
+
+def _choice(option: str, value: object, table: dict[str, Any]) -> Any:
+    """The entry of `table` an option's value names, or the one-line refusal."""
+    if value not in table:
+        raise AgentSpecError(f"ismcts: unknown {option} {value!r} (expected {' or '.join(table)})")
+    return table[value]
+
+
+def _flag(option: str, value: object) -> bool:
+    """A 0-or-1 option's value, or the one-line refusal."""
+    if value not in (0, 1) or isinstance(value, bool):
+        raise AgentSpecError(f"ismcts: {option} must be 0 or 1, got {value!r}")
+    return bool(value)
+
+
 def _ismcts(spec: AgentSpec) -> Agent:
-    known = {"iterations", "seconds", "exploration", "workers", "rollout", "cutoff", "belief", "trust",
-             "prior", "prior_weight", "exact", "widening", "below", "reuse", "evaluator", "simultaneous",
-             "step_root", "model", "prior_model", "chance_widening", "score_utility", "score_scale"}
-    unknown = set(spec.params) - known
+    """The search agent an ``ismcts:`` spec names: the agent's preset with the spec's changes."""
+    from advisor.players.bots import DEFAULT_ROLLOUT, HeuristicEvaluator, random_bot
+    from advisor.players.learned import LearnedEvaluator
+    from advisor.players.presets import AGENT_ROOT_NODES, DEFAULT_CUTOFF, agent_config
+    from advisor.players.tablebase import ExactEndgames
+
+    unknown = set(spec.params) - set(ISMCTS_OPTIONS)
     if unknown:
         raise AgentSpecError(f"ismcts: unknown parameter {sorted(unknown)[0]!r} "
-                             f"(expected {', '.join(sorted(known))})")
+                             f"(expected {', '.join(sorted(ISMCTS_OPTIONS))})")
     params = dict(spec.params)
-    defaults = {name: p.default for name, p in inspect.signature(SearchAgent.__init__).parameters.items()}
-    for option, needs, values in (("trust", "belief", ("heuristic",)),
-                                  ("prior_weight", "prior", ("heuristic", "thrifty", "learned"))):
-        if option in params and params.get(needs, defaults[needs]) not in values:
-            raise AgentSpecError(f"ismcts: {option} needs {needs}={' or '.join(values)}, got {spec.text!r}")
     if "iterations" not in params and "seconds" not in params:
         params["iterations"] = 1000
+    changes: dict[str, Any] = {}
+    if "prior_weight" in params and params.get("prior", "heuristic") == "none":
+        raise AgentSpecError(f"ismcts: prior_weight needs prior=heuristic, got {spec.text!r}")
+    for option, field, table in (
+            ("rollout", "rollout", {"heuristic": DEFAULT_ROLLOUT, "random": random_bot()}),
+            ("prior", "prior", {"heuristic": DEFAULT_ROLLOUT, "none": None}),
+            ("exact", "oracle", {"endgames": "endgames", "none": None}),
+            ("evaluator", "evaluator", {"learned": LearnedEvaluator, "heuristic": HeuristicEvaluator,
+                                        "rollout": None})):
+        if option in params:
+            changes[field] = _choice(option, params[option], table)
+    if changes.get("oracle") == "endgames":
+        changes["oracle"] = ExactEndgames(AGENT_ROOT_NODES, shared=False)
+    if "evaluator" in changes:
+        make = changes.pop("evaluator")
+        changes["evaluator"] = make() if make is not None else None
+        changes["rollout_cutoff"] = DEFAULT_CUTOFF if make is not None else None
+    cutoff = params.get("cutoff")
+    if cutoff is not None:
+        if not isinstance(cutoff, int) or isinstance(cutoff, bool):
+            raise AgentSpecError(f"ismcts: cutoff must be an int >= 0, got {cutoff!r}")
+        if "evaluator" in changes and changes["evaluator"] is None:
+            raise AgentSpecError(f"ismcts: cutoff={cutoff} needs an evaluator for the cut-off rollouts "
+                                 "(evaluator=learned or heuristic), not evaluator=rollout")
+        changes["rollout_cutoff"] = cutoff
+    for option in ("exploration", "prior_weight"):
+        if option in params:
+            changes[option] = params[option]
+    if "step_root" in params:
+        changes["step_root"] = _flag("step_root", params["step_root"])
+    reuse = _flag("reuse", params["reuse"]) if "reuse" in params else None
     try:
-        return SearchAgent(spec.text or "ismcts", **params)  # type: ignore[arg-type]
+        changes.update({k: params[k] for k in LIMIT_FIELDS if k in params})
+        request = SearchRequest.of(agent_config(), **changes)
+        return SearchAgent(spec.text or "ismcts", request.limit, request.config, reuse)
     except ValueError as error:
         raise AgentSpecError(f"agent spec {spec.text!r}: {error}") from None
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import dataclasses
 import json
 import os
 import random
@@ -248,8 +247,7 @@ class EngineServer:
         if not isinstance(self.agent, SearchAgent):
             return self.agent  # bots have no limits to set
         agent = copy.copy(self.agent)
-        agent.template = dataclasses.replace(agent.template, iterations=limits.get("iterations"),
-                                             seconds=limits.get("seconds"))
+        agent.template = agent.template.replace(iterations=limits.get("iterations"), seconds=limits.get("seconds"))
         return agent
 
 

@@ -4,7 +4,7 @@ A handful of cheap features per player (:data:`FEATURES`), a conditional-logit m
 (each player's logit is a weighted sum of their features; a softmax across the players gives win
 shares that sum to 1, so only the differences between players count) and a linear model of the
 final score. The weights ship as package data (``data/evaluator.json``) with a description of the
-self-play they were fitted to; ``scripts/train_evaluator.py`` makes the file (docs/evaluator.md).
+self-play they were fitted to; ``lab/scripts/train_evaluator.py`` makes the file (docs/evaluator.md).
 A model may also carry :data:`MIX_FEATURES`, a worth per tile kind (``train_evaluator.py --mix``,
 a version-2 file; issue 27), which the evaluator adds per player from memoised sums over bags.
 

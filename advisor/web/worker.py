@@ -19,7 +19,7 @@ from advisor.analysis.best_move import (
     line_text, player_rows, recommendation_reason,
 )
 from advisor.players.tablebase import ExactEndgames
-from advisor.players.bots import advisor_request
+from advisor.players.presets import advisor_request
 from advisor.web.annotations import annotation_document, save_annotation
 from advisor.web.config import WebConfig
 from advisor.web.lines import read_line

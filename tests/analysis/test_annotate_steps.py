@@ -3,7 +3,6 @@ come from one search grown at the step's start, so a turn's rows share one viewp
 
 from __future__ import annotations
 
-import dataclasses
 
 import pytest
 
@@ -11,7 +10,7 @@ import advisor.analysis.annotate as annotate_module
 from advisor.analysis.annotate import (
     VERIFIED_SHARE, annotate_game, annotate_step, decisions_to_annotate, step_groups,
 )
-from advisor.players.bots import advisor_request
+from advisor.players.presets import advisor_request
 from positions.kernel import phases
 from positions.kernel.actions import action_from_code
 from positions.record import load_record, replay
@@ -58,7 +57,7 @@ def test_one_search_gives_every_seats_rows_of_a_step() -> None:
     step = search_step(positions, request)
     results = step.results
     assert [r.player for r in results] == [0, 1]
-    assert sum(cell[0] for cell in step.joint.values()) == 300
+    assert sum(cell.iterations for cell in step.joint.values()) == 300
     means = []
     for result in results:
         assert sum(s.visits for s in result.actions) == 300
@@ -72,11 +71,11 @@ def test_one_search_gives_every_seats_rows_of_a_step() -> None:
     other = results[1].recommendation.action
     mine = int(game.steps[group[0]].action)
     cell = step.joint[(mine, other)]
-    assert rows[0].chances == pytest.approx(tuple(v / cell[0] for v in cell[1:3]))
+    assert rows[0].chances == pytest.approx(tuple(v / cell.iterations for v in cell.returns))
     # the later row: after both moves played (seat 0's is in the record), so from row 0 to row 1
     # only seat 1's move is new and the curve does not take back seat 0's
     both = step.joint[(mine, int(game.steps[group[1]].action))]
-    assert rows[1].chances == pytest.approx(tuple(v / both[0] for v in both[1:3]))
+    assert rows[1].chances == pytest.approx(tuple(v / both.iterations for v in both.returns))
 
 
 def test_the_later_seat_alone_is_searched_from_the_step_start_too() -> None:
@@ -153,7 +152,7 @@ def test_a_rarely_sampled_move_is_verified_with_the_moves_so_far_pinned(monkeypa
     needed = round(VERIFIED_SHARE * 200)
     assert calls[0] == (200, {})
     assert (needed, {0: rarest, 1: recommended}) in calls[1:]
-    verified = search_step(positions, dataclasses.replace(request, iterations=needed, seed=derive_seed(6, "verify", ((0, rarest), (1, recommended)))),
+    verified = search_step(positions, request.replace(iterations=needed, seed=derive_seed(6, "verify", ((0, rarest), (1, recommended)))),
                            {0: rarest, 1: recommended})
     assert rows[0].chances == pytest.approx(verified.chances_after(0, rarest, [{}, {recommended: 1.0}])[0])
     assert sum(rows[0].chances) == pytest.approx(1.0)
@@ -184,7 +183,7 @@ def test_a_later_row_after_an_earlier_seat_left_the_line_is_verified(monkeypatch
 
     def verified(first: int):  # type: ignore[no-untyped-def]
         line = ((0, first), (1, recommended[1]))
-        return search_step(positions, dataclasses.replace(request, iterations=needed, seed=derive_seed(6, "verify", line)),
+        return search_step(positions, request.replace(iterations=needed, seed=derive_seed(6, "verify", line)),
                            dict(line)).results[0].stats(first)
     mine, best = verified(other), verified(recommended[0])
     assert rows[0].played_win == pytest.approx(mine.win)

@@ -11,7 +11,7 @@ import pytest
 from advisor.analysis.best_move import (
     MIXED_SHARE, advice_rows, advice_to_data, advise, mix_text,
 )
-from advisor.players.bots import advisor_request
+from advisor.players.presets import advisor_request
 from advisor.players.tablebase import ExactEndgames
 from positions import Position, parse_action
 from positions.kernel.actions import action_from_code

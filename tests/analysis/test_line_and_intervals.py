@@ -6,6 +6,7 @@ import pytest
 
 from advisor.analysis.intervals import following_edges, max_backup, widened
 from advisor.analysis.line import principal_line
+from search.records import RootStats
 from search.request import RootSums, SearchResult, SearchTree
 
 ROOT, MINE, THEIRS, MINE_LATER, THIN = (0, "root"), (0, "mine"), (1, "theirs"), (0, "later"), (0, "thin")
@@ -42,7 +43,7 @@ def test_max_backup_takes_the_best_well_visited_action_at_the_players_next_node(
 
 
 def test_widened_interval_covers_the_max_backup_value() -> None:
-    sums = RootSums({7: [100, 50.0, 0.0], 8: [20, 4.0, 0.0]}, {})
+    sums = RootSums({7: RootStats(100, 50.0, 0.0), 8: RootStats(20, 4.0, 0.0)}, {})
     result = SearchResult.from_trees(0, [7, 8], [sums], 0.0)
     wide = widened(result, _tree(), ROOT)
     before, after = result.stats(7), wide.stats(7)

@@ -24,7 +24,7 @@ from advisor.cli.main import cli
 def test_a_family_spec_gets_the_budget() -> None:
     assert budget_spec("ismcts", 250) == "ismcts:iterations=250"
     assert budget_spec("ismcts:", 250) == "ismcts:iterations=250"
-    assert budget_spec("ismcts:cutoff=grow", 4000) == "ismcts:cutoff=grow,iterations=4000"
+    assert budget_spec("ismcts:evaluator=rollout", 4000) == "ismcts:evaluator=rollout,iterations=4000"
 
 
 @pytest.mark.parametrize("settings, message", [

@@ -38,7 +38,7 @@ def test_search_grows_a_reused_table_in_place() -> None:
     """reuse=table: the search adds to the caller's table, and a later search whose root the table
     already holds starts from those visits; the same seeds give the same statistics."""
     pos = Position.new_game(2)
-    request = SearchRequest(iterations=400, seed=3)
+    request = SearchRequest.of(iterations=400, seed=3)
     table: dict = {}
     first = search(pos, request, reuse=table)
     assert _root_visits(table, pos) == 400 == sum(s.visits for s in first.actions)
@@ -56,7 +56,7 @@ def test_search_grows_a_reused_table_in_place() -> None:
 def test_reuse_needs_one_worker() -> None:
     """The table lives in the caller's process: several workers are refused, by search and by spec."""
     with pytest.raises(SearchError, match="reuse needs workers=1"):
-        search(Position.new_game(2), SearchRequest(iterations=10, workers=2), reuse={})
+        search(Position.new_game(2), SearchRequest.of(iterations=10, workers=2), reuse={})
     for bad, message in (("reuse=1,workers=2", "reuse=1 needs workers=1"), ("reuse=2", "reuse must be 0 or 1")):
         with pytest.raises(AgentSpecError, match=message):
             make_agent(f"ismcts:iterations=50,{bad}")
@@ -124,17 +124,14 @@ def test_exact_agent_plays_the_solvers_best_option() -> None:
 
 
 def test_spec_options_reach_the_request() -> None:
-    """exact=, widening=, below= build the request; exact endgames and the heuristic prior are the
-    defaults (issue 16 step 2), and prior=none,exact=none,evaluator=rollout is the search before."""
-    request = make_agent("ismcts:iterations=50,exact=endgames,widening=0.1,below=0.3").request(1)  # type: ignore[attr-defined]
-    assert isinstance(request.oracle, ExactEndgames)
-    assert request.widening == 0.1 and request.exploration_below == 0.3
-    default = make_agent("ismcts:iterations=50").request(1)  # type: ignore[attr-defined]
+    """exact= builds the request; exact endgames and the heuristic prior are the defaults (issue 16
+    step 2), and prior=none,exact=none,evaluator=rollout is the search before."""
+    default = make_agent("ismcts:iterations=50").request(1).config  # type: ignore[attr-defined]
     assert isinstance(default.oracle, ExactEndgames) and default.prior is not None
     assert default.widening == 0.0 and default.exploration_below is None
-    before = make_agent("ismcts:iterations=50,prior=none,exact=none,evaluator=rollout").request(1)  # type: ignore[attr-defined]
+    before = make_agent("ismcts:iterations=50,prior=none,exact=none,evaluator=rollout").request(1).config  # type: ignore[attr-defined]
     assert before.oracle is None and before.prior is None and before.evaluator is None
-    assert before.rollout_cutoff is None and before.belief is None
+    assert before.rollout_cutoff is None
     with pytest.raises(AgentSpecError, match="unknown exact 'perfect'"):
         make_agent("ismcts:iterations=50,exact=perfect")
 
@@ -143,8 +140,43 @@ def test_the_agent_keeps_the_search_before_the_step_root_until_it_passes_its_spr
     """Issue 22: "If the 2-player SPRT does not pass, ... the agent keeps today's default": the
     agent's default is step_root=0, step_root=1 is the advisor's search; the advisor's own request
     (best-move, annotate, track) searches from the step's start."""
-    from advisor.players.bots import advisor_request
-    assert make_agent("ismcts:iterations=50").request(1).step_root is False  # type: ignore[attr-defined]
-    assert make_agent("ismcts:iterations=50,step_root=1").request(1).step_root is True  # type: ignore[attr-defined]
-    assert advisor_request(iterations=50).step_root is True
-    assert SearchRequest(iterations=50).step_root is True
+    from advisor.players.presets import advisor_request
+    assert make_agent("ismcts:iterations=50").request(1).config.step_root is False  # type: ignore[attr-defined]
+    assert make_agent("ismcts:iterations=50,step_root=1").request(1).config.step_root is True  # type: ignore[attr-defined]
+    assert advisor_request(iterations=50).config.step_root is True
+    assert SearchRequest.of(iterations=50).config.step_root is True
+
+
+RETIRED = ("chance_widening=1", "score_utility=0.3", "score_scale=8", "belief=heuristic", "trust=0.8",
+           "widening=0.5", "below=0.3", "model=advisor/players/data/evaluator.json", "prior_model=p.json",
+           "simultaneous=rm", "mixing=0.2")
+"""Options of past experiments that lost or never won their test: no longer the agent's."""
+
+
+@pytest.mark.parametrize("option", RETIRED)
+def test_a_retired_option_is_an_unknown_parameter(option: str) -> None:
+    name = option.partition("=")[0]
+    with pytest.raises(AgentSpecError, match=f"^ismcts: unknown parameter '{name}' \\(expected "):
+        make_agent(f"ismcts:iterations=50,{option}")
+
+
+@pytest.mark.parametrize("option, message", [("cutoff=grow", "cutoff must be an int"),
+                                              ("rollout=thrifty", "unknown rollout 'thrifty'"),
+                                              ("prior=learned", "unknown prior 'learned'")])
+def test_a_retired_value_is_refused(option: str, message: str) -> None:
+    with pytest.raises(AgentSpecError, match=message):
+        make_agent(f"ismcts:iterations=50,{option}")
+
+
+def test_the_agent_and_its_spec_have_at_most_twelve_knobs() -> None:
+    """Issue 52: SearchAgent and the search configuration have at most 12 knobs each."""
+    import dataclasses
+    import inspect
+
+    from advisor.players.agents import ISMCTS_OPTIONS
+    from search.request import Limit, SearchConfig
+
+    assert len(ISMCTS_OPTIONS) <= 12
+    assert len(inspect.signature(SearchAgent).parameters) <= 12
+    assert len(dataclasses.fields(SearchConfig)) <= 12 and len(dataclasses.fields(Limit)) == 4
+

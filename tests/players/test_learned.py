@@ -14,16 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from advisor.players.agents import DEFAULT_CUTOFF, make_agent
+from advisor.players.agents import make_agent
+from advisor.players.presets import DEFAULT_CUTOFF
 from advisor.players.bots import HeuristicEvaluator
 from advisor.players.learned import (
     FEATURES, LearnedEvaluator, ModelFileError, feature_rows, features, read_model, shipped_model,
     walks_left)
 from advisor.players.specs import AgentSpecError
 from advisor.players.bots import DEFAULT_ROLLOUT
-from advisor.players.training import (
+from lab.training import (
     Sample, generate, learned_predictions, metrics, rollout_outcome, train, training_game)
-from builders import random_step
+from builders import random_decisions
 from positions import Position
 from search.ismcts import search
 from search.request import SearchRequest
@@ -31,22 +32,9 @@ from search.request import SearchRequest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _decisions(seed: int, players: int, count: int) -> list[Position]:
-    """Decisions of random games (a draw preferred, so walks last), `count` of them."""
-    rng = random.Random(seed)
-    found: list[Position] = []
-    while len(found) < count:
-        pos = Position.new_game(players, rng.choice(["meadows", "forest", "mountains"]))
-        while not pos.is_terminal() and len(found) < count:
-            if not pos.is_chance() and rng.random() < 0.2:
-                found.append(pos.copy())
-            random_step(pos, rng, prefer_draw=0.7)
-    return found
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_features_are_finite_and_of_fixed_length(players: int) -> None:
-    for pos in _decisions(players, players, 60):
+    for pos in random_decisions(players, players, 60):
         for player in range(players):
             values = features(pos, player)
             assert values.shape == (len(FEATURES),)
@@ -58,7 +46,7 @@ def test_features_never_read_the_others_hidden_choices() -> None:
     choices: every player's features, and so the evaluation, are the same in all of them."""
     rng = random.Random(5)
     checked = 0
-    for pos in _decisions(11, 3, 300):
+    for pos in random_decisions(11, 3, 300):
         if not pos.is_simultaneous():
             continue
         me = pos.current_player()
@@ -73,7 +61,7 @@ def test_features_never_read_the_others_hidden_choices() -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_shares_sum_to_one(players: int) -> None:
     evaluator = LearnedEvaluator()
-    for pos in _decisions(20 + players, players, 40):
+    for pos in random_decisions(20 + players, players, 40):
         shares, scores = evaluator.evaluate(pos)
         assert len(shares) == len(scores) == players
         assert all(0.0 <= s <= 1.0 for s in shares)
@@ -107,7 +95,7 @@ def test_evaluate_agrees_with_the_training_predictions() -> None:
     """What the search sees (evaluate on a position) is what training measured (the stored rows)."""
     model = shipped_model()
     evaluator = LearnedEvaluator(model)
-    for pos in _decisions(9, 3, 20):
+    for pos in random_decisions(9, 3, 20):
         stored = Sample(0, feature_rows(pos), walks_left(pos), [], [], [], [])
         shares, projected = learned_predictions(model, [stored])
         got_shares, got_scores = evaluator.evaluate(pos)
@@ -126,7 +114,7 @@ def test_learned_beats_the_heuristic_on_fresh_games() -> None:
 
 
 def _train(out: Path, seed: int, *extra: str) -> bytes:
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "train_evaluator.py"), "--games", "12",
+    subprocess.run([sys.executable, str(ROOT / "lab" / "scripts" / "train_evaluator.py"), "--games", "12",
                     "--seed", str(seed), "--per-game", "4", "-o", str(out), *extra],
                    check=True, capture_output=True, cwd=ROOT)
     return out.read_bytes()
@@ -160,13 +148,13 @@ def test_a_rollout_label_is_the_mean_of_the_search_rollouts_from_the_decision() 
     """--rollouts K (issue 27): a kept decision is labelled by K rollouts of the continuation from it,
     what a search without a cut-off would see there; the mean shares sum to 1 (C18 splits a tie),
     a finished game labels itself, and the same seed gives the same labels."""
-    for pos in _decisions(5, 2, 6):
+    for pos in random_decisions(5, 2, 6):
         shares, scores = rollout_outcome(pos, 12, DEFAULT_ROLLOUT, random.Random(1))
         assert sum(shares) == pytest.approx(1.0)
         assert all(0 <= share <= 1 for share in shares)
         assert all(score >= 0 for score in scores)
         assert (shares, scores) == rollout_outcome(pos, 12, DEFAULT_ROLLOUT, random.Random(1))
-    finished = _decisions(6, 2, 1)[0]
+    finished = random_decisions(6, 2, 1)[0]
     finished.playout(random.Random(2), DEFAULT_ROLLOUT)
     assert rollout_outcome(finished, 3, DEFAULT_ROLLOUT, random.Random(3)) == (
         finished.returns(), [float(v) for v in finished.scores()])
@@ -181,7 +169,7 @@ def test_a_rollout_label_is_the_mean_of_the_search_rollouts_from_the_decision() 
 
 
 def test_training_on_rollout_labels_is_reproducible_and_says_so(tmp_path: Path) -> None:
-    """scripts/train_evaluator.py --rollouts K writes the same file for the same seed, and the file
+    """lab/scripts/train_evaluator.py --rollouts K writes the same file for the same seed, and the file
     (like the shipped evaluator-rollouts.json) records its label and command."""
     first = _train(tmp_path / "a.json", 3, "--rollouts", "4")
     assert _train(tmp_path / "b.json", 3, "--rollouts", "4") == first
@@ -189,7 +177,7 @@ def test_training_on_rollout_labels_is_reproducible_and_says_so(tmp_path: Path) 
     assert model.training["command"].endswith("--rollouts 4")
     assert "mean of 4 rollouts" in model.training["label"]
     assert model.win_weights != read_model(_train(tmp_path / "c.json", 3).decode()).win_weights
-    shipped = read_model((ROOT / "advisor/players/data/evaluator-rollouts.json").read_text())
+    shipped = read_model((ROOT / "lab/data/evaluator-rollouts.json").read_text())
     assert "mean of 16 rollouts" in shipped.training["label"]
     assert shipped.training["command"].endswith("--games 8000 --seed 1 --per-game 8 --held-out 0.2 "
                                                 "--l2 0.001 --rollouts 16")
@@ -199,13 +187,13 @@ def test_the_agent_option_selects_the_evaluator() -> None:
     """The default agent cuts rollouts off after DEFAULT_CUTOFF decisions and asks the learned
     evaluator (issue 16 step 2); evaluator=heuristic and evaluator=rollout (to the end) stay."""
     learned = make_agent("ismcts:iterations=40,cutoff=4,evaluator=learned")
-    assert isinstance(learned.template.evaluator, LearnedEvaluator)  # type: ignore[attr-defined]
-    assert learned.template.rollout_cutoff == 4  # type: ignore[attr-defined]
-    default = make_agent("ismcts:iterations=40").template  # type: ignore[attr-defined]
+    assert isinstance(learned.template.config.evaluator, LearnedEvaluator)  # type: ignore[attr-defined]
+    assert learned.template.config.rollout_cutoff == 4  # type: ignore[attr-defined]
+    default = make_agent("ismcts:iterations=40").template.config  # type: ignore[attr-defined]
     assert isinstance(default.evaluator, LearnedEvaluator) and default.rollout_cutoff == DEFAULT_CUTOFF
-    heuristic = make_agent("ismcts:iterations=40,evaluator=heuristic").template  # type: ignore[attr-defined]
+    heuristic = make_agent("ismcts:iterations=40,evaluator=heuristic").template.config  # type: ignore[attr-defined]
     assert isinstance(heuristic.evaluator, HeuristicEvaluator) and heuristic.rollout_cutoff == DEFAULT_CUTOFF
-    full = make_agent("ismcts:iterations=40,evaluator=rollout").template  # type: ignore[attr-defined]
+    full = make_agent("ismcts:iterations=40,evaluator=rollout").template.config  # type: ignore[attr-defined]
     assert full.evaluator is None and full.rollout_cutoff is None
     pos = Position.new_game(2)
     assert learned.choose(pos, random.Random(1)) in pos.legal_actions()
@@ -222,7 +210,7 @@ def test_bad_evaluator_options_are_refused(spec: str, message: str) -> None:
 
 def test_a_search_with_the_learned_evaluator_is_seeded() -> None:
     pos = Position.new_game(2)
-    request = SearchRequest(iterations=150, seed=4, rollout_cutoff=4, evaluator=LearnedEvaluator())
+    request = SearchRequest.of(iterations=150, seed=4, rollout_cutoff=4, evaluator=LearnedEvaluator())
     first = search(pos, request)
     assert search(pos, request).actions == first.actions
     assert sum(s.visits for s in first.actions) == 150
@@ -236,10 +224,10 @@ def test_the_evaluator_pickles() -> None:
 
 
 def test_the_gap_script_compares_feature_sets_against_the_rollout_labels() -> None:
-    """scripts/evaluator_gap.py (issue 27): the labels' entropy, then per feature set (and the
+    """lab/scripts/evaluator_gap.py (issue 27): the labels' entropy, then per feature set (and the
     network) a held-out log loss no lower than that floor and the squared error left once the
     labels' own noise is taken out; bad counts are a one-line error, exit 2."""
-    script = str(ROOT / "scripts" / "evaluator_gap.py")
+    script = str(ROOT / "lab" / "scripts" / "evaluator_gap.py")
     done = subprocess.run([sys.executable, script, "--games", "8", "--per-game", "3", "--rollouts", "4",
                            "--seed", "2", "--hidden", "3"], capture_output=True, text=True, cwd=ROOT, check=True)
     lines = done.stdout.splitlines()
@@ -257,7 +245,7 @@ def test_the_gap_script_compares_feature_sets_against_the_rollout_labels() -> No
 def test_the_reducible_error_takes_out_the_labels_noise() -> None:
     """Two independent halves of the rollouts: E[(A - f)(B - f)] is (E A - f)^2, so a forecast of the
     true chances scores about 0 however noisy the labels, and a wrong one its squared distance."""
-    from scripts.evaluator_gap import reducible_error
+    from lab.scripts.evaluator_gap import reducible_error
 
     rng = random.Random(4)
     truth = [[p, 1 - p] for p in (rng.random() for _ in range(4000))]

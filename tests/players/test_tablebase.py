@@ -11,7 +11,7 @@ from advisor.analysis.annotate import annotate_decision
 from advisor.players.tablebase import ExactEndgames, single_walker, solved_positions
 from advisor.cli import cli
 from advisor.cli.files import load_position_arg
-from advisor.players.bots import advisor_request
+from advisor.players.presets import advisor_request
 from positions import Position, parse_action
 from solver_positions import load_entries, replay
 
@@ -141,7 +141,7 @@ def test_two_walker_leaf_values_are_the_steps_equilibrium() -> None:
 
 def test_large_two_walker_positions_are_not_probed() -> None:
     """A played two-walker last walk holds far more tiles than TWO_WALKER_MAX_TILES: no probe."""
-    from advisor.analysis.endgames import two_walker_stops
+    from lab.endgames import two_walker_stops
     from advisor.players.tablebase import TWO_WALKER_MAX_TILES, walker_tiles
     _, pos = next(two_walker_stops("meadows", 1))
     assert walker_tiles(pos) > TWO_WALKER_MAX_TILES

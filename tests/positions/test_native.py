@@ -42,7 +42,7 @@ while pos.is_chance() or pos.turn < 2:
     pos.apply(pos.sample_chance(rng) if pos.is_chance() else DEFAULT_ROLLOUT.choose(pos, rng))
 out = {"files": [positions.kernel.rules.__file__, positions.kernel.heuristics.__file__]}
 for name, policy in (("random", None), ("heuristic", DEFAULT_ROLLOUT)):
-    result = search(pos, SearchRequest(iterations=300, seed=11, rollout=policy))
+    result = search(pos, SearchRequest.of(iterations=300, seed=11, rollout=policy))
     out[name] = [[str(s.action), s.visits, s.win, s.score] for s in result.actions]
 out["history"] = pos.history
 print(json.dumps(out))

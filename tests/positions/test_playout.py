@@ -102,6 +102,6 @@ def test_the_uniform_random_policy_and_no_policy_search_alike() -> None:
     start = position_after(8, 3, "forest", 30)
     while start.is_chance():
         start.apply(start.sample_chance(random.Random(0)))
-    with_policy = search(start, SearchRequest(iterations=200, seed=4, rollout=UniformRandom()))
-    without = search(start, SearchRequest(iterations=200, seed=4))
+    with_policy = search(start, SearchRequest.of(iterations=200, seed=4, rollout=UniformRandom()))
+    without = search(start, SearchRequest.of(iterations=200, seed=4))
     assert with_policy.actions == without.actions

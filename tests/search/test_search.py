@@ -12,26 +12,12 @@ from advisor.players.bots import (
 )
 from advisor.players.agents import make_agent
 from positions import Position, parse_action
+from builders import midgame
 from search.errors import SearchConfigError, SearchError
 from search.ismcts import search
 from search.parallel import derive_seed, split_iterations
+from search.records import RootStats
 from search.request import RootSums, SearchRequest, SearchResult, wilson_interval, worker_spread
-
-
-def midgame(seed: int = 4, decisions: int = 25) -> Position:
-    """A 2-player position some heuristic decisions into the game, at a decision."""
-    rng = random.Random(seed)
-    pos = Position.new_game(2, "meadows")
-    bot = DEFAULT_ROLLOUT
-    made = 0
-    while True:
-        if pos.is_chance():
-            pos.apply(pos.sample_chance(rng))
-            continue
-        if made >= decisions:
-            return pos
-        pos.apply(bot.choose(pos, rng))
-        made += 1
 
 
 def two_hidden_choices() -> tuple[Position, Position]:
@@ -58,7 +44,7 @@ def two_hidden_choices() -> tuple[Position, Position]:
 def test_request_is_checked_when_built(bad: dict, message: str) -> None:
     """Search configuration is validated at construction (STYLE 5), naming the field."""
     with pytest.raises(SearchConfigError, match=message):
-        SearchRequest(**bad)
+        SearchRequest.of(**bad)
 
 
 def test_wilson_interval() -> None:
@@ -80,7 +66,7 @@ def test_seeds_and_iteration_split() -> None:
 def test_result_lists_every_legal_root_action() -> None:
     """Every legal action gets statistics; visits add up; the chosen one has most visits."""
     pos = midgame()
-    result = search(pos, SearchRequest(iterations=400, seed=1, rollout=DEFAULT_ROLLOUT))
+    result = search(pos, SearchRequest.of(iterations=400, seed=1, rollout=DEFAULT_ROLLOUT))
     assert [s.action for s in result.actions] == list(pos.legal_actions())
     assert sum(s.visits for s in result.actions) == result.iterations == 400
     assert result.chosen == max(result.actions, key=lambda s: s.visits).action
@@ -93,7 +79,7 @@ def test_search_leaves_the_root_alone() -> None:
     """The search copies; the caller's position is unchanged."""
     pos = midgame()
     before = (pos.information_set_key(pos.current_player()), pos.bags[:], pos.vp[:])
-    search(pos, SearchRequest(iterations=200, seed=1))
+    search(pos, SearchRequest.of(iterations=200, seed=1))
     assert (pos.information_set_key(pos.current_player()), pos.bags, pos.vp) == before
 
 
@@ -103,25 +89,25 @@ def test_search_refuses_chance_root() -> None:
     pos.apply(parse_action("draw"))
     pos.apply(parse_action("draw"))
     with pytest.raises(SearchError, match="chance"):
-        search(pos, SearchRequest(iterations=10))
+        search(pos, SearchRequest.of(iterations=10))
 
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_same_seed_same_result(workers: int) -> None:
     """Determinism: same seed and worker count give identical statistics, across processes too."""
     pos = midgame()
-    request = SearchRequest(iterations=600, seed=42, workers=workers, rollout=DEFAULT_ROLLOUT)
+    request = SearchRequest.of(iterations=600, seed=42, workers=workers, rollout=DEFAULT_ROLLOUT)
     first, second = search(pos, request), search(pos, request)
     assert first.actions == second.actions and first.chosen == second.chosen
     assert first.per_worker_iterations == second.per_worker_iterations == \
         tuple(split_iterations(600, workers))
-    other = search(pos, SearchRequest(iterations=600, seed=43, workers=workers, rollout=DEFAULT_ROLLOUT))
+    other = search(pos, SearchRequest.of(iterations=600, seed=43, workers=workers, rollout=DEFAULT_ROLLOUT))
     assert other.actions != first.actions
 
 
 def test_two_workers_merge_their_trees() -> None:
     """Root statistics of the workers are summed: visits equal the iterations."""
-    result = search(midgame(), SearchRequest(iterations=500, seed=1, workers=2))
+    result = search(midgame(), SearchRequest.of(iterations=500, seed=1, workers=2))
     assert result.workers == 2 and sum(s.visits for s in result.actions) == 500
 
 
@@ -130,7 +116,7 @@ def test_hidden_choice_of_another_player_changes_nothing() -> None:
     same key, and the same statistics for the same seed."""
     first, second = two_hidden_choices()
     assert first.information_set_key(1) == second.information_set_key(1)
-    request = SearchRequest(iterations=500, seed=8, rollout=DEFAULT_ROLLOUT)
+    request = SearchRequest.of(iterations=500, seed=8, rollout=DEFAULT_ROLLOUT)
     assert search(first, request).actions == search(second, request).actions
 
 
@@ -143,14 +129,14 @@ def test_bots_do_not_read_hidden_choices() -> None:
 
 def test_time_limit_stops_the_search() -> None:
     """A seconds limit alone runs some iterations and stops."""
-    result = search(midgame(), SearchRequest(seconds=0.05, seed=1))
+    result = search(midgame(), SearchRequest.of(seconds=0.05, seed=1))
     assert result.iterations > 0 and sum(s.visits for s in result.actions) == result.iterations
 
 
 def test_rollout_cutoff_uses_the_evaluator() -> None:
     """With a cut-off of 0 rollout decisions, every rollout is judged by the evaluator."""
     pos = midgame()
-    result = search(pos, SearchRequest(iterations=200, seed=3, rollout_cutoff=0,
+    result = search(pos, SearchRequest.of(iterations=200, seed=3, rollout_cutoff=0,
                                        evaluator=HeuristicEvaluator()))
     assert result.iterations == 200
     for stats in result.actions:
@@ -208,12 +194,12 @@ def test_a_kept_tree_matches_the_root_statistics_with_one_or_two_workers() -> No
 
     pos = Position.new_game(2)
     for workers in (1, 2):
-        result = search(pos, SearchRequest(iterations=120, seed=3, workers=workers, keep_tree=True))
+        result = search(pos, SearchRequest.of(iterations=120, seed=3, workers=workers, keep_tree=True))
         assert result.tree is not None
         root = result.tree.nodes[(0, pos.information_set_key(0))]
         assert {a: int(v) for a, (v, _) in root.items()} == {s.action: s.visits for s in result.actions}
         assert sum(result.tree.edges.values()) >= 1
-    assert search(pos, SearchRequest(iterations=50, seed=3)).tree is None
+    assert search(pos, SearchRequest.of(iterations=50, seed=3)).tree is None
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -221,7 +207,7 @@ def test_every_players_chances_at_the_root_sum_to_one(workers: int) -> None:
     """C18: the win shares of all players sum to 1 per root action; the searcher's share and score
     are the action's own statistics."""
     pos = midgame()
-    result = search(pos, SearchRequest(iterations=300, seed=3, workers=workers, rollout=DEFAULT_ROLLOUT))
+    result = search(pos, SearchRequest.of(iterations=300, seed=3, workers=workers, rollout=DEFAULT_ROLLOUT))
     for stats in result.actions:
         if not stats.visits:
             continue
@@ -240,7 +226,7 @@ def test_worker_spread_widens_only_when_the_trees_disagree() -> None:
 
 def _result(*options: tuple[int, float, float]) -> SearchResult:
     """A uniform-root result from (visits, win, score) per action."""
-    trees = [RootSums({a: [n, n * w, n * s] for a, (n, w, s) in enumerate(options)}, {})]
+    trees = [RootSums({a: RootStats(n, n * w, n * s) for a, (n, w, s) in enumerate(options)}, {})]
     return SearchResult.from_trees(0, list(range(len(options))), trees, 0.0, by_win=True)
 
 
@@ -255,6 +241,6 @@ def test_recommendation_is_the_best_win_unless_within_noise_then_the_best_score(
 
 def test_a_starved_option_is_not_recommended_under_uct() -> None:
     """UCT gave action 1 four visits: its lucky mean is no recommendation."""
-    trees = [RootSums({0: [1000, 500.0, 20.0], 1: [4, 4.0, 100.0]}, {})]
+    trees = [RootSums({0: RootStats(1000, 500.0, 20.0), 1: RootStats(4, 4.0, 100.0)}, {})]
     result = SearchResult.from_trees(0, [0, 1], trees, 0.0)
     assert result.recommendation.action == 0 and not result.is_contender(result.stats(1))

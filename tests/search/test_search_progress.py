@@ -14,7 +14,7 @@ def test_progress_reports_the_growing_root_and_changes_no_result() -> None:
     """Every `progress_every` iterations the hook sees the root so far; the final answer is the
     same as without the hook (same seed, same iterations)."""
     pos = Position.new_game(2, "meadows")
-    request = SearchRequest(iterations=200, seed=3)
+    request = SearchRequest.of(iterations=200, seed=3)
     seen: list[SearchResult] = []
     tables: list[int] = []
 
@@ -32,14 +32,14 @@ def test_progress_reports_the_growing_root_and_changes_no_result() -> None:
 
 def test_progress_returning_false_stops_the_search_there() -> None:
     pos = Position.new_game(2, "meadows")
-    result = search(pos, SearchRequest(iterations=10_000, seed=1),
+    result = search(pos, SearchRequest.of(iterations=10_000, seed=1),
                     on_progress=lambda so_far, nodes: so_far.iterations < 30, progress_every=10)
     assert result.iterations == 30
 
 
 def test_progress_needs_one_worker() -> None:
     with pytest.raises(SearchError, match="workers=1"):
-        search(Position.new_game(2, "meadows"), SearchRequest(iterations=10, workers=2),
+        search(Position.new_game(2, "meadows"), SearchRequest.of(iterations=10, workers=2),
                on_progress=lambda so_far, nodes: None)
 
 
@@ -48,7 +48,7 @@ def test_a_snapshot_of_the_live_tree_is_the_tree_the_search_keeps() -> None:
     without it there is nothing to snapshot."""
     pos = Position.new_game(2, "meadows")
     snapshots: list[SearchTree] = []
-    kept = search(pos, SearchRequest(iterations=120, seed=2, keep_tree=True),
+    kept = search(pos, SearchRequest.of(iterations=120, seed=2, keep_tree=True),
                   on_progress=lambda so_far, live: snapshots.append(live.snapshot()) and None,
                   progress_every=40)
     assert len(snapshots) == 3 and snapshots[-1] == kept.tree
@@ -58,4 +58,4 @@ def test_a_snapshot_of_the_live_tree_is_the_tree_the_search_keeps() -> None:
         live.snapshot()
 
     with pytest.raises(SearchError, match="keep_tree"):
-        search(pos, SearchRequest(iterations=20, seed=2), on_progress=no_edges, progress_every=10)
+        search(pos, SearchRequest.of(iterations=20, seed=2), on_progress=no_edges, progress_every=10)

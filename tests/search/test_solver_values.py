@@ -30,7 +30,7 @@ def _replay(entry: dict) -> Position:
 
 def test_coverage_is_what_the_issue_asks_for() -> None:
     assert DOCUMENT["format"] == "refuge-value-positions/1"
-    assert DOCUMENT["rules_version"] == RULES_VERSION, "regenerate: scripts/make_value_positions.py"
+    assert DOCUMENT["rules_version"] == RULES_VERSION, "regenerate: lab/scripts/make_value_positions.py"
     assert len(ENTRIES) >= 60
     assert {e["players"] for e in ENTRIES} == {2, 3, 4}
     assert {e["route"] for e in ENTRIES} == {"meadows", "forest", "mountains"}

@@ -55,11 +55,11 @@ def test_no_step_start_where_nothing_is_hidden() -> None:
     """The first seat to decide, and a decision outside a simultaneous step, search from themselves."""
     pos = midgame(decisions=0)
     assert pos.current_player() == 0 and pos.step_start(0) is None
-    request = SearchRequest(iterations=10)
-    assert tree_root(pos, request) is pos
+    request = SearchRequest.of(iterations=10)
+    assert tree_root(pos, request.config) is pos
     first, _ = two_hidden_choices()
-    assert tree_root(first, request) is not first
-    assert tree_root(first, SearchRequest(iterations=10, step_root=False)) is first
+    assert tree_root(first, request.config) is not first
+    assert tree_root(first, SearchRequest.of(iterations=10, step_root=False).config) is first
 
 
 @STEP_SETTINGS
@@ -95,7 +95,7 @@ def test_the_later_seat_search_is_rooted_at_the_step_start(rule: str) -> None:
     every visit), player 1's answer is read at its own node, and the statistics are the same
     whatever player 0 chose secretly."""
     first, second = two_hidden_choices()
-    request = SearchRequest(iterations=300, seed=8, rollout=DEFAULT_ROLLOUT, keep_tree=True,
+    request = SearchRequest.of(iterations=300, seed=8, rollout=DEFAULT_ROLLOUT, keep_tree=True,
                             simultaneous=rule)
     result = search(first, request)
     assert result.player == 1 and result.iterations == 300
@@ -107,7 +107,7 @@ def test_the_later_seat_search_is_rooted_at_the_step_start(rule: str) -> None:
     answer = result.tree.nodes[(1, first.information_set_key(1))]
     assert {a: v for a, (v, _) in answer.items()} == {s.action: s.visits for s in result.actions}
     assert search(second, request).actions == result.actions
-    old = search(first, SearchRequest(iterations=300, seed=8, rollout=DEFAULT_ROLLOUT, keep_tree=True,
+    old = search(first, SearchRequest.of(iterations=300, seed=8, rollout=DEFAULT_ROLLOUT, keep_tree=True,
                                       step_root=False))
     assert old.tree is not None and (0, start.information_set_key(0)) not in old.tree.nodes
 
@@ -117,7 +117,7 @@ def test_the_later_seat_search_is_rooted_at_the_step_start(rule: str) -> None:
 def test_step_root_search_is_deterministic_by_seed(workers: int, rule: str) -> None:
     """Same seed, same statistics, with one worker or two (STYLE 7)."""
     first, _ = two_hidden_choices()
-    request = SearchRequest(iterations=200, seed=5, workers=workers, rollout=DEFAULT_ROLLOUT,
+    request = SearchRequest.of(iterations=200, seed=5, workers=workers, rollout=DEFAULT_ROLLOUT,
                             simultaneous=rule)
     result = search(first, request)
     assert result.actions == search(first, request).actions

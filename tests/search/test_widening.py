@@ -10,7 +10,7 @@ from advisor.players.bots import DEFAULT_ROLLOUT
 from search.errors import SearchConfigError
 from search.ismcts import EdgeStats, widened_actions, search
 from search.request import SearchRequest
-from advisor.analysis.value_accuracy import load_cases
+from lab.value_accuracy import load_cases
 
 HELD_OUT = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "continuation_heldout.json"
 
@@ -34,16 +34,16 @@ def test_a_thin_node_considers_only_the_policys_action() -> None:
                                           ("exploration_below", -0.1)])
 def test_bad_widening_settings_are_refused_when_built(field: str, value: float) -> None:
     with pytest.raises(SearchConfigError, match=field):
-        SearchRequest(iterations=10, **{field: value})  # type: ignore[arg-type]
+        SearchRequest.of(iterations=10, **{field: value})  # type: ignore[arg-type]
 
 
 def test_widening_is_seeded_and_off_by_default() -> None:
     """Same seed, same answer; widening 0 with no separate constant below is the plain search."""
     pos = load_cases(HELD_OUT)[0].position
-    plain = SearchRequest(iterations=300, seed=5, rollout=DEFAULT_ROLLOUT)
-    off = SearchRequest(iterations=300, seed=5, rollout=DEFAULT_ROLLOUT, widening=0.0,
+    plain = SearchRequest.of(iterations=300, seed=5, rollout=DEFAULT_ROLLOUT)
+    off = SearchRequest.of(iterations=300, seed=5, rollout=DEFAULT_ROLLOUT, widening=0.0,
                         exploration_below=None)
     assert search(pos, plain).actions == search(pos, off).actions
-    widened = SearchRequest(iterations=300, seed=5, rollout=DEFAULT_ROLLOUT, widening=0.1,
+    widened = SearchRequest.of(iterations=300, seed=5, rollout=DEFAULT_ROLLOUT, widening=0.1,
                             exploration_below=0.3)
     assert search(pos, widened).actions == search(pos, widened).actions
