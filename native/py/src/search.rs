@@ -1,0 +1,131 @@
+//! `refuge_native.search`: one whole search per call, the GIL released while it runs
+//! (⇄ `search.ismcts.run_tree` for one worker's tree, called by `Position.native_search`).
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+use refuge_core::evaluator::Model;
+use refuge_core::game::EndgameScope;
+use refuge_core::heuristic::Heuristic;
+use refuge_core::ismcts::{run_tree, Config, Helpers, Simultaneous, TreeOutcome};
+use refuge_core::rng::Rng;
+use refuge_core::state::State;
+
+/// Per root action (action, visits, value sum, score sum, policy sum); per root action played,
+/// every player's return sum, score sum and the searcher's squared-score sum; the node count.
+type RootStatistics = (Vec<(i32, u64, f64, f64, f64)>, Vec<(i32, Vec<f64>)>, usize);
+
+/// A heuristic policy's parameters (aggression, max-value buying, draw gain, tie draw, behind, save
+/// ratio, save margin), as `HeuristicPolicy` holds them.
+type HeuristicParameters = (f64, bool, f64, f64, f64, f64, f64);
+
+/// The heuristic of these parameters (⇄ `positions.kernel.heuristics.HeuristicPolicy.__init__`).
+fn heuristic(parameters: Option<HeuristicParameters>) -> Option<Heuristic> {
+    parameters.map(|(aggression, max_value, draw_gain, tie_draw, behind, save_ratio, save_margin)| Heuristic {
+        aggression,
+        max_value,
+        draw_gain,
+        tie_draw,
+        behind,
+        save_ratio,
+        save_margin,
+    })
+}
+
+/// Grow one tree from the position `ints` (`Position.to_ints()`) for `iterations` with the stream
+/// `random.Random(seed)`; its root statistics, or `None` where the native core cannot copy the
+/// Python search exactly (an exact-endgame leaf: the caller runs Python).
+/// Python twin: `search.ismcts.run_tree` (one answer node, an iteration limit).
+#[pyfunction]
+#[pyo3(signature = (ints, seed, iterations, *, exploration, exploration_below, widening, prior_weight,
+                    cutoff, uniform_root, step_root, simultaneous, mixing, rollout, prior, evaluator,
+                    oracle))]
+#[allow(clippy::too_many_arguments)]
+fn search(
+    py: Python<'_>,
+    ints: Vec<i64>,
+    seed: u64,
+    iterations: u64,
+    exploration: f64,
+    exploration_below: f64,
+    widening: f64,
+    prior_weight: f64,
+    cutoff: Option<u32>,
+    uniform_root: bool,
+    step_root: bool,
+    simultaneous: &str,
+    mixing: f64,
+    rollout: Option<HeuristicParameters>,
+    prior: Option<HeuristicParameters>,
+    evaluator: Option<(Vec<f64>, Vec<f64>)>,
+    oracle: bool,
+) -> PyResult<Option<RootStatistics>> {
+    let state = State::from_ints(&ints).map_err(|e| PyValueError::new_err(format!("search: {e}")))?;
+    if State::current_player(&state) < 0 {
+        return Err(PyValueError::new_err("search: the root is not a player's decision"));
+    }
+    let simultaneous = match simultaneous {
+        "uct" => Simultaneous::Uct,
+        "rm" => Simultaneous::RegretMatching,
+        "exp3" => Simultaneous::Exp3,
+        other => return Err(PyValueError::new_err(format!("search: unknown simultaneous {other:?}"))),
+    };
+    let config = Config {
+        exploration,
+        exploration_below,
+        widening,
+        prior_weight,
+        rollout_cutoff: cutoff,
+        uniform_root,
+        step_root,
+        simultaneous,
+        mixing,
+    };
+    let rollout = heuristic(rollout);
+    let prior = heuristic(prior);
+    let model = match evaluator {
+        Some((win, score)) => Some(Model::new(&win, &score).map_err(PyValueError::new_err)?),
+        None => None,
+    };
+    let scope = EndgameScope;
+    let outcome = py.allow_threads(|| {
+        catch_unwind(AssertUnwindSafe(|| {
+            let helpers = Helpers {
+                rollout: rollout.as_ref().map(|h| h as _),
+                prior: prior.as_ref().map(|h| h as _),
+                evaluator: model.as_ref().map(|m| m as _),
+                oracle: if oracle { Some(&scope as _) } else { None },
+            };
+            run_tree(&state, &config, &helpers, Rng::new(seed), iterations)
+        }))
+    });
+    match outcome {
+        Ok(Ok(TreeOutcome { sums, player_sums, nodes, .. })) => Ok(Some((sums, player_sums, nodes))),
+        Ok(Err(_unsupported)) => Ok(None),
+        Err(panic) => {
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "a panic".into());
+            Err(PyRuntimeError::new_err(format!("native search failed: {}", message.lines().next().unwrap_or(""))))
+        }
+    }
+}
+
+/// Every player's (win share, projected final score) at the position `ints` by the summary model
+/// of these weights. Python twin: `advisor.players.learned.LearnedEvaluator.evaluate`.
+#[pyfunction]
+fn evaluate(ints: Vec<i64>, win_weights: Vec<f64>, score_weights: Vec<f64>) -> PyResult<(Vec<f64>, Vec<f64>)> {
+    let state = State::from_ints(&ints).map_err(|e| PyValueError::new_err(format!("evaluate: {e}")))?;
+    let model = Model::new(&win_weights, &score_weights).map_err(PyValueError::new_err)?;
+    Ok(refuge_core::evaluator::evaluate(&model, &state))
+}
+
+/// Add the search's functions to the module (called by the module's `lib.rs`).
+pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(search, module)?)?;
+    module.add_function(wrap_pyfunction!(evaluate, module)?)
+}

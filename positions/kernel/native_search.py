@@ -1,0 +1,102 @@
+"""One search tree grown by the native core (``refuge_native.search``, the Rust crate in native/):
+what :meth:`Position.native_search` and :meth:`Position.native_unsupported` do for the search's
+optional verb ``search.protocol.SearchesNatively``.
+
+The request is read by duck typing (the kernel imports nothing above it): a rollout policy or prior
+is native when it is a :class:`~positions.kernel.heuristics.HeuristicPolicy`; an evaluator when it
+has ``native_weights()`` (the learned evaluator's summary model); an oracle when its
+``native_scope`` is ``"endgames"`` (the core stops at a leaf the exact endgames might answer, and
+the Python search runs instead).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, Sequence
+
+from positions.kernel.heuristics import HeuristicPolicy
+
+try:
+    import refuge_native  # type: ignore[import-not-found,unused-ignore]
+except ImportError:  # the crate is not built: the Python search runs
+    refuge_native = None
+
+NativeTree = tuple[dict[int, list[float]], dict[int, list[float]], int]
+"""One tree's answer: per root action ``[visits, value_sum, score_sum, policy_sum]``, per root
+action played every player's return sum, score sum and the searcher's squared-score sum, and the
+number of information sets in the tree (``search.ismcts.TreeOutcome``'s fields)."""
+
+_SIMULTANEOUS = ("uct", "rm", "exp3")
+
+
+class Encodable(Protocol):
+    """A position that crosses to the core as its canonical encoding (``Position.to_ints``)."""
+
+    def to_ints(self) -> list[int]:
+        """The canonical encoding."""
+        ...
+
+
+def built() -> bool:
+    """Whether the native core can be imported."""
+    return refuge_native is not None and hasattr(refuge_native, "search")
+
+
+def _heuristic(policy: Any) -> tuple[float, bool, float, float, float, float, float] | None:
+    """A heuristic policy's parameters as the core takes them (``None``: uniformly random)."""
+    if policy is None:
+        return None
+    return (float(policy.aggression), policy.buy_style == "max_value", float(policy.draw_gain),
+            float(policy.tie_draw), float(policy.behind), float(policy.save_ratio), float(policy.save_margin))
+
+
+def unsupported(request: Any) -> str:
+    """Why the native core cannot grow `request`'s tree exactly as the Python search would ('' when
+    it can)."""
+    if not built():
+        return "the native core is not built"
+    reasons = [
+        (request.iterations is None or request.seconds is not None, "a time limit"),
+        (request.belief is not None, "a belief"),
+        (bool(request.chance_widening), "chance widening"),
+        (bool(request.score_utility), "a score utility"),
+        (request.keep_tree, "a kept tree"),
+        (request.simultaneous not in _SIMULTANEOUS, f"simultaneous={request.simultaneous}"),
+        (request.rollout is not None and not isinstance(request.rollout, HeuristicPolicy),
+         f"the rollout policy {request.rollout!r}"),
+        (request.prior is not None and not isinstance(request.prior, HeuristicPolicy), f"the prior {request.prior!r}"),
+        (request.evaluator is not None and request.rollout_cutoff is not None
+         and _weights(request.evaluator) is None, f"the evaluator {request.evaluator!r}"),
+        (request.oracle is not None and getattr(request.oracle, "native_scope", None) != "endgames",
+         f"the oracle {request.oracle!r}"),
+    ]
+    return ", ".join(reason for failed, reason in reasons if failed)
+
+
+def _weights(evaluator: Any) -> tuple[Sequence[float], Sequence[float]] | None:
+    weights = getattr(evaluator, "native_weights", None)
+    return weights() if weights is not None else None
+
+
+def search(position: Encodable, request: Any, seed: int, iterations: int) -> NativeTree | None:
+    """One tree grown natively from `position` for `iterations` with the stream ``Random(seed)``
+    (``search.ismcts.run_tree``'s root statistics, bit for bit), or ``None`` where the core met a
+    leaf it cannot value exactly as Python would (an exact-endgame leaf): run the Python search.
+
+    The caller has checked :func:`unsupported`.
+    """
+    assert refuge_native is not None
+    cutoff = request.rollout_cutoff if request.evaluator is not None else None
+    evaluator = _weights(request.evaluator) if cutoff is not None else None
+    below = request.exploration if request.exploration_below is None else request.exploration_below
+    found = refuge_native.search(
+        position.to_ints(), seed, iterations, exploration=float(request.exploration),
+        exploration_below=float(below), widening=float(request.widening), prior_weight=float(request.prior_weight),
+        cutoff=cutoff, uniform_root=request.root_selection == "uniform", step_root=request.step_root,
+        simultaneous=request.simultaneous, mixing=float(request.mixing), rollout=_heuristic(request.rollout),
+        prior=_heuristic(request.prior), evaluator=None if evaluator is None else (list(evaluator[0]), list(evaluator[1])),
+        oracle=request.oracle is not None)
+    if found is None:
+        return None
+    sums, player_sums, nodes = found
+    return ({action: [visits, value, score, policy] for action, visits, value, score, policy in sums},
+            dict(player_sums), nodes)
