@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Iterator, Mapping, Sequence
 
 from search.errors import SearchError
+from search.backend import choose_backend, native_trees
 from search.policies import UniformRandom
 from search.parallel import derive_seed, map_in_processes, split_iterations
 from search.protocol import CHANCE_PLAYER, TERMINAL_PLAYER, Evaluator, Game, Policy
@@ -612,11 +613,21 @@ def search(state: Game, request: SearchRequest, on_progress: Progress | None = N
                                    for i, budget in enumerate(budgets)]
     if on_progress is not None or reuse is not None:
         jobs = [jobs[0] + (on_progress, max(1, progress_every), reuse)]
-    outcomes = map_in_processes(run_tree, jobs)
+    backend = choose_backend(state, request, on_progress is not None, reuse)
+    grown = native_trees(state, request, [job[2] for job in jobs], [job[3] for job in jobs]) \
+        if backend == "native" else None
+    if grown is None:
+        backend = "python"
+        outcomes = map_in_processes(run_tree, jobs)
+    else:
+        seconds = time.perf_counter() - start
+        outcomes = [TreeOutcome(sums.sums, sums.player_sums, job[3], seconds, nodes)
+                    for (sums, nodes), job in zip(grown, jobs)]
     result = SearchResult.from_trees(player, state.legal_actions(),
                                      [RootSums(o.sums, o.player_sums) for o in outcomes],
                                      time.perf_counter() - start,
                                      by_win=request.root_selection == "uniform")
+    result = dataclasses.replace(result, backend=backend)
     if request.oracle is not None:
         solved = request.oracle.exact_options(state)
         if solved is not None:

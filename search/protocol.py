@@ -114,6 +114,26 @@ class PlaysOut(Protocol):
         ...
 
 
+NativeTree = tuple[dict[int, list[float]], dict[int, list[float]], int]
+"""One tree grown by a native core: per root action ``[visits, value_sum, score_sum, policy_sum]``,
+per root action played every player's return and score sums and the searcher's squared-score sum,
+and the tree's information sets (the fields of ``search.ismcts.TreeOutcome``)."""
+
+
+class SearchesNatively(Protocol):
+    """A game whose native core grows a whole search tree in one call, equal bit for bit to the Python
+    tree's (optional; ``Position`` has it when the crate in native/ is built)."""
+
+    def native_unsupported(self, request: Any) -> str:
+        """Why the core cannot grow `request`'s tree exactly as the Python search would ('' when it can)."""
+        ...
+
+    def native_search(self, request: Any, seed: int, iterations: int) -> NativeTree | None:
+        """``run_tree(self, request, seed, iterations)``'s root statistics, grown natively; ``None``
+        where the core met a position it cannot value as Python would (the Python search runs)."""
+        ...
+
+
 class StepStart(Protocol):
     """A game that can go back to the start of a simultaneous step (optional; ``Position`` has it):
     the search of a decision whose step others have already chosen in, unseen, starts there."""

@@ -3,7 +3,7 @@ what :meth:`Position.native_search` and :meth:`Position.native_unsupported` do f
 optional verb ``search.protocol.SearchesNatively``.
 
 The request is read by duck typing (the kernel imports nothing above it): a rollout policy or prior
-is native when it is a :class:`~positions.kernel.heuristics.HeuristicPolicy`; an evaluator when it
+is native when it has ``native_parameters()`` (a heuristic policy); an evaluator when it
 has ``native_weights()`` (the learned evaluator's summary model); an oracle when its
 ``native_scope`` is ``"endgames"`` (the core stops at a leaf the exact endgames might answer, and
 the Python search runs instead).
@@ -12,8 +12,6 @@ the Python search runs instead).
 from __future__ import annotations
 
 from typing import Any, Protocol, Sequence
-
-from positions.kernel.heuristics import HeuristicPolicy
 
 try:
     import refuge_native  # type: ignore[import-not-found,unused-ignore]
@@ -43,10 +41,12 @@ def built() -> bool:
 
 def _heuristic(policy: Any) -> tuple[float, bool, float, float, float, float, float] | None:
     """A heuristic policy's parameters as the core takes them (``None``: uniformly random)."""
-    if policy is None:
-        return None
-    return (float(policy.aggression), policy.buy_style == "max_value", float(policy.draw_gain),
-            float(policy.tie_draw), float(policy.behind), float(policy.save_ratio), float(policy.save_margin))
+    return None if policy is None else policy.native_parameters()  # type: ignore[no-any-return]
+
+
+def _native_policy(policy: Any) -> bool:
+    """Whether the core plays this policy: none (uniformly random) or a heuristic policy."""
+    return policy is None or callable(getattr(policy, "native_parameters", None))
 
 
 def unsupported(request: Any) -> str:
@@ -61,9 +61,8 @@ def unsupported(request: Any) -> str:
         (bool(request.score_utility), "a score utility"),
         (request.keep_tree, "a kept tree"),
         (request.simultaneous not in _SIMULTANEOUS, f"simultaneous={request.simultaneous}"),
-        (request.rollout is not None and not isinstance(request.rollout, HeuristicPolicy),
-         f"the rollout policy {request.rollout!r}"),
-        (request.prior is not None and not isinstance(request.prior, HeuristicPolicy), f"the prior {request.prior!r}"),
+        (not _native_policy(request.rollout), f"the rollout policy {request.rollout!r}"),
+        (not _native_policy(request.prior), f"the prior {request.prior!r}"),
         (request.evaluator is not None and request.rollout_cutoff is not None
          and _weights(request.evaluator) is None, f"the evaluator {request.evaluator!r}"),
         (request.oracle is not None and getattr(request.oracle, "native_scope", None) != "endgames",

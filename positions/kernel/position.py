@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 from array import array
 from fractions import Fraction
-from typing import Sequence
+from typing import Any, Sequence
 
+from positions.kernel import native_search as native_core
 from positions.kernel import phases, rules
 from positions.kernel.phases import CHANCE_PHASES, OVER, SIMULTANEOUS, TIEBREAK, WEATHER
 from positions.kernel.actions import Action
@@ -269,6 +270,16 @@ class Position(State):
         start = self.copy()
         rules._start_step(start, start.phase)  # the rules' own step start: forced choices, first seat
         return start
+
+    def native_unsupported(self, request: Any) -> str:
+        """Why the native core cannot grow `request`'s tree exactly as the Python search would ('' when
+        it can; ``search.protocol.SearchesNatively``)."""
+        return native_core.unsupported(request)
+
+    def native_search(self, request: Any, seed: int, iterations: int) -> native_core.NativeTree | None:
+        """One search tree grown by the native core from here (``search.protocol.SearchesNatively``;
+        :func:`positions.kernel.native_search.search`)."""
+        return native_core.search(self, request, seed, iterations)
 
     def _believed_choice(self, other: Player, options: Sequence[Action], belief: Policy[Position],
                          rng: random.Random) -> Action:

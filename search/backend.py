@@ -1,0 +1,96 @@
+"""Which engine grows a search's trees: the game's native core (one call per tree, the GIL released,
+workers as threads) when it is built and copies the request exactly, else the Python tree.
+
+``REFUGE_BACKEND=python`` or ``native`` forces either (``native`` refuses, naming why, a search the
+core cannot run); unset, the native core runs whatever it supports. The native trees equal the
+Python ones bit for bit (tests/native/test_search_identity.py), so the choice changes the speed,
+never the answer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Hashable, Sequence
+
+from search.errors import SearchError
+from search.policies import UniformRandom
+from search.protocol import Game, NativeTree
+from search.request import RootSums, SearchRequest
+
+BACKEND_ENV = "REFUGE_BACKEND"
+"""``python`` or ``native``: force the search's engine (unset: native where it can)."""
+BACKENDS = ("python", "native")
+
+
+def forced_backend() -> str:
+    """The engine ``REFUGE_BACKEND`` forces ('' when unset).
+
+    Raises:
+        SearchError: another value.
+    """
+    forced = os.environ.get(BACKEND_ENV, "")
+    if forced not in ("", *BACKENDS):
+        raise SearchError(f"{BACKEND_ENV} must be python or native, got {forced!r}")
+    return forced
+
+
+def native_request(request: SearchRequest) -> SearchRequest:
+    """`request` as the native core reads it: a uniformly random rollout policy is the built-in
+    random rollout (as :func:`search.ismcts.rollout` treats it), unless widening asks it for guides."""
+    if isinstance(request.rollout, UniformRandom) and not request.widening:
+        return dataclasses.replace(request, rollout=None)
+    return request
+
+
+def native_unsupported(state: Game, request: SearchRequest, hooked: bool, reuse: dict[Hashable, Any] | None) -> str:
+    """Why the native core cannot run this search exactly ('' when it can)."""
+    unsupported = getattr(state, "native_unsupported", None)
+    if unsupported is None:
+        return "the game has no native core"
+    if hooked:
+        return "a progress hook"
+    if reuse is not None:
+        return "tree reuse"
+    return str(unsupported(native_request(request)))
+
+
+def choose_backend(state: Game, request: SearchRequest, hooked: bool = False,
+                   reuse: dict[Hashable, Any] | None = None) -> str:
+    """``"native"`` or ``"python"`` for this search (see the module's docstring).
+
+    Raises:
+        SearchError: ``REFUGE_BACKEND`` is not python or native, or forces native where it cannot run.
+    """
+    forced = forced_backend()
+    if forced == "python":
+        return "python"
+    why = native_unsupported(state, request, hooked, reuse)
+    if not why:
+        return "native"
+    if forced == "native":
+        raise SearchError(f"search: {BACKEND_ENV}=native, but the native core cannot run this search: {why}")
+    return "python"
+
+
+def native_trees(state: Game, request: SearchRequest, seeds: Sequence[int],
+                 budgets: Sequence[int]) -> list[tuple[RootSums, int]] | None:
+    """Every worker's tree grown natively, in threads (root sums and node count, in worker order);
+    ``None`` when one of them met a leaf the core cannot value as Python would (run Python)."""
+    request = native_request(request)
+    grow = state.native_search  # type: ignore[attr-defined]
+
+    def one(job: tuple[int, int]) -> NativeTree | None:
+        return grow(request, job[0], job[1])  # type: ignore[no-any-return]
+
+    jobs = list(zip(seeds, budgets))
+    if len(jobs) == 1:
+        trees = [one(jobs[0])]
+    else:
+        with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
+            trees = list(pool.map(one, jobs))
+    grown = [tree for tree in trees if tree is not None]
+    if len(grown) < len(trees):
+        return None
+    return [(RootSums(sums, player_sums), nodes) for sums, player_sums, nodes in grown]
