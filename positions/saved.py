@@ -20,7 +20,7 @@ from positions.kernel.actions import (
 from positions.errors import ImpossiblePositionError, InvalidActionError, MalformedFileError
 from positions.files import read_text_file
 from positions.kernel.position import Position
-from positions.kernel.view import public_facts, walk_number
+from positions.kernel.view import public_fact_ints, walk_number
 from positions.kernel.routes import ROUTES, Route, make_route
 from positions.kernel.rulesets import DEFAULT_RULESET, RULES_VERSION, RULESETS, Ruleset
 from positions.kernel.tiles import KIND_COUNT, STORM, TILES, Kind
@@ -268,7 +268,7 @@ def parse_position(data: object, source: str = "") -> SavedPosition:
     problems.raise_if_any(ImpossiblePositionError)
     _set_legal(pos, problems)
     problems.raise_if_any(ImpossiblePositionError)
-    pos.history = hash(public_facts(pos))
+    pos.history = rules.fold(0, public_fact_ints(pos))
     return SavedPosition(pos, names, title, story)
 
 

@@ -9,6 +9,7 @@ from typing import Iterator
 from advisor.analysis.exact import option_to_data, players_to_data
 from advisor.players.games import GameLoop
 from positions.kernel.heuristics import HeuristicPolicy
+from positions.kernel.position import fisher_yates
 from positions import Position
 from positions.kernel.actions import Action, action_from_code
 from positions.kernel.tiles import STORM
@@ -94,7 +95,7 @@ def trimmed(pos: Position, rng: random.Random, keep: int, most_steps: int) -> Po
         if not small.walking[player]:
             continue
         tiles = [k for k in small.bags[player] if k != STORM]
-        rng.shuffle(tiles)
+        fisher_yates(tiles, rng)
         storms = (STORM,) * small.bags[player].count(STORM)
         small.bags[player] = tuple(sorted(storms + tuple(tiles[:keep])))
         small.box = tuple(sorted(small.box + tuple(tiles[keep:])))

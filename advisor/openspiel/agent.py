@@ -20,6 +20,7 @@ from advisor.players.specs import AgentSpec, AgentSpecError
 from advisor.players.agents import register_agent_kind
 from positions import Position
 from positions.kernel.actions import Action, action_from_code
+from search.seeds import seed_from_stream
 
 KIND = "openspiel-ismcts"
 """The agent kind this module registers."""
@@ -147,7 +148,7 @@ class OpenSpielISMCTSAgent:
 
             self._games[key] = load_game(*key)
         game = self._games[key]
-        bot = make_bot(game, self.iterations, self.seconds, self.exploration, rng.getrandbits(63),
+        bot = make_bot(game, self.iterations, self.seconds, self.exploration, seed_from_stream(rng),
                        self.rollout)
         action = bot.step(game.state_from_position(position))
         self.last_simulations = bot.simulations

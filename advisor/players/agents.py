@@ -20,6 +20,7 @@ from positions.errors import did_you_mean
 from positions.kernel.actions import Action, action_from_code
 from search.protocol import Evaluator, Policy
 from search.request import SIMULTANEOUS_SELECTIONS, SearchRequest, SearchResult
+from search.seeds import seed_from_stream
 
 
 class Agent(Protocol):
@@ -221,7 +222,7 @@ class SearchAgent:
         legal = position.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        self.last = search(position, self.request(rng.getrandbits(63)), reuse=self.table_for(position))
+        self.last = search(position, self.request(seed_from_stream(rng)), reuse=self.table_for(position))
         return action_from_code(self.last.chosen)
 
 

@@ -34,6 +34,7 @@ from positions.render import printable
 from positions.saved import parse_position, position_to_data
 from positions.kernel.view import seat_view
 from positions.validation import parse_json
+from search.seeds import seed_from_stream
 
 PROTOCOL = "refuge-engine/1"
 """The protocol name and version every ``identify`` answer carries."""
@@ -448,7 +449,7 @@ class EngineAgent:
         client = self.start()
         try:
             client.request({"cmd": "position", "position": position_to_data(position)}, self.timeout)
-            go: dict[str, object] = {"cmd": "go", "seed": rng.getrandbits(63)}
+            go: dict[str, object] = {"cmd": "go", "seed": seed_from_stream(rng)}
             if self.limits:
                 go["limits"] = self.limits
             answer = client.request(go, self.timeout)

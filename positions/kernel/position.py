@@ -58,7 +58,7 @@ class Position(State):
         pos.market = tuple(ruleset.stack_size if k in route.kinds else 0 for k in range(KIND_COUNT))
         pos.box = ()
         pos.hidden_bags = ()
-        pos.history = hash((players, route.kinds, ruleset.fingerprint()))
+        pos.history = rules.fold(0, (players, len(route.kinds), *route.kinds, *ruleset.to_ints()))
         rules.reset_weather(pos)
         rules.reset_resolution(pos)
         rules.start_turn(pos)
@@ -100,6 +100,21 @@ class Position(State):
         other.legal = self.legal
         other.hidden_bags = self.hidden_bags
         return other
+
+    def to_ints(self) -> list[int]:
+        """The canonical state encoding (:func:`positions.kernel.encoding.to_ints`, docs/determinism.md)."""
+        from positions.kernel import encoding
+        return encoding.to_ints(self)
+
+    @staticmethod
+    def from_ints(ints: Sequence[int]) -> "Position":
+        """The position a canonical state encoding holds (:func:`positions.kernel.encoding.from_ints`).
+
+        Raises:
+            ImpossiblePositionError: not an encoding (one line naming the offset).
+        """
+        from positions.kernel import encoding
+        return encoding.from_ints(ints)
 
     def __copy__(self) -> "Position":
         """``copy.copy`` support: the same as ``copy()``."""
@@ -286,12 +301,15 @@ class Position(State):
 
 def deal_hidden_bags(state: State, rng: random.Random) -> None:
     """Shuffle the non-Storm tiles of the hidden bags among them, each bag keeping its size and its
-    Storms (a player's Storms are known: the start bag's less those on the track, C5)."""
+    Storms (a player's Storms are known: the start bag's less those on the track, C5).
+
+    The pool is each hidden bag's non-Storm tiles in kind order, bags in ``hidden_bags`` order,
+    shuffled by Fisher-Yates on ``rng.random()`` (docs/determinism.md, "Hidden bags")."""
     hidden = state.hidden_bags
     pool: list[int] = []
     for player in hidden:
-        pool.extend(k for k in state.bags[player] if k != STORM)
-    rng.shuffle(pool)
+        pool.extend(sorted(k for k in state.bags[player] if k != STORM))
+    fisher_yates(pool, rng)
     start = 0
     for player in hidden:
         bag = state.bags[player]
@@ -299,3 +317,11 @@ def deal_hidden_bags(state: State, rng: random.Random) -> None:
         size = len(bag) - storms
         state.bags[player] = tuple(sorted([STORM] * storms + pool[start:start + size]))
         start += size
+
+
+def fisher_yates(items: list[int], rng: random.Random) -> None:
+    """Shuffle `items` in place by Fisher-Yates on ``rng.random()`` alone: for i from the last index
+    down to 1, swap items[i] with items[int(random() * (i + 1))] (docs/determinism.md)."""
+    for i in range(len(items) - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        items[i], items[j] = items[j], items[i]

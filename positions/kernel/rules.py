@@ -9,7 +9,7 @@ waits for a decision or a chance outcome.
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, Sequence, TypeVar
 
 from positions.kernel import phases
 from positions.kernel.phases import CHANCE_PHASES, SIMULTANEOUS
@@ -104,8 +104,26 @@ def choice_revealed(pos: State, player: Player) -> bool:
                  or (pos.phase in phases.RESOLVING and bool(pos.hands[player]))))
 
 
+HASH_GOLDEN = 0x9E3779B97F4A7C15
+"""The golden-ratio increment of splitmix64, added at each step of the history hash."""
+_MASK64 = 0xFFFFFFFFFFFFFFFF
+
+
+def fold(history: int, event: Sequence[int]) -> int:
+    """The history hash `history` (an int in [0, 2**64)) with one event of ints folded in: its
+    length, then each int (a negative one as 64-bit two's complement), each step the splitmix64
+    finalizer of ``(h ^ x) + golden`` (docs/determinism.md, "History hash")."""
+    h = history
+    for x in (len(event), *event):
+        z = ((h ^ (x & _MASK64)) + HASH_GOLDEN) & _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        h = z ^ (z >> 31)
+    return h
+
+
 def _fold(pos: State, *event: int) -> None:
-    pos.history = hash((pos.history, *event))
+    pos.history = fold(pos.history, event)
 
 
 def reset_weather(pos: State) -> None:
@@ -606,7 +624,7 @@ def sample_chance(pos: State, rng: random.Random) -> Action:
     if phase == phases.TIEBREAK:
         tied = pos.ties[0][1]
         return TIEBREAK[tied[int(rng.random() * len(tied))]]
-    bag = pos.bags[pos.actor]
+    bag = sorted(pos.bags[pos.actor])  # in kind order: the draw does not depend on the bag's order
     size = len(bag)
     first = int(rng.random() * size)
     if phase == phases.EXTRA_DRAW or size == 1:

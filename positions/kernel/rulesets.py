@@ -43,11 +43,15 @@ class Ruleset(NamedTuple):
         """Whether a tile of this kind in a path costs a Step when the Storm hits (C16)."""
         return self.penalised_kinds is None or kind in self.penalised_kinds
 
-    def fingerprint(self) -> tuple:
-        """The rule facts as ints only, so that hashing them gives the same value in every process."""
-        penalised = (-1,) if self.penalised_kinds is None else self.penalised_kinds
-        return (self.start_bag, self.storm_thresholds, penalised, self.walks, self.start_steps,
-                self.deck_suns, self.deck_storms, self.reserve_storms, self.stack_size)
+    def to_ints(self) -> tuple[int, ...]:
+        """The rule facts as ints (the name left out), as the state encoding writes them
+        (docs/determinism.md): the start bag, the thresholds as pairs, the penalised kinds (-1 for
+        ``None``), then walks, start Steps, deck Suns and Storms, reserve Storms and stack size."""
+        penalised = (-1,) if self.penalised_kinds is None else (len(self.penalised_kinds), *self.penalised_kinds)
+        thresholds = tuple(n for pair in self.storm_thresholds for n in pair)
+        return (len(self.start_bag), *self.start_bag, len(self.storm_thresholds), *thresholds, *penalised,
+                self.walks, self.start_steps, self.deck_suns, self.deck_storms, self.reserve_storms,
+                self.stack_size)
 
     @property
     def start_storms(self) -> int:

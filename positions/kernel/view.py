@@ -26,12 +26,31 @@ def walk_number(position: Position) -> int:
 
 
 def public_facts(pos: Position) -> tuple[object, ...]:
-    """Every public fact of a position as ints and tuples (so its hash is the same in any process)."""
+    """Every public fact of a position as ints and tuples (flattened to ints by :func:`public_fact_ints`)."""
     players = tuple(((-1, len(pos.bags[p])) if p in pos.hidden_bags else tuple(sorted(pos.bags[p])),
                      pos.hands[p], pos.paths[p], pos.set_aside[p],
                      pos.steps[p], pos.vp[p], int(pos.walking[p]), pos.owned_storms[p])
                     for p in range(pos.players))
-    return (pos.ruleset.fingerprint(), pos.route.kinds, pos.players, pos.walk, pos.turn, pos.phase, pos.actor,
+    return (pos.ruleset.to_ints(), pos.route.kinds, pos.players, pos.walk, pos.turn, pos.phase, pos.actor,
             players, pos.track_suns, pos.track_storms, pos.deck_suns, pos.deck_storms, pos.reserve,
             pos.market, tuple(sorted(pos.box)), pos.tile, pos.extra_plays, pos.discards_left,
             pos.discards_required, pos.ties)
+
+
+def public_fact_ints(pos: Position) -> list[int]:
+    """:func:`public_facts` flattened to ints: an int as itself (a bool as 0 or 1), a tuple as its
+    length then its items flattened in turn; a saved position's history starts as their hash."""
+    ints: list[int] = []
+    _flatten(public_facts(pos), ints)
+    return ints
+
+
+def _flatten(value: object, ints: list[int]) -> None:
+    if isinstance(value, tuple):
+        ints.append(len(value))
+        for item in value:
+            _flatten(item, ints)
+    elif isinstance(value, int):
+        ints.append(int(value))
+    else:
+        raise TypeError(f"public facts hold ints and tuples only, not {value!r}")
