@@ -83,13 +83,7 @@ def render() -> str:
     out.append("/// (SPEC-portable section 5).")
     rulesets = []
     for ruleset in RULESETS.values():
-        ints = [len(ruleset.start_bag), *ruleset.start_bag, len(ruleset.storm_thresholds)]
-        for count, threshold in ruleset.storm_thresholds:
-            ints += [count, threshold]
-        ints += [-1] if ruleset.penalised_kinds is None else [len(ruleset.penalised_kinds),
-                                                              *ruleset.penalised_kinds]
-        ints += [ruleset.walks, ruleset.start_steps, ruleset.deck_suns, ruleset.deck_storms,
-                 ruleset.reserve_storms, ruleset.stack_size]
+        ints = list(ruleset.to_ints())
         rulesets.append((ruleset.name, ints))
     out.append(f"pub const RULESETS: [(&str, &[i64]); {len(rulesets)}] = [")
     for name, ints in rulesets:
