@@ -106,7 +106,7 @@ pub fn reset_resolution(pos: &mut State) {
     pos.extra_plays = 0;
     pos.discards_left = 0;
     pos.discards_required = 0;
-    pos.tie_count = 0;
+    pos.set_ties(&[]);
 }
 
 // --- simultaneous steps (C6, C8, C12) ----------------------------------------------------------
@@ -515,7 +515,7 @@ fn extra_draw(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
 fn settle_buys(pos: &mut State) {
     let players = pos.players;
     if pos.pending[..players].iter().all(|&c| c < BUY_BASE) {
-        pos.tie_count = 0;
+        pos.set_ties(&[]);
         turn_weather(pos);
         return;
     }

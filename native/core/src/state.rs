@@ -24,10 +24,25 @@ pub type Action = i32;
 pub type Kind = u8;
 
 /// An ordered group of tiles or seats (a Python tuple) of at most `CAP` items, stored inline.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+/// Equality and hashing see the items only (never the unused slots).
+#[derive(Clone, Copy)]
 pub struct Tiles<const CAP: usize> {
     len: u8,
     items: [u8; CAP],
+}
+
+impl<const CAP: usize> PartialEq for Tiles<CAP> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl<const CAP: usize> Eq for Tiles<CAP> {}
+
+impl<const CAP: usize> std::hash::Hash for Tiles<CAP> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state)
+    }
 }
 
 impl<const CAP: usize> std::fmt::Debug for Tiles<CAP> {
@@ -142,12 +157,20 @@ impl<const CAP: usize> Tiles<CAP> {
     }
 }
 
-/// A short list of actions (a Python tuple of actions), stored inline.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// A short list of actions (a Python tuple of actions), stored inline; equality sees the actions only.
+#[derive(Clone, Copy)]
 pub struct ActionList {
     len: u8,
     items: [Action; LEGAL_CAP],
 }
+
+impl PartialEq for ActionList {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for ActionList {}
 
 impl std::fmt::Debug for ActionList {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -321,10 +344,11 @@ impl State {
         &self.ties[..self.tie_count as usize]
     }
 
-    /// Replace the pending ties.
+    /// Replace the pending ties (the unused slots cleared, so equal states compare equal).
     #[inline]
     pub fn set_ties(&mut self, ties: &[Tie]) {
         self.ties[..ties.len()].copy_from_slice(ties);
+        self.ties[ties.len()..].fill(Tie::default());
         self.tie_count = ties.len() as u8;
     }
 }
