@@ -1,6 +1,7 @@
 """The differential harness: a Python Position and a native State side by side, compared after every
 event (canonical encoding, current player, legal set, chance outcomes with weights, every seat's
-information-set key, the error class of an illegal action) — issue 53, "Proof of identity"."""
+information-set key, the error class of an illegal action; at some events a determinization and the
+step's start) — issue 53, "Proof of identity"."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ def same_state(py: Position, nat: "refuge_native.State", where: str) -> None:
         key = py.information_set_key(seat)
         assert nat.information_set_key(seat) == tuple(int(x) for x in key), f"{where}: seat {seat}'s key"
     assert nat.returns() == py.returns(), f"{where}: returns"
+    assert nat.is_simultaneous() == py.is_simultaneous(), f"{where}: simultaneous"
 
 
 def error_class(apply: Callable[[int], None], action: int) -> type | None:
@@ -80,6 +82,9 @@ def play_game(players: int, route: str, policy: str, seed: int) -> int:
             det_seed = int(probe.random() * 2**53)
             expected = py.determinize(seat, random.Random(det_seed)).to_ints()
             assert nat.determinize(seat, refuge_native.Rng(det_seed)).to_ints() == expected, where
+            start = py.step_start(seat)
+            native_start = nat.step_start(seat)
+            assert (native_start and native_start.to_ints()) == (start and start.to_ints()), where
         if py.is_chance():
             action = py.sample_chance(py_rng)
             assert nat.sample_chance(nat_rng) == action, f"{where}: sampled outcome"
