@@ -10,8 +10,11 @@
 pub mod actions;
 pub mod catalogue;
 pub mod encoding;
+pub mod evaluator;
+pub mod game;
 pub mod hash;
 pub mod heuristic;
+pub mod ismcts;
 pub mod position;
 pub mod rng;
 pub mod rules;

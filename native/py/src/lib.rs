@@ -10,6 +10,8 @@ use pyo3::types::PyTuple;
 use refuge_core::catalogue::{DEFAULT_ROLLOUT, THRIFTY_ROLLOUT};
 use refuge_core::{heuristic, Playout};
 
+mod search;
+
 /// Run `f`, turning a panic into a one-line `RuntimeError` (Python twin: none; the crate's guard).
 fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
@@ -316,6 +318,7 @@ fn refuge_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<State>()?;
     m.add_class::<Heuristic>()?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
+    search::register(m)?;
     m.add("ENCODING_VERSION", refuge_core::encoding::ENCODING_VERSION)?;
     Ok(())
 }

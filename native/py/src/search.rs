@@ -1,9 +1,7 @@
 //! `refuge_native.search`: one whole search per call, the GIL released while it runs
 //! (⇄ `search.ismcts.run_tree` for one worker's tree, called by `Position.native_search`).
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use refuge_core::evaluator::Model;
@@ -12,6 +10,8 @@ use refuge_core::heuristic::Heuristic;
 use refuge_core::ismcts::{run_tree, Config, Helpers, Simultaneous, TreeOutcome};
 use refuge_core::rng::Rng;
 use refuge_core::state::State;
+
+use crate::guard;
 
 /// Per root action (action, visits, value sum, score sum, policy sum); per root action played,
 /// every player's return sum, score sum and the searcher's squared-score sum; the node count.
@@ -90,29 +90,20 @@ fn search(
         None => None,
     };
     let scope = EndgameScope;
-    let outcome = py.allow_threads(|| {
-        catch_unwind(AssertUnwindSafe(|| {
+    py.allow_threads(|| {
+        guard(|| {
             let helpers = Helpers {
                 rollout: rollout.as_ref().map(|h| h as _),
                 prior: prior.as_ref().map(|h| h as _),
                 evaluator: model.as_ref().map(|m| m as _),
                 oracle: if oracle { Some(&scope as _) } else { None },
             };
-            run_tree(&state, &config, &helpers, Rng::new(seed), iterations)
-        }))
-    });
-    match outcome {
-        Ok(Ok(TreeOutcome { sums, player_sums, nodes, .. })) => Ok(Some((sums, player_sums, nodes))),
-        Ok(Err(_unsupported)) => Ok(None),
-        Err(panic) => {
-            let message = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_else(|| "a panic".into());
-            Err(PyRuntimeError::new_err(format!("native search failed: {}", message.lines().next().unwrap_or(""))))
-        }
-    }
+            // an exact-endgame leaf (Unsupported): None, the Python search runs
+            Ok(run_tree(&state, &config, &helpers, Rng::new(seed), iterations)
+                .ok()
+                .map(|TreeOutcome { sums, player_sums, nodes, .. }| (sums, player_sums, nodes)))
+        })
+    })
 }
 
 /// Every player's (win share, projected final score) at the position `ints` by the summary model
