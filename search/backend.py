@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
 from search.errors import SearchError
 from search.policies import UniformRandom
@@ -52,7 +52,7 @@ def native_unsupported(state: Game, request: SearchRequest, hooked: bool, reuse:
     if hooked:
         return "a progress hook"
     if reuse is not None:
-        return "tree reuse"
+        return "tree reuse in a Python node table"
     return str(unsupported(native_request(request)))
 
 
@@ -74,15 +74,52 @@ def choose_backend(state: Game, request: SearchRequest, hooked: bool = False,
     return "python"
 
 
-def native_trees(state: Game, request: SearchRequest, seeds: Sequence[int],
-                 budgets: Sequence[int]) -> list[tuple[RootSums, int]] | None:
-    """Every worker's tree grown natively, in threads (root sums and node count, in worker order);
-    ``None`` when one of them met a leaf the core cannot value as Python would (run Python)."""
+class KeptTree:
+    """A node table kept between one player's searches of a game (tree reuse, ``search(reuse=...)``):
+    the game's native core's while the searches run there; from the first that runs in Python on,
+    a Python node table (the native one converted once: the same statistics)."""
+
+    def __init__(self) -> None:
+        self.native: Any = None
+        """The core's table (``SearchesNatively.native_table()``), made by the first native search."""
+        self.nodes: dict[Hashable, Any] | None = None
+        """The Python node table, once a search ran in Python."""
+
+    def __len__(self) -> int:
+        if self.nodes is not None:
+            return len(self.nodes)
+        return 0 if self.native is None else len(self.native)
+
+    def __contains__(self, key: object) -> bool:
+        if self.nodes is not None:
+            return key in self.nodes
+        return self.native is not None and key in self.native
+
+    def native_table(self, state: Game) -> Any:
+        """The core's table to grow (made at the first native search)."""
+        if self.native is None:
+            self.native = state.native_table()  # type: ignore[attr-defined]
+        return self.native
+
+    def python_nodes(self, convert: Callable[[Any], dict[Hashable, Any]]) -> dict[Hashable, Any]:
+        """The Python node table to grow: the native one converted by `convert` (from its
+        ``export()``) the first time."""
+        if self.nodes is None:
+            self.nodes = {} if self.native is None else convert(self.native.export())
+            self.native = None
+        return self.nodes
+
+
+def native_trees(state: Game, request: SearchRequest, seeds: Sequence[int], budgets: Sequence[int],
+                 table: Any = None) -> list[tuple[RootSums, int]] | None:
+    """Every worker's tree grown natively, in threads (root sums and node count, in worker order),
+    on `table` when given (one worker: tree reuse); ``None`` when one of them met a leaf the core
+    cannot value as Python would (run Python; `table` is left as it was)."""
     request = native_request(request)
     grow = state.native_search  # type: ignore[attr-defined]
 
     def one(job: tuple[int, int]) -> NativeTree | None:
-        return grow(request, job[0], job[1])  # type: ignore[no-any-return]
+        return grow(request, job[0], job[1], table)  # type: ignore[no-any-return]
 
     jobs = list(zip(seeds, budgets))
     if len(jobs) == 1:

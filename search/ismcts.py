@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Iterator, Mapping, Sequence
 
 from search.errors import SearchError
-from search.backend import choose_backend, native_trees
+from search.backend import KeptTree, choose_backend, native_trees
 from search.policies import UniformRandom
 from search.parallel import derive_seed, map_in_processes, split_iterations
 from search.protocol import CHANCE_PLAYER, TERMINAL_PLAYER, Evaluator, Game, Policy
@@ -584,8 +584,23 @@ def widened_actions(legal: Sequence[int], node: Node, widening: float, guide: in
     return [guide] + others[:int(widening * math.sqrt(visits))]
 
 
+def nodes_from_native(exported: Sequence[tuple[Hashable, Sequence[tuple[int, int, int, float, float, float, float]]]],
+                      ) -> dict[Hashable, Node]:
+    """A native core's node table as the Python tree keeps it (``SearchTable.export()``: per node
+    its key and every edge's action, visits, availability, value, score, regret and policy sums)."""
+    nodes: dict[Hashable, Node] = {}
+    for key, edges in exported:
+        node: Node = {}
+        for action, visits, availability, value_sum, score_sum, regret, policy_sum in edges:
+            stats = node[action] = EdgeStats()
+            stats.visits, stats.availability = visits, availability
+            stats.value_sum, stats.score_sum, stats.regret, stats.policy_sum = value_sum, score_sum, regret, policy_sum
+        nodes[key] = node
+    return nodes
+
+
 def search(state: Game, request: SearchRequest, on_progress: Progress | None = None,
-           progress_every: int = 64, reuse: dict[Hashable, Node] | None = None) -> SearchResult:
+           progress_every: int = 64, reuse: dict[Hashable, Node] | KeptTree | None = None) -> SearchResult:
     """Search the decision at `state` for its current player; never mutates `state`.
 
     With `on_progress` (one worker only) the growing search reports every `progress_every`
@@ -611,13 +626,16 @@ def search(state: Game, request: SearchRequest, on_progress: Progress | None = N
     budgets = split_iterations(request.iterations, request.workers)
     jobs: list[tuple[Any, ...]] = [(state, request, derive_seed(request.seed, i), budget)
                                    for i, budget in enumerate(budgets)]
-    if on_progress is not None or reuse is not None:
-        jobs = [jobs[0] + (on_progress, max(1, progress_every), reuse)]
-    backend = choose_backend(state, request, on_progress is not None, reuse)
-    grown = native_trees(state, request, [job[2] for job in jobs], [job[3] for job in jobs]) \
-        if backend == "native" else None
+    kept = reuse if isinstance(reuse, KeptTree) else None
+    python_table = reuse.nodes if isinstance(reuse, KeptTree) else reuse
+    backend = choose_backend(state, request, on_progress is not None, python_table)
+    grown = native_trees(state, request, [job[2] for job in jobs], [job[3] for job in jobs],
+                         kept.native_table(state) if kept is not None else None) if backend == "native" else None
     if grown is None:
         backend = "python"
+        table = kept.python_nodes(nodes_from_native) if kept is not None else reuse
+        if on_progress is not None or table is not None:
+            jobs = [jobs[0] + (on_progress, max(1, progress_every), table)]
         outcomes = map_in_processes(run_tree, jobs)
     else:
         seconds = time.perf_counter() - start

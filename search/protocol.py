@@ -128,9 +128,16 @@ class SearchesNatively(Protocol):
         """Why the core cannot grow `request`'s tree exactly as the Python search would ('' when it can)."""
         ...
 
-    def native_search(self, request: Any, seed: int, iterations: int) -> NativeTree | None:
-        """``run_tree(self, request, seed, iterations)``'s root statistics, grown natively; ``None``
-        where the core met a position it cannot value as Python would (the Python search runs)."""
+    def native_search(self, request: Any, seed: int, iterations: int, table: Any = None) -> NativeTree | None:
+        """``run_tree(self, request, seed, iterations)``'s root statistics, grown natively (on
+        `table`, a :meth:`native_table` kept from earlier searches, when given); ``None`` where the
+        core met a position it cannot value as Python would (the Python search runs; `table` is left
+        as it was)."""
+        ...
+
+    def native_table(self) -> Any:
+        """An empty node table of the core, to keep between searches (``len``, ``in`` by node key,
+        ``export()``: see ``search.backend.KeptTree``)."""
         ...
 
 

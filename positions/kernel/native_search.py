@@ -76,10 +76,18 @@ def _weights(evaluator: Any) -> tuple[Sequence[float], Sequence[float]] | None:
     return weights() if weights is not None else None
 
 
-def search(position: Encodable, request: Any, seed: int, iterations: int) -> NativeTree | None:
+def new_table() -> Any:
+    """An empty node table of the core (``refuge_native.SearchTable``), kept between searches."""
+    assert refuge_native is not None
+    return refuge_native.SearchTable()
+
+
+def search(position: Encodable, request: Any, seed: int, iterations: int, table: Any = None) -> NativeTree | None:
     """One tree grown natively from `position` for `iterations` with the stream ``Random(seed)``
-    (``search.ismcts.run_tree``'s root statistics, bit for bit), or ``None`` where the core met a
-    leaf it cannot value exactly as Python would (an exact-endgame leaf): run the Python search.
+    (``search.ismcts.run_tree``'s root statistics, bit for bit), on `table` (:func:`new_table`, kept
+    from the same player's earlier searches) when given, or ``None`` where the core met a leaf it
+    cannot value exactly as Python would (an exact-endgame leaf; `table` is left as it was): run the
+    Python search.
 
     The caller has checked :func:`unsupported`.
     """
@@ -93,7 +101,7 @@ def search(position: Encodable, request: Any, seed: int, iterations: int) -> Nat
         cutoff=cutoff, uniform_root=request.root_selection == "uniform", step_root=request.step_root,
         simultaneous=request.simultaneous, mixing=float(request.mixing), rollout=_heuristic(request.rollout),
         prior=_heuristic(request.prior), evaluator=None if evaluator is None else (list(evaluator[0]), list(evaluator[1])),
-        oracle=request.oracle is not None)
+        oracle=request.oracle is not None, table=table)
     if found is None:
         return None
     sums, player_sums, nodes = found

@@ -276,10 +276,15 @@ class Position(State):
         it can; ``search.protocol.SearchesNatively``)."""
         return native_core.unsupported(request)
 
-    def native_search(self, request: Any, seed: int, iterations: int) -> native_core.NativeTree | None:
+    def native_search(self, request: Any, seed: int, iterations: int,
+                      table: Any = None) -> native_core.NativeTree | None:
         """One search tree grown by the native core from here (``search.protocol.SearchesNatively``;
         :func:`positions.kernel.native_search.search`)."""
-        return native_core.search(self, request, seed, iterations)
+        return native_core.search(self, request, seed, iterations, table)
+
+    def native_table(self) -> Any:
+        """An empty node table of the native core (``search.protocol.SearchesNatively``)."""
+        return native_core.new_table()
 
     def _believed_choice(self, other: Player, options: Sequence[Action], belief: Policy[Position],
                          rng: random.Random) -> Action:

@@ -20,7 +20,7 @@ from positions import Position
 from positions.examples import example_names, load_example
 from positions.kernel import native_search
 from positions.kernel.heuristics import DEFAULT_ROLLOUT, THRIFTY_ROLLOUT
-from search.ismcts import run_tree
+from search.ismcts import nodes_from_native, run_tree
 from search.request import SearchRequest
 
 refuge_native = pytest.importorskip("refuge_native")
@@ -119,3 +119,53 @@ def test_an_exact_endgame_leaf_hands_the_search_back_to_python() -> None:
 def test_requests_the_core_cannot_copy_are_named() -> None:
     assert native_search.unsupported(SearchRequest(iterations=10, chance_widening=1.0)) == "chance widening"
     assert native_search.unsupported(SearchRequest(seconds=1.0)) == "a time limit"
+
+
+def test_a_kept_table_grows_as_the_python_one_across_searches() -> None:
+    """Tree reuse: two searches on one native table give what two on one Python table give, and
+    the native table converted (search.backend.KeptTree) is the Python one."""
+    first, second = decision_examples()[0][1], decision_examples()[1][1]
+    request = agent_request(80)
+    table = native_search.new_table()
+    python_table: dict = {}
+    for position, seed in ((first, 3), (first, 4), (second, 5)):
+        native = native_search.search(position, request, seed, 80, table)
+        python = run_tree(position, request, seed, 80, nodes=python_table)
+        assert native is not None
+        assert (native[0], native[1], native[2]) == (python.sums, python.player_sums, python.nodes)
+    converted = nodes_from_native(table.export())
+    assert list(converted) == list(python_table)
+    assert {k: {a: repr(s) for a, s in n.items()} for k, n in converted.items()} == \
+        {k: {a: repr(s) for a, s in n.items()} for k, n in python_table.items()}
+
+
+def test_a_game_between_default_agents_is_the_same_on_both_backends(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The agent's default (tree reuse, exact endgames: the last walk falls back to Python with the
+    table converted) plays the same moves and finds the same statistics on both backends."""
+
+    backends: set[str] = set()
+
+    def play(backend: str) -> list[tuple[int, tuple]]:
+        monkeypatch.setenv("REFUGE_BACKEND", backend)
+        agents = [SearchAgent(f"seat {seat}", iterations=40) for seat in range(2)]
+        position = Position.new_game(2, "forest")
+        rng = random.Random(5)
+        moves: list[tuple[int, tuple]] = []
+        while not position.is_terminal() and len(moves) < 120:
+            if position.is_chance():
+                position.apply(position.sample_chance(rng))
+                continue
+            agent = agents[position.current_player()]
+            action = agent.choose(position, rng)
+            searched = agent.last.actions if agent.last is not None and len(position.legal_actions()) > 1 else ()
+            if agent.last is not None and backend == "":
+                backends.add(agent.last.backend)
+            moves.append((int(action), searched))
+            agent.last = None
+            position.apply(int(action))
+        return moves
+
+    python = play("python")
+    monkeypatch.delenv("REFUGE_BACKEND")
+    assert play("") == python
+    assert backends == {"native", "python"}  # native, then the last walk's exact endgames in Python

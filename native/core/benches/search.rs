@@ -8,7 +8,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use refuge_core::catalogue::DEFAULT_ROLLOUT;
 use refuge_core::evaluator::{Model, FEATURES, SCORE_FEATURES};
 use refuge_core::game::EndgameScope;
-use refuge_core::ismcts::{Config, Helpers, Tree};
+use refuge_core::ismcts::{Config, Helpers, Table, Tree};
 use refuge_core::rng::Rng;
 use refuge_core::state::State;
 
@@ -54,7 +54,8 @@ fn search_iteration(c: &mut Criterion) {
     let advisor = Config { widening: 0.1, exploration_below: 0.3, ..Config::default() };
     let advisor_helpers = Helpers { rollout: Some(&DEFAULT_ROLLOUT), oracle: Some(&scope), ..Helpers::default() };
     for (name, config, helpers) in [("agent", &agent, &agent_helpers), ("advisor", &advisor, &advisor_helpers)] {
-        let mut tree = Tree::new(&state, config, helpers, Rng::new(1));
+        let mut table = Table::default();
+        let mut tree = Tree::new(&state, config, helpers, Rng::new(1), &mut table);
         c.bench_function(&format!("search iteration ({name})"), |b| {
             b.iter(|| tree.iterate().expect("no exact-endgame leaf in walk 1"))
         });

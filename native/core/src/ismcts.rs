@@ -167,6 +167,11 @@ pub struct Node {
     /// (action, statistics).
     pub edges: Vec<(i32, EdgeStats)>,
     favourite: Option<i32>,
+    /// The search that added the node: its favourite counts only there (Python's `favourites` is
+    /// the tree's own, so a node kept from an earlier search has none).
+    born: u32,
+    /// The last search that saved the node's edges in the table's journal.
+    saved: u32,
 }
 
 impl Node {
@@ -178,6 +183,77 @@ impl Node {
                 self.edges.push((action, EdgeStats::default()));
                 self.edges.len() - 1
             }
+        }
+    }
+}
+
+/// A node's edges: (action, statistics) in the order first met.
+type Edges = Vec<(i32, EdgeStats)>;
+
+/// The node table: every information set's node, kept between one player's searches of a game
+/// (⇄ the `nodes` dict `search(reuse=...)` grows in place), with a journal that undoes a search
+/// stopped as [`Unsupported`] so that the Python search can run it from the same table.
+#[derive(Clone, Debug)]
+pub struct Table<K> {
+    index: HashMap<(i32, K), usize>,
+    nodes: Vec<Node>,
+    keys: Vec<(i32, K)>,
+    /// The current search (1, 2, ...).
+    search: u32,
+    /// The node count before the current search, and the edges of its older nodes before it.
+    journal: (usize, Vec<(usize, Edges)>),
+}
+
+impl<K: Hash + Eq + Clone> Default for Table<K> {
+    fn default() -> Self {
+        Table { index: HashMap::new(), nodes: Vec::new(), keys: Vec::new(), search: 0, journal: (0, Vec::new()) }
+    }
+}
+
+impl<K: Hash + Eq + Clone> Table<K> {
+    /// The information sets in the table (⇄ `len(nodes)`).
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the table is empty.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Whether the table holds this information set's node (⇄ `key in nodes`).
+    pub fn contains(&self, key: &(i32, K)) -> bool {
+        self.index.contains_key(key)
+    }
+
+    /// Every node with its key, in the order they were added (⇄ the `nodes` dict's items).
+    pub fn entries(&self) -> impl Iterator<Item = (&(i32, K), &Node)> {
+        self.keys.iter().zip(&self.nodes)
+    }
+
+    fn begin(&mut self) {
+        self.search += 1;
+        self.journal = (self.nodes.len(), Vec::new());
+    }
+
+    /// Save a node's edges before the current search first changes them.
+    fn touch(&mut self, node: usize) {
+        let entry = &mut self.nodes[node];
+        if entry.saved != self.search && entry.born != self.search {
+            entry.saved = self.search;
+            self.journal.1.push((node, entry.edges.clone()));
+        }
+    }
+
+    /// Undo the current search: its nodes removed, the older nodes' edges as they were.
+    fn rollback(&mut self) {
+        let (len, saved) = std::mem::take(&mut self.journal);
+        for key in self.keys.drain(len..) {
+            self.index.remove(&key);
+        }
+        self.nodes.truncate(len);
+        for (node, edges) in saved {
+            self.nodes[node].edges = edges;
         }
     }
 }
@@ -211,8 +287,7 @@ pub struct Tree<'a, G: Game> {
     player: i32,
     root: G,
     answer: (i32, G::Key),
-    index: HashMap<(i32, G::Key), usize>,
-    nodes: Vec<Node>,
+    table: &'a mut Table<G::Key>,
     answer_sums: Vec<(i32, Vec<f64>)>,
     answer_action: i32,
     widening: f64,
@@ -222,9 +297,18 @@ pub struct Tree<'a, G: Game> {
 impl<'a, G: Game> Tree<'a, G> {
     /// A tree for the decision `decision` drawing from `rng` (⇄ `Tree.__init__`; `rng` is
     /// `random.Random(seed)`).
-    pub fn new(decision: &G, config: &'a Config, helpers: &'a Helpers<'a, G>, rng: Rng) -> Self {
+    /// With `table` (kept from the same player's earlier searches of this game) the tree grows on
+    /// it in place.
+    pub fn new(
+        decision: &G,
+        config: &'a Config,
+        helpers: &'a Helpers<'a, G>,
+        rng: Rng,
+        table: &'a mut Table<G::Key>,
+    ) -> Self {
         let player = decision.current_player();
         let root = tree_root(decision, config);
+        table.begin();
         Tree {
             config,
             helpers,
@@ -232,8 +316,7 @@ impl<'a, G: Game> Tree<'a, G> {
             player,
             root,
             answer: (player, decision.information_set_key(player)),
-            index: HashMap::new(),
-            nodes: Vec::new(),
+            table,
             answer_sums: Vec::new(),
             answer_action: -1,
             widening: if helpers.rollout.is_some() { config.widening } else { 0.0 },
@@ -273,8 +356,11 @@ impl<'a, G: Game> Tree<'a, G> {
             if remaining > 0 && !at_answer && !state.is_simultaneous() {
                 remaining = 0;
             }
-            let node = match self.index.get(&key) {
-                Some(&node) => node,
+            let node = match self.table.index.get(&key) {
+                Some(&node) => {
+                    self.table.touch(node);
+                    node
+                }
                 None => {
                     if expanded {
                         return;
@@ -297,9 +383,12 @@ impl<'a, G: Game> Tree<'a, G> {
     /// Add the node of an information set first reached, with the prior's favourite (⇄ `Tree.expand`).
     fn expand(&mut self, key: (i32, G::Key), state: &G) -> usize {
         let favourite = self.helpers.prior.map(|prior| prior.choose(state, &mut self.rng));
-        self.nodes.push(Node { edges: Vec::new(), favourite });
-        self.index.insert(key, self.nodes.len() - 1);
-        self.nodes.len() - 1
+        let table = &mut *self.table;
+        let search = table.search;
+        table.nodes.push(Node { edges: Vec::new(), favourite, born: search, saved: search });
+        table.index.insert(key.clone(), table.nodes.len() - 1);
+        table.keys.push(key);
+        table.nodes.len() - 1
     }
 
     /// The action a node plays in this iteration: (edge index, action, mix) (⇄ `Tree.select`).
@@ -310,14 +399,15 @@ impl<'a, G: Game> Tree<'a, G> {
         if self.widening != 0.0 && !above && legal.len() > 1 {
             let rollout = self.helpers.rollout.expect("widening needs a rollout policy");
             let guide = rollout.choose(state, &mut self.rng);
-            legal = widened_actions(&legal, &self.nodes[node], self.widening, guide);
+            legal = widened_actions(&legal, &self.table.nodes[node], self.widening, guide);
         }
-        let node = &mut self.nodes[node];
+        let search = self.table.search;
+        let node = &mut self.table.nodes[node];
         if at_answer && config.uniform_root {
             let (edge, action) = least_visited(node, &legal);
             return (edge, action, None);
         }
-        let favourite = if self.helpers.prior.is_some() { node.favourite } else { None };
+        let favourite = if self.helpers.prior.is_some() && node.born == search { node.favourite } else { None };
         if config.simultaneous != Simultaneous::Uct && legal.len() > 1 && state.is_simultaneous() {
             let exp3 = config.simultaneous == Simultaneous::Exp3;
             let (edge, action, mix) = matched(node, &legal, exp3, config.mixing, favourite, &mut self.rng);
@@ -346,7 +436,7 @@ impl<'a, G: Game> Tree<'a, G> {
         let exp3 = self.config.simultaneous == Simultaneous::Exp3;
         for (node, edge, actor, mix) in &self.path {
             let value = returns[*actor];
-            let node = &mut self.nodes[*node];
+            let node = &mut self.table.nodes[*node];
             let stats = &mut node.edges[*edge].1;
             stats.visits += 1;
             stats.value_sum += value;
@@ -383,7 +473,7 @@ impl<'a, G: Game> Tree<'a, G> {
 
     /// The answer node's statistics so far (⇄ `Tree.root_sums` and `information_sets`).
     pub fn outcome(&self, iterations: u64) -> TreeOutcome {
-        let root = self.index.get(&self.answer).map(|&i| &self.nodes[i]);
+        let root = self.table.index.get(&self.answer).map(|&i| &self.table.nodes[i]);
         let sums = root
             .map(|node| {
                 node.edges
@@ -392,7 +482,7 @@ impl<'a, G: Game> Tree<'a, G> {
                     .collect()
             })
             .unwrap_or_default();
-        TreeOutcome { sums, player_sums: self.answer_sums.clone(), iterations, nodes: self.nodes.len() }
+        TreeOutcome { sums, player_sums: self.answer_sums.clone(), iterations, nodes: self.table.len() }
     }
 }
 
@@ -406,18 +496,23 @@ pub fn tree_root<G: Game>(decision: &G, config: &Config) -> G {
     decision.clone()
 }
 
-/// Grow one tree for `iterations` from `decision`; its root statistics (⇄ `ismcts.run_tree` with
-/// an iteration limit, no progress hook, no reuse).
+/// Grow one tree for `iterations` from `decision` on `table` (empty, or kept from the same
+/// player's earlier searches); its root statistics (⇄ `ismcts.run_tree` with an iteration limit,
+/// no progress hook). A search stopped as [`Unsupported`] leaves `table` as it found it.
 pub fn run_tree<G: Game>(
     decision: &G,
     config: &Config,
     helpers: &Helpers<'_, G>,
     rng: Rng,
     iterations: u64,
+    table: &mut Table<G::Key>,
 ) -> Result<TreeOutcome, Unsupported> {
-    let mut tree = Tree::new(decision, config, helpers, rng);
+    let mut tree = Tree::new(decision, config, helpers, rng, table);
     for _ in 0..iterations {
-        tree.iterate()?;
+        if let Err(unsupported) = tree.iterate() {
+            tree.table.rollback();
+            return Err(unsupported);
+        }
     }
     Ok(tree.outcome(iterations))
 }
@@ -586,6 +681,17 @@ fn matched(
 mod tests {
     use super::*;
 
+    /// A search on a fresh table.
+    fn run<G: Game>(
+        decision: &G,
+        config: &Config,
+        helpers: &Helpers<'_, G>,
+        rng: Rng,
+        iterations: u64,
+    ) -> Result<TreeOutcome, Unsupported> {
+        run_tree(decision, config, helpers, rng, iterations, &mut Table::default())
+    }
+
     /// ⇄ `tests/toy_games.py` `DiceGame`: roll a die of faces 1-3 or stop; a 1 busts to 0;
     /// reaching the target wins. With target 3, rolling from 0 is worth 5/9, stopping 0.
     #[derive(Clone)]
@@ -698,7 +804,7 @@ mod tests {
 
     #[test]
     fn the_dice_game_learns_that_rolling_is_worth_five_ninths() {
-        let outcome = run_tree(&dice(), &Config::default(), &Helpers::default(), Rng::new(1), 20_000).unwrap();
+        let outcome = run(&dice(), &Config::default(), &Helpers::default(), Rng::new(1), 20_000).unwrap();
         let (rolls, wins, score) = edge(&outcome, ROLL);
         let (stops, stop_wins, _) = edge(&outcome, STOP);
         assert!(rolls > 10 * stops, "rolls {rolls}, stops {stops}");
@@ -714,14 +820,14 @@ mod tests {
 
     #[test]
     fn the_same_seed_gives_the_same_statistics_and_another_seed_others() {
-        let run = |seed| run_tree(&dice(), &Config::default(), &Helpers::default(), Rng::new(seed), 500).unwrap();
+        let run = |seed| run(&dice(), &Config::default(), &Helpers::default(), Rng::new(seed), 500).unwrap();
         assert_eq!(run(7), run(7));
         assert_ne!(run(7).sums, run(8).sums);
     }
 
     #[test]
     fn every_root_action_is_available_in_every_iteration() {
-        let outcome = run_tree(&dice(), &Config::default(), &Helpers::default(), Rng::new(3), 300).unwrap();
+        let outcome = run(&dice(), &Config::default(), &Helpers::default(), Rng::new(3), 300).unwrap();
         assert_eq!(outcome.sums.iter().map(|s| s.1).sum::<u64>(), 300);
         // root, after 0 and after 2 (a 3 ends the game): at most three information sets
         assert!(outcome.nodes <= 3 && outcome.nodes >= 2, "{}", outcome.nodes);
@@ -730,7 +836,7 @@ mod tests {
     #[test]
     fn a_uniform_root_shares_the_iterations_equally() {
         let config = Config { uniform_root: true, ..Config::default() };
-        let outcome = run_tree(&dice(), &config, &Helpers::default(), Rng::new(5), 301).unwrap();
+        let outcome = run(&dice(), &config, &Helpers::default(), Rng::new(5), 301).unwrap();
         assert_eq!((edge(&outcome, STOP).0, edge(&outcome, ROLL).0), (151, 150));
     }
 
@@ -738,7 +844,7 @@ mod tests {
     fn the_prior_favourite_is_tried_first() {
         let prior = Always(STOP);
         let helpers = Helpers { prior: Some(&prior), ..Helpers::default() };
-        let outcome = run_tree(&dice(), &Config::default(), &helpers, Rng::new(5), 1).unwrap();
+        let outcome = run(&dice(), &Config::default(), &helpers, Rng::new(5), 1).unwrap();
         assert_eq!(edge(&outcome, STOP).0, 1);
         assert_eq!(edge(&outcome, ROLL).0, 0);
     }
@@ -750,7 +856,7 @@ mod tests {
         let evaluator = Constant;
         let stop = Always(STOP);
         let helpers = Helpers { evaluator: Some(&evaluator), rollout: Some(&stop), ..Helpers::default() };
-        let outcome = run_tree(&dice(), &config, &helpers, Rng::new(2), 1).unwrap();
+        let outcome = run(&dice(), &config, &helpers, Rng::new(2), 1).unwrap();
         let played: Vec<_> = outcome.sums.iter().filter(|s| s.1 == 1).collect();
         assert_eq!(played.len(), 1);
         // stop ends the game (0, 0); roll leaves a decision at 2 or 3 or ends on a bust
@@ -764,14 +870,14 @@ mod tests {
         let helpers = Helpers { oracle: Some(&oracle), ..Helpers::default() };
         // with target 20 the tree, one node an iteration, soon ends above the end of the game
         let far = Dice { target: 20, ..dice() };
-        let result = run_tree(&far, &Config::default(), &helpers, Rng::new(2), 1_000);
+        let result = run(&far, &Config::default(), &helpers, Rng::new(2), 1_000);
         assert_eq!(result.unwrap_err(), Unsupported("in scope".into()));
     }
 
     #[test]
     fn regret_matching_mixes_the_matrix_game_near_its_equilibrium() {
         let config = Config { simultaneous: Simultaneous::RegretMatching, ..Config::default() };
-        let outcome = run_tree(&Matrix { picks: [-1, -1] }, &config, &Helpers::default(), Rng::new(9), 20_000)
+        let outcome = run(&Matrix { picks: [-1, -1] }, &config, &Helpers::default(), Rng::new(9), 20_000)
             .unwrap();
         let policy: f64 = outcome.sums.iter().map(|s| s.4).sum();
         let row0 = outcome.sums.iter().find(|s| s.0 == 0).unwrap().4 / policy;
@@ -785,5 +891,51 @@ mod tests {
         let mut visited = Node::default();
         visited.edges.push((0, EdgeStats { visits: 16, ..EdgeStats::default() }));
         assert_eq!(widened_actions(&[0, 1, 2, 3], &visited, 0.5, 2), vec![2, 0, 1]);
+    }
+
+    #[test]
+    fn a_kept_table_grows_on_and_counts_the_earlier_visits() {
+        let mut table = Table::default();
+        let first = run_tree(&dice(), &Config::default(), &Helpers::default(), Rng::new(4), 200, &mut table).unwrap();
+        let kept = table.len();
+        let second = run_tree(&dice(), &Config::default(), &Helpers::default(), Rng::new(5), 100, &mut table).unwrap();
+        assert_eq!(second.sums.iter().map(|s| s.1).sum::<u64>(), 300);
+        assert!(second.nodes >= kept && first.nodes == kept);
+        assert!(table.contains(&(0, (0, false, false))));
+    }
+
+    #[test]
+    fn a_stopped_search_leaves_the_table_as_it_found_it() {
+        let far = Dice { target: 20, ..dice() };
+        let mut table = Table::default();
+        run_tree(&far, &Config::default(), &Helpers::default(), Rng::new(6), 5, &mut table).unwrap();
+        let before: Vec<_> = table.entries().map(|(k, n)| (*k, n.edges.clone())).collect();
+        let oracle = Refuses;
+        let helpers = Helpers { oracle: Some(&oracle), ..Helpers::default() };
+        assert!(run_tree(&far, &Config::default(), &helpers, Rng::new(7), 1_000, &mut table).is_err());
+        let after: Vec<_> = table.entries().map(|(k, n)| (*k, n.edges.clone())).collect();
+        assert_eq!(before, after);
+    }
+
+    #[test]
+    fn a_kept_node_has_no_favourite_in_a_later_search() {
+        // two iterations try both actions; where rolling won, a strong bias for stopping would turn
+        // the third iteration to stop if the kept root still had its favourite (Python's
+        // favourites are each tree's own, so it has none: UCT rolls)
+        let config = Config { prior_weight: 100.0, ..Config::default() };
+        let prior = Always(STOP);
+        let helpers = Helpers { prior: Some(&prior), ..Helpers::default() };
+        let mut table = Table::default();
+        let seed = (0..100)
+            .find(|&seed| {
+                let first = run(&dice(), &config, &helpers, Rng::new(seed), 2).unwrap();
+                edge(&first, ROLL).1 > 0.0
+            })
+            .expect("a seed where the roll won");
+        run_tree(&dice(), &config, &helpers, Rng::new(seed), 2, &mut table).unwrap();
+        let fresh = run(&dice(), &config, &helpers, Rng::new(seed), 3).unwrap();
+        assert_eq!(edge(&fresh, STOP).0, 2, "within one search the favourite's bias holds");
+        let kept = run_tree(&dice(), &config, &helpers, Rng::new(seed), 1, &mut table).unwrap();
+        assert_eq!((edge(&kept, STOP).0, edge(&kept, ROLL).0), (1, 2));
     }
 }

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use refuge_core::evaluator::Model;
 use refuge_core::game::EndgameScope;
 use refuge_core::heuristic::Heuristic;
-use refuge_core::ismcts::{run_tree, Config, Helpers, Simultaneous, TreeOutcome};
+use refuge_core::ismcts::{run_tree, Config, Helpers, Simultaneous, Table, TreeOutcome};
 use refuge_core::rng::Rng;
 use refuge_core::state::State;
 
@@ -34,14 +34,63 @@ fn heuristic(parameters: Option<HeuristicParameters>) -> Option<Heuristic> {
     })
 }
 
+/// A node table kept between one player's searches of a game (tree reuse; ⇄ the dict
+/// `search(reuse=...)` grows in place).
+#[pyclass(module = "refuge_native")]
+#[derive(Default)]
+pub struct SearchTable {
+    inner: Table<(usize, u64, i32)>,
+}
+
+/// A node's key as Python writes it: `(actor, (player, history, own))`.
+type NodeKey = (i32, (usize, u64, i32));
+
+/// An edge as exported: (action, visits, availability, value sum, score sum, regret, policy sum).
+type ExportedEdge = (i32, u64, u64, f64, f64, f64, f64);
+
+#[pymethods]
+impl SearchTable {
+    #[new]
+    fn new() -> Self {
+        SearchTable::default()
+    }
+
+    /// The information sets in the table (⇄ `len(nodes)`).
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// Whether the table holds this information set (⇄ `key in nodes`); other keys are not in it.
+    fn __contains__(&self, key: &Bound<'_, PyAny>) -> bool {
+        key.extract::<NodeKey>().is_ok_and(|key| self.inner.contains(&key))
+    }
+
+    /// Every node as `(key, [(action, visits, availability, value_sum, score_sum, regret,
+    /// policy_sum), ...])`, in the order they were added: the table as Python's search keeps it.
+    fn export(&self) -> Vec<(NodeKey, Vec<ExportedEdge>)> {
+        self.inner
+            .entries()
+            .map(|(key, node)| {
+                let edges = node
+                    .edges
+                    .iter()
+                    .map(|(a, e)| (*a, e.visits, e.availability, e.value_sum, e.score_sum, e.regret, e.policy_sum))
+                    .collect();
+                (*key, edges)
+            })
+            .collect()
+    }
+}
+
 /// Grow one tree from the position `ints` (`Position.to_ints()`) for `iterations` with the stream
 /// `random.Random(seed)`; its root statistics, or `None` where the native core cannot copy the
 /// Python search exactly (an exact-endgame leaf: the caller runs Python).
-/// Python twin: `search.ismcts.run_tree` (one answer node, an iteration limit).
+/// With `table` the tree grows on it in place (tree reuse); a search that returns `None` leaves it
+/// as it was. Python twin: `search.ismcts.run_tree` (one answer node, an iteration limit).
 #[pyfunction]
 #[pyo3(signature = (ints, seed, iterations, *, exploration, exploration_below, widening, prior_weight,
                     cutoff, uniform_root, step_root, simultaneous, mixing, rollout, prior, evaluator,
-                    oracle))]
+                    oracle, table=None))]
 #[allow(clippy::too_many_arguments)]
 fn search(
     py: Python<'_>,
@@ -61,6 +110,7 @@ fn search(
     prior: Option<HeuristicParameters>,
     evaluator: Option<(Vec<f64>, Vec<f64>)>,
     oracle: bool,
+    table: Option<PyRefMut<'_, SearchTable>>,
 ) -> PyResult<Option<RootStatistics>> {
     let state = State::from_ints(&ints).map_err(|e| PyValueError::new_err(format!("search: {e}")))?;
     if State::current_player(&state) < 0 {
@@ -90,6 +140,12 @@ fn search(
         None => None,
     };
     let scope = EndgameScope;
+    let mut fresh = Table::default();
+    let mut kept = table;
+    let table = match kept.as_mut() {
+        Some(kept) => &mut kept.inner,
+        None => &mut fresh,
+    };
     py.allow_threads(|| {
         guard(|| {
             let helpers = Helpers {
@@ -99,7 +155,7 @@ fn search(
                 oracle: if oracle { Some(&scope as _) } else { None },
             };
             // an exact-endgame leaf (Unsupported): None, the Python search runs
-            Ok(run_tree(&state, &config, &helpers, Rng::new(seed), iterations)
+            Ok(run_tree(&state, &config, &helpers, Rng::new(seed), iterations, table)
                 .ok()
                 .map(|TreeOutcome { sums, player_sums, nodes, .. }| (sums, player_sums, nodes)))
         })
@@ -117,6 +173,7 @@ fn evaluate(ints: Vec<i64>, win_weights: Vec<f64>, score_weights: Vec<f64>) -> P
 
 /// Add the search's functions to the module (called by the module's `lib.rs`).
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<SearchTable>()?;
     module.add_function(wrap_pyfunction!(search, module)?)?;
     module.add_function(wrap_pyfunction!(evaluate, module)?)
 }
