@@ -110,15 +110,16 @@ class KeptTree:
         return self.nodes
 
 
-def native_trees(state: Game, request: SearchRequest, seeds: Sequence[int], budgets: Sequence[int],
-                 table: Any = None) -> list[tuple[RootSums, int]] | None:
-    """Every worker's tree grown natively, in threads (root sums and node count, in worker order),
+def native_trees(state: Game, request: SearchRequest, seeds: Sequence[int], budgets: Sequence[int | None],
+                 table: Any = None) -> list[tuple[RootSums, int, int]] | None:
+    """Every worker's tree grown natively, in threads (root sums, node count and iterations, in
+    worker order),
     on `table` when given (one worker: tree reuse); ``None`` when one of them met a leaf the core
     cannot value as Python would (run Python; `table` is left as it was)."""
     request = native_request(request)
     grow = state.native_search  # type: ignore[attr-defined]
 
-    def one(job: tuple[int, int]) -> NativeTree | None:
+    def one(job: tuple[int, int | None]) -> NativeTree | None:
         return grow(request, job[0], job[1], table)  # type: ignore[no-any-return]
 
     jobs = list(zip(seeds, budgets))
@@ -130,4 +131,4 @@ def native_trees(state: Game, request: SearchRequest, seeds: Sequence[int], budg
     grown = [tree for tree in trees if tree is not None]
     if len(grown) < len(trees):
         return None
-    return [(RootSums(sums, player_sums), nodes) for sums, player_sums, nodes in grown]
+    return [(RootSums(sums, player_sums), nodes, done) for sums, player_sums, nodes, done in grown]

@@ -639,8 +639,7 @@ def search(state: Game, request: SearchRequest, on_progress: Progress | None = N
         outcomes = map_in_processes(run_tree, jobs)
     else:
         seconds = time.perf_counter() - start
-        outcomes = [TreeOutcome(sums.sums, sums.player_sums, job[3], seconds, nodes)
-                    for (sums, nodes), job in zip(grown, jobs)]
+        outcomes = [TreeOutcome(sums.sums, sums.player_sums, done, seconds, nodes) for sums, nodes, done in grown]
     result = SearchResult.from_trees(player, state.legal_actions(),
                                      [RootSums(o.sums, o.player_sums) for o in outcomes],
                                      time.perf_counter() - start,

@@ -114,10 +114,10 @@ class PlaysOut(Protocol):
         ...
 
 
-NativeTree = tuple[dict[int, list[float]], dict[int, list[float]], int]
+NativeTree = tuple[dict[int, list[float]], dict[int, list[float]], int, int]
 """One tree grown by a native core: per root action ``[visits, value_sum, score_sum, policy_sum]``,
 per root action played every player's return and score sums and the searcher's squared-score sum,
-and the tree's information sets (the fields of ``search.ismcts.TreeOutcome``)."""
+the tree's information sets and the iterations run (the fields of ``search.ismcts.TreeOutcome``)."""
 
 
 class SearchesNatively(Protocol):
@@ -128,8 +128,10 @@ class SearchesNatively(Protocol):
         """Why the core cannot grow `request`'s tree exactly as the Python search would ('' when it can)."""
         ...
 
-    def native_search(self, request: Any, seed: int, iterations: int, table: Any = None) -> NativeTree | None:
-        """``run_tree(self, request, seed, iterations)``'s root statistics, grown natively (on
+    def native_search(self, request: Any, seed: int, iterations: int | None,
+                      table: Any = None) -> NativeTree | None:
+        """``run_tree(self, request, seed, iterations)``'s root statistics, grown natively until
+        `iterations` and/or ``request.seconds`` (on
         `table`, a :meth:`native_table` kept from earlier searches, when given); ``None`` where the
         core met a position it cannot value as Python would (the Python search runs; `table` is left
         as it was)."""

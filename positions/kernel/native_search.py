@@ -18,10 +18,11 @@ try:
 except ImportError:  # the crate is not built: the Python search runs
     refuge_native = None
 
-NativeTree = tuple[dict[int, list[float]], dict[int, list[float]], int]
+NativeTree = tuple[dict[int, list[float]], dict[int, list[float]], int, int]
 """One tree's answer: per root action ``[visits, value_sum, score_sum, policy_sum]``, per root
-action played every player's return sum, score sum and the searcher's squared-score sum, and the
-number of information sets in the tree (``search.ismcts.TreeOutcome``'s fields)."""
+action played every player's return sum, score sum and the searcher's squared-score sum, the
+number of information sets in the tree and the iterations run (``search.ismcts.TreeOutcome``'s
+fields)."""
 
 _SIMULTANEOUS = ("uct", "rm", "exp3")
 
@@ -55,7 +56,6 @@ def unsupported(request: Any) -> str:
     if not built():
         return "the native core is not built"
     reasons = [
-        (request.iterations is None or request.seconds is not None, "a time limit"),
         (request.belief is not None, "a belief"),
         (bool(request.chance_widening), "chance widening"),
         (bool(request.score_utility), "a score utility"),
@@ -82,8 +82,10 @@ def new_table() -> Any:
     return refuge_native.SearchTable()
 
 
-def search(position: Encodable, request: Any, seed: int, iterations: int, table: Any = None) -> NativeTree | None:
-    """One tree grown natively from `position` for `iterations` with the stream ``Random(seed)``
+def search(position: Encodable, request: Any, seed: int, iterations: int | None,
+           table: Any = None) -> NativeTree | None:
+    """One tree grown natively from `position` for `iterations` and/or ``request.seconds`` with the
+    stream ``Random(seed)``
     (``search.ismcts.run_tree``'s root statistics, bit for bit), on `table` (:func:`new_table`, kept
     from the same player's earlier searches) when given, or ``None`` where the core met a leaf it
     cannot value exactly as Python would (an exact-endgame leaf; `table` is left as it was): run the
@@ -96,7 +98,7 @@ def search(position: Encodable, request: Any, seed: int, iterations: int, table:
     evaluator = _weights(request.evaluator) if cutoff is not None else None
     below = request.exploration if request.exploration_below is None else request.exploration_below
     found = refuge_native.search(
-        position.to_ints(), seed, iterations, exploration=float(request.exploration),
+        position.to_ints(), seed, iterations, request.seconds, exploration=float(request.exploration),
         exploration_below=float(below), widening=float(request.widening), prior_weight=float(request.prior_weight),
         cutoff=cutoff, uniform_root=request.root_selection == "uniform", step_root=request.step_root,
         simultaneous=request.simultaneous, mixing=float(request.mixing), rollout=_heuristic(request.rollout),
@@ -104,6 +106,6 @@ def search(position: Encodable, request: Any, seed: int, iterations: int, table:
         oracle=request.oracle is not None, table=table)
     if found is None:
         return None
-    sums, player_sums, nodes = found
+    sums, player_sums, nodes, done = found
     return ({action: [visits, value, score, policy] for action, visits, value, score, policy in sums},
-            dict(player_sums), nodes)
+            dict(player_sums), nodes, done)

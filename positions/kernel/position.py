@@ -276,7 +276,7 @@ class Position(State):
         it can; ``search.protocol.SearchesNatively``)."""
         return native_core.unsupported(request)
 
-    def native_search(self, request: Any, seed: int, iterations: int,
+    def native_search(self, request: Any, seed: int, iterations: int | None,
                       table: Any = None) -> native_core.NativeTree | None:
         """One search tree grown by the native core from here (``search.protocol.SearchesNatively``;
         :func:`positions.kernel.native_search.search`)."""

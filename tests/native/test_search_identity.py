@@ -100,7 +100,8 @@ def test_root_statistics_equal_the_python_search(preset: str, seed: int) -> None
         if native is None:
             continue  # an exact-endgame leaf: the Python search runs (tested below)
         python = run_tree(position, request, seed, iterations)
-        sums, player_sums, nodes = native
+        sums, player_sums, nodes, done = native
+        assert done == iterations
         assert sums == python.sums, name
         assert player_sums == python.player_sums, name
         assert nodes == python.nodes, name
@@ -118,7 +119,15 @@ def test_an_exact_endgame_leaf_hands_the_search_back_to_python() -> None:
 
 def test_requests_the_core_cannot_copy_are_named() -> None:
     assert native_search.unsupported(SearchRequest(iterations=10, chance_widening=1.0)) == "chance widening"
-    assert native_search.unsupported(SearchRequest(seconds=1.0)) == "a time limit"
+    assert native_search.unsupported(SearchRequest(seconds=1.0, belief=DEFAULT_ROLLOUT)) == "a belief"
+
+
+def test_a_time_limit_stops_the_native_search_on_the_clock() -> None:
+    position = load_example("opening-2p").position
+    found = native_search.search(position, SearchRequest(seconds=0.05), 1, None)
+    assert found is not None
+    sums, _, _, done = found
+    assert done > 0 and sum(s[0] for s in sums.values()) == done
 
 
 def test_a_kept_table_grows_as_the_python_one_across_searches() -> None:
@@ -132,7 +141,7 @@ def test_a_kept_table_grows_as_the_python_one_across_searches() -> None:
         native = native_search.search(position, request, seed, 80, table)
         python = run_tree(position, request, seed, 80, nodes=python_table)
         assert native is not None
-        assert (native[0], native[1], native[2]) == (python.sums, python.player_sums, python.nodes)
+        assert native == (python.sums, python.player_sums, python.nodes, python.iterations)
     converted = nodes_from_native(table.export())
     assert list(converted) == list(python_table)
     assert {k: {a: repr(s) for a, s in n.items()} for k, n in converted.items()} == \

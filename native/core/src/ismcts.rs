@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 use std::hash::Hash;
+use std::time::{Duration, Instant};
 
 use crate::rng::Rng;
 
@@ -496,25 +497,44 @@ pub fn tree_root<G: Game>(decision: &G, config: &Config) -> G {
     decision.clone()
 }
 
-/// Grow one tree for `iterations` from `decision` on `table` (empty, or kept from the same
-/// player's earlier searches); its root statistics (⇄ `ismcts.run_tree` with an iteration limit,
-/// no progress hook). A search stopped as [`Unsupported`] leaves `table` as it found it.
+/// A search's limit (⇄ `SearchRequest.iterations` and `seconds`): whichever comes first.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Limit {
+    /// Iterations; `None`: no iteration limit.
+    pub iterations: Option<u64>,
+    /// Wall-clock seconds from the start of the search; `None`: no time limit.
+    pub seconds: Option<f64>,
+}
+
+impl From<u64> for Limit {
+    fn from(iterations: u64) -> Limit {
+        Limit { iterations: Some(iterations), seconds: None }
+    }
+}
+
+/// Grow one tree from `decision` on `table` (empty, or kept from the same player's earlier
+/// searches) until `limit`; its root statistics (⇄ `ismcts.run_tree` without a progress hook).
+/// A search stopped as [`Unsupported`] leaves `table` as it found it.
 pub fn run_tree<G: Game>(
     decision: &G,
     config: &Config,
     helpers: &Helpers<'_, G>,
     rng: Rng,
-    iterations: u64,
+    limit: impl Into<Limit>,
     table: &mut Table<G::Key>,
 ) -> Result<TreeOutcome, Unsupported> {
+    let limit = limit.into();
+    let deadline = limit.seconds.map(|s| Instant::now() + Duration::from_secs_f64(s));
     let mut tree = Tree::new(decision, config, helpers, rng, table);
-    for _ in 0..iterations {
+    let mut done = 0;
+    while limit.iterations.is_none_or(|n| done < n) && deadline.is_none_or(|d| Instant::now() < d) {
         if let Err(unsupported) = tree.iterate() {
             tree.table.rollback();
             return Err(unsupported);
         }
+        done += 1;
     }
-    Ok(tree.outcome(iterations))
+    Ok(tree.outcome(done))
 }
 
 /// Play `state` on in place to the end, or `cutoff` decisions then judge it (⇄ `ismcts.rollout`;
@@ -687,9 +707,9 @@ mod tests {
         config: &Config,
         helpers: &Helpers<'_, G>,
         rng: Rng,
-        iterations: u64,
+        limit: impl Into<Limit>,
     ) -> Result<TreeOutcome, Unsupported> {
-        run_tree(decision, config, helpers, rng, iterations, &mut Table::default())
+        run_tree(decision, config, helpers, rng, limit, &mut Table::default())
     }
 
     /// ⇄ `tests/toy_games.py` `DiceGame`: roll a die of faces 1-3 or stop; a 1 busts to 0;
@@ -937,5 +957,13 @@ mod tests {
         assert_eq!(edge(&fresh, STOP).0, 2, "within one search the favourite's bias holds");
         let kept = run_tree(&dice(), &config, &helpers, Rng::new(seed), 1, &mut table).unwrap();
         assert_eq!((edge(&kept, STOP).0, edge(&kept, ROLL).0), (1, 2));
+    }
+
+    #[test]
+    fn a_time_limit_stops_the_search_on_the_clock() {
+        let limit = Limit { iterations: Some(u64::MAX), seconds: Some(0.02) };
+        let outcome = run(&dice(), &Config::default(), &Helpers::default(), Rng::new(1), limit).unwrap();
+        assert!(outcome.iterations > 0 && outcome.iterations < u64::MAX);
+        assert_eq!(outcome.sums.iter().map(|s| s.1).sum::<u64>(), outcome.iterations);
     }
 }

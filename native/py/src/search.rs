@@ -7,15 +7,16 @@ use pyo3::prelude::*;
 use refuge_core::evaluator::Model;
 use refuge_core::game::EndgameScope;
 use refuge_core::heuristic::Heuristic;
-use refuge_core::ismcts::{run_tree, Config, Helpers, Simultaneous, Table, TreeOutcome};
+use refuge_core::ismcts::{run_tree, Config, Helpers, Limit, Simultaneous, Table, TreeOutcome};
 use refuge_core::rng::Rng;
 use refuge_core::state::State;
 
 use crate::guard;
 
 /// Per root action (action, visits, value sum, score sum, policy sum); per root action played,
-/// every player's return sum, score sum and the searcher's squared-score sum; the node count.
-type RootStatistics = (Vec<(i32, u64, f64, f64, f64)>, Vec<(i32, Vec<f64>)>, usize);
+/// every player's return sum, score sum and the searcher's squared-score sum; the node count; the
+/// iterations run.
+type RootStatistics = (Vec<(i32, u64, f64, f64, f64)>, Vec<(i32, Vec<f64>)>, usize, u64);
 
 /// A heuristic policy's parameters (aggression, max-value buying, draw gain, tie draw, behind, save
 /// ratio, save margin), as `HeuristicPolicy` holds them.
@@ -82,13 +83,13 @@ impl SearchTable {
     }
 }
 
-/// Grow one tree from the position `ints` (`Position.to_ints()`) for `iterations` with the stream
-/// `random.Random(seed)`; its root statistics, or `None` where the native core cannot copy the
-/// Python search exactly (an exact-endgame leaf: the caller runs Python).
-/// With `table` the tree grows on it in place (tree reuse); a search that returns `None` leaves it
-/// as it was. Python twin: `search.ismcts.run_tree` (one answer node, an iteration limit).
+/// Grow one tree from the position `ints` (`Position.to_ints()`) for `iterations` and/or `seconds`
+/// (whichever comes first) with the stream `random.Random(seed)`; its root statistics, or `None`
+/// where the native core cannot copy the Python search exactly (an exact-endgame leaf: the caller
+/// runs Python). With `table` the tree grows on it in place (tree reuse); a search that returns
+/// `None` leaves it as it was. Python twin: `search.ismcts.run_tree` (one answer node).
 #[pyfunction]
-#[pyo3(signature = (ints, seed, iterations, *, exploration, exploration_below, widening, prior_weight,
+#[pyo3(signature = (ints, seed, iterations, seconds=None, *, exploration, exploration_below, widening, prior_weight,
                     cutoff, uniform_root, step_root, simultaneous, mixing, rollout, prior, evaluator,
                     oracle, table=None))]
 #[allow(clippy::too_many_arguments)]
@@ -96,7 +97,8 @@ fn search(
     py: Python<'_>,
     ints: Vec<i64>,
     seed: u64,
-    iterations: u64,
+    iterations: Option<u64>,
+    seconds: Option<f64>,
     exploration: f64,
     exploration_below: f64,
     widening: f64,
@@ -155,9 +157,10 @@ fn search(
                 oracle: if oracle { Some(&scope as _) } else { None },
             };
             // an exact-endgame leaf (Unsupported): None, the Python search runs
-            Ok(run_tree(&state, &config, &helpers, Rng::new(seed), iterations, table)
+            let limit = Limit { iterations, seconds };
+            Ok(run_tree(&state, &config, &helpers, Rng::new(seed), limit, table)
                 .ok()
-                .map(|TreeOutcome { sums, player_sums, nodes, .. }| (sums, player_sums, nodes)))
+                .map(|TreeOutcome { sums, player_sums, nodes, iterations }| (sums, player_sums, nodes, iterations)))
         })
     })
 }
