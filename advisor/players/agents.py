@@ -12,7 +12,7 @@ import importlib
 import inspect
 import math
 import random
-from typing import Any, Callable, Hashable, Protocol
+from typing import Callable, Hashable, Protocol
 
 from advisor.players.specs import AgentSpec, AgentSpecError, parse_agent_spec
 from positions import Position
