@@ -92,13 +92,20 @@ pub fn bag_value(walk: usize, bag: &[Kind]) -> f64 {
     }
 }
 
-/// Python twin: `_convolve`.
-fn convolve(dist: &[f64], source: &[f64]) -> Vec<f64> {
-    let mut result = vec![0.0; dist.len() + source.len() - 1];
-    for (i, &p) in dist.iter().enumerate() {
+/// A distribution over a count of Storms, inline (at most 2 per drawing player and the weather tile).
+#[derive(Clone, Copy)]
+struct Dist {
+    len: usize,
+    p: [f64; 12],
+}
+
+/// Python twin: `_convolve` (the same products, added in the same order).
+fn convolve(dist: &Dist, source: &[f64]) -> Dist {
+    let mut result = Dist { len: dist.len + source.len() - 1, p: [0.0; 12] };
+    for (i, &p) in dist.p[..dist.len].iter().enumerate() {
         if p != 0.0 {
             for (j, &q) in source.iter().enumerate() {
-                result[i + j] += p * q;
+                result.p[i + j] += p * q;
             }
         }
     }
@@ -112,7 +119,8 @@ pub fn storm_hit_chance(pos: &State) -> f64 {
     if needed <= 0 {
         return 1.0;
     }
-    let mut dist = vec![1.0];
+    let mut dist = Dist { len: 1, p: [0.0; 12] };
+    dist.p[0] = 1.0;
     for other in 0..pos.players {
         if !pos.walking[other] {
             continue;
@@ -145,7 +153,7 @@ pub fn storm_hit_chance(pos: &State) -> f64 {
     };
     dist = convolve(&dist, &[1.0 - weather, weather]);
     let mut sum = 0.0;
-    for &p in dist.iter().skip(needed as usize) {
+    for &p in dist.p[..dist.len].iter().skip(needed as usize) {
         sum += p;
     }
     sum
