@@ -31,6 +31,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "advisor.insights": ("advisor.insights", "advisor.players", "search", "positions"),
     "advisor.web": ("advisor.web", "advisor.analysis", "advisor.arena", "advisor.insights",
                     "advisor.openspiel", "advisor.players", "search", "positions"),
+    "advisor.api": ("advisor.api", "advisor.analysis", "advisor.players", "search", "positions"),
     "advisor.cli": ("advisor",  "search", "positions"),
 }
 """For each layer, the packages its modules may import (a layer is the longest matching key)."""
@@ -174,7 +175,8 @@ FACTS = (
     Fact("a paw total", r"sum\(\s*PAW\[", ("positions/kernel/rules.py",), "positions.kernel.rules.paw_total"),
     Fact("the penalised tiles", r"\bpenalised_kinds\b",
          ("positions/kernel/rules.py", "positions/kernel/rulesets.py", "positions/kernel/encoding.py",
-          "positions/saved.py"), "positions.kernel.rules.penalised_count / storm_penalty"),
+          "positions/saved.py", "positions/catalogue.py"),  # the catalogue prints the data
+         "positions.kernel.rules.penalised_count / storm_penalty"),
     Fact("the Storm's penalty as the path's length", r"penalty\s*=\s*len\(", ("positions/kernel/rules.py",),
          "positions.kernel.rules.storm_penalty / penalised_count"),
     Fact("a VP per missing Step", r"max\(0(\.0)?,\s*\w+\s*-\s*\w*steps\b", ("positions/kernel/rules.py",),

@@ -151,7 +151,7 @@ def test_track_advises_a_player_named_and_reveals_choices_by_name(tmp_path) -> N
     assert "revealed: Ann: return; Ben: draw" in result.output
     asked = _track(tmp_path / "..", "", start="draw\nadvise Ben\nadvise bem\n")  # Ben to decide
     assert "expected a number" not in asked.output
-    assert "Player 1 decides" in asked.output and "Recommendation:" in asked.output
+    assert "Ben (player 1) decides" in asked.output and "Recommendation:" in asked.output
     assert "did you mean 'Ben'?" in asked.output
 
 
@@ -169,7 +169,7 @@ def test_the_verdict_shows_the_difference_interval_it_rests_on() -> None:
     result = _run("best-move", "storm-one-away", "--iterations", "600")
     assert result.exit_code == 0, result.output
     reason = next(line for line in result.output.splitlines() if line.startswith("Recommendation:"))
-    found = re.search(r"([+-]\d+\.\d) points over #2, 95% interval ([+-]\d+\.\d) to ([+-]\d+\.\d)", reason)
+    found = re.search(r"([+-]\d+\.\d) pp over #2, 95% interval ([+-]\d+\.\d) to ([+-]\d+\.\d) pp", reason)
     assert found, reason
     low, high = float(found.group(2)), float(found.group(3))
     assert ("within noise" in reason) == (low <= 0 <= high)
