@@ -683,10 +683,25 @@ fn check_storm(pos: &mut State) {
     start_turn(pos);
 }
 
+/// How many of `tiles` cost a Step when the Storm hits (C16): every one, unless the ruleset names
+/// the penalised kinds. Python twin: `penalised_count`.
+#[inline]
+pub fn penalised_count(ruleset: &crate::state::Ruleset, tiles: &[Kind]) -> i32 {
+    tiles.iter().filter(|&&k| ruleset.is_penalised(k)).count() as i32
+}
+
+/// VP the Storm costs a walker holding `steps` Steps for a penalty of `penalty` Steps: one per
+/// missing Step (C16). Python twin: `storm_vp_loss`.
+#[inline]
+pub fn storm_vp_loss(penalty: i32, steps: i32) -> i32 {
+    0.max(penalty - steps)
+}
+
 /// Steps the Storm costs a walker now: one per penalised tile in the path (C16). Python twin:
 /// `storm_penalty`.
+#[inline]
 pub fn storm_penalty(pos: &State, player: usize) -> i32 {
-    pos.paths[player].as_slice().iter().filter(|&&k| pos.ruleset.is_penalised(k)).count() as i32
+    penalised_count(&pos.ruleset, pos.paths[player].as_slice())
 }
 
 /// C16: walkers pay a Step per penalised tile, a VP per missing Step (floor 0). Python twin:
@@ -695,9 +710,9 @@ pub fn storm_hits(pos: &mut State) {
     for player in 0..pos.players {
         if pos.walking[player] {
             let penalty = storm_penalty(pos, player);
-            let paid = penalty.min(pos.steps[player]);
-            pos.steps[player] -= paid;
-            pos.vp[player] = 0.max(pos.vp[player] - (penalty - paid));
+            let steps = pos.steps[player];
+            pos.steps[player] = steps - penalty.min(steps);
+            pos.vp[player] = 0.max(pos.vp[player] - storm_vp_loss(penalty, steps));
         }
     }
 }
