@@ -6,7 +6,7 @@
 use crate::catalogue::*;
 use crate::hash;
 use crate::rng::Rng;
-use crate::state::{Action, ActionList, Kind, State, Tie, Tiles, BAG_CAP, MAX_PLAYERS};
+use crate::state::{Action, ActionList, Kind, State, Tie, Tiles, MAX_PLAYERS};
 use crate::tiles::{effect_gain, effects, paw_total, Effect};
 
 /// `tile` while no tile is being resolved, `pending` before a choice (Python twin: `NO_CHOICE`).
@@ -534,7 +534,7 @@ fn settle_buys(pos: &mut State) {
         if n == 0 {
             continue;
         }
-        let supply = pos.market[kind as usize];
+        let supply = pos.market[kind as usize] as i32;
         let mut chosen = [0usize; MAX_PLAYERS];
         let mut m = 0;
         if n as i32 > supply {
@@ -555,7 +555,7 @@ fn settle_buys(pos: &mut State) {
             }
             let slots = supply - m as i32;
             if tied.len() as i32 > slots {
-                ties[tie_count] = Tie { kind, tied, slots };
+                ties[tie_count] = Tie { kind, tied, slots: slots as i8 };
                 tie_count += 1;
             } else {
                 for &p in tied.as_slice() {
@@ -608,7 +608,7 @@ fn tiebreak(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
     slots -= 1;
     let mut rest = [Tie::default(); 8];
     let mut n = 0;
-    if slots != 0 && tied.len() as i32 > slots {
+    if slots != 0 && tied.len() as i8 > slots {
         rest[0] = Tie { kind, tied, slots };
         n = 1;
     } else if slots != 0 {
@@ -1004,5 +1004,3 @@ fn illegal_message(pos: &State, action: Action) -> String {
     )
 }
 
-#[allow(dead_code)]
-const _: () = assert!(BAG_CAP >= 43);
