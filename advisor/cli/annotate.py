@@ -150,7 +150,7 @@ def annotate(game_file: str, players: str | None, iterations: int | None, second
                           s.mistakes, s.blunders, f"{100 * s.mean_loss:.2f}",
                           f"{s.mean_score_loss:.2f}"] for s in summaries],
                         headers=["player", "name", "decisions", "accuracy", "inaccuracies",
-                                 "mistakes", "blunders", "mean loss", "mean VP loss"]))
+                                 "mistakes", "blunders", "mean loss (pp)", "mean VP loss"]))
     click.echo("loss: percentage points (pp) of win chance (5 / 10 / 15 pp for inaccuracy / mistake / "
                "blunder); where both win chances are below 3% or above 97%, expected final score "
                "(VP: 3 / 6 / 10), shown beside the win chances. "

@@ -49,16 +49,18 @@ class HumanAgent:
     """A person at the terminal, asked by the game loop like any agent: sees their seat's view of
     the position, picks an option by number or in words (or a command: hint, undo, quit)."""
 
-    def __init__(self, seat: int, label: str, hint_seed: int) -> None:
+    def __init__(self, seat: int, label: str, hint_seed: int, labels: Sequence[str] = ()) -> None:
         self.name = label
         self.seat = seat
         self.hint_seed = hint_seed
+        self.labels = tuple(labels)
+        """Every seat's label, for the board (``P1 ismcts: ...``)."""
 
     def choose(self, position: Position, rng: random.Random) -> Action:
         """Ask until the answer is a legal option (or a command that leaves the turn)."""
         legal = list(position.legal_actions())
         click.echo()
-        click.echo(render(position))
+        click.echo(render(position, self.labels))
         click.echo(f"{self.name}, your move ({phases.NAMES[position.phase]}):")
         for line in option_lines(position, legal):
             click.echo(line)
@@ -77,7 +79,7 @@ class HumanAgent:
             elif command == "hint":
                 self._hint(position)
             elif command in ("show", "board"):
-                click.echo(render(position))
+                click.echo(render(position, self.labels))
                 for line in option_lines(position, legal):
                     click.echo(line)
             else:
@@ -181,7 +183,7 @@ def play(seats: str, names: str, seed: int, route: str, record_path: str | None)
         raise click.UsageError(f"--seats: need 2 to 4 seats, got {len(specs)}")
     chosen_route = parse_route(route)  # every option checked before "Seats:" is printed
     labels = seat_labels(specs, [n.strip() for n in names.split(",")] if names else [])
-    agents: list[Agent] = [HumanAgent(seat, labels[seat], derive_seed(seed, "hint", seat))
+    agents: list[Agent] = [HumanAgent(seat, labels[seat], derive_seed(seed, "hint", seat), labels)
                            if spec == "human" else _bot(spec) for seat, spec in enumerate(specs)]
     humans = [seat for seat, spec in enumerate(specs) if spec == "human"]
     click.echo("Seats: " + " · ".join(f"{seat} {label}" for seat, label in enumerate(labels)))

@@ -54,6 +54,8 @@ INFO_SECONDS = 0.25
 PROGRESS_EVERY = 1
 """Iterations between the checks a watched search makes for ``stop`` (and for an ``info`` line due):
 every iteration, so a ``stop`` is answered within one iteration (milliseconds)."""
+READ_AHEAD = 1024
+"""Lines read ahead of the one being answered at most (then reading waits: memory stays bounded)."""
 INFINITE_ITERATIONS = 10 ** 9
 """The budget of ``go`` with ``"infinite": true``: in effect, until ``stop`` or the end of input."""
 OPTIONS: dict[str, tuple[type, object]] = {"multipv": (int, 1), "info": (bool, False)}
@@ -279,19 +281,23 @@ class LineFeed:
     running in the main thread at once (every other line waits its turn, in order)."""
 
     def __init__(self, stdin: IO[str] | IO[bytes]) -> None:
-        self.lines: queue.Queue[tuple[int, str | None] | None] = queue.Queue()
+        self.lines: queue.Queue[tuple[int, str | None] | None] = queue.Queue(maxsize=READ_AHEAD)
         self.last_stop = 0
         """The number of the last ``stop`` line read (0: none yet)."""
         self.ended = False
         threading.Thread(target=self._read, args=(stdin,), daemon=True).start()
 
     def _read(self, stdin: IO[str] | IO[bytes]) -> None:
-        for number, line in enumerate(request_lines(stdin), 1):
-            if line is not None and '"stop"' in line and _is_stop(line):
-                self.last_stop = number
-            self.lines.put((number, line))
-        self.ended = True
-        self.lines.put(None)
+        try:
+            for number, line in enumerate(request_lines(stdin), 1):
+                if line is not None and '"stop"' in line and _is_stop(line):
+                    self.last_stop = number
+                self.lines.put((number, line))
+        except (OSError, ValueError):
+            pass  # an input that cannot be read any more ends as the end of input does
+        finally:
+            self.ended = True
+            self.lines.put(None)
 
     def __iter__(self) -> Iterator[tuple[int, str | None]]:
         while True:
@@ -308,7 +314,7 @@ class LineFeed:
 def _is_stop(line: str) -> bool:
     try:
         request = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested too deeply: the main loop says so
         return False
     return isinstance(request, dict) and request.get("cmd") == "stop"
 

@@ -176,8 +176,9 @@ class JobManager:
             while True:
                 if job.version != seen:
                     seen = job.version
-                    yield job_to_data(job, self)
-                    if job.state in FINISHED:
+                    data = job_to_data(job, self)
+                    yield data
+                    if data["state"] in FINISHED:  # what was sent: the job may have ended meanwhile
                         return
                 if self.stopping:
                     return

@@ -267,7 +267,7 @@ def test_an_unknown_bag_is_shown_unknown_not_as_the_guess_the_search_deals_afres
     assert "unknown (9 tiles)" in shown and "unknown (7 tiles)" in shown
     assert "7: 1 storm, 1 signpost" in shown  # the acting player's own bag is known
     advised = _run("best-move", UNKNOWN_BAGS, "--iterations", "30").output
-    assert "P0: 18 VP" in advised and "bag unknown (9 tiles)" in advised
+    assert "P0 Ann: 18 VP" in advised and "bag unknown (9 tiles)" in advised
 
 
 def test_one_deal_gets_no_elo_interval_and_both_elo_commands_say_why_they_differ(tmp_path) -> None:

@@ -108,3 +108,11 @@ def test_a_turn_summary_says_what_the_steps_are_now() -> None:
     assert result.exit_code == 0, result.output
     changes = re.findall(r"[+-]\d+ (?:Steps?|VP) \([^)]*\)", result.output)
     assert changes and all(re.fullmatch(r"[+-]\d+ (?:Steps?|VP) \(now \d+\)", c) for c in changes)
+
+
+def test_the_board_names_every_seat(tmp_path) -> None:
+    """The board said P0/P1/P2 although the seats have labels (Ann and the bots' specs)."""
+    result, _ = _play(tmp_path, "quit\n")
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^P0 Ann: \d+ VP", result.output, flags=re.MULTILINE)
+    assert re.search(r"^P1 heuristic: \d+ VP", result.output, flags=re.MULTILINE)

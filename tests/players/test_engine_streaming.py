@@ -147,3 +147,15 @@ def test_the_arena_client_reads_past_info_lines_to_the_answer() -> None:
         assert answer["action"] in ("return", "draw") and time.monotonic() - started >= 0.8
     finally:
         client.close()
+
+
+def test_a_line_the_read_ahead_cannot_parse_is_still_answered_in_turn() -> None:
+    """The reader thread looks for stop lines; a line nested too deeply for Python's JSON reader
+    (with "stop" in it) must not end the server: it gets its one-line error, the next lines theirs."""
+    deep = "[" * 100_000 + '"stop"' + "]" * 100_000
+    out = io.StringIO()
+    serve(make_agent("random"), parse_agent_spec("random"),
+          io.StringIO("\n".join([deep, '{"cmd":"identify"}', '{"cmd":"quit"}']) + "\n"), out)
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert "nested more than 64 deep" in answers[0]["error"]
+    assert answers[1]["protocol"] == "refuge-engine/1" and answers[2] == {"ok": True}

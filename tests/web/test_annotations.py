@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 
 from advisor.cli import cli
 from advisor.cli.annotate import JSON_FORMAT
-from advisor.web import annotations
+from advisor.web.annotations import FORMAT
 from test_jobs import events_of
 from webtools import GAME
 
@@ -33,7 +33,7 @@ def cli_annotation(tmp_path_factory) -> dict:
 
 
 def test_the_format_is_refuge_annotates() -> None:
-    assert annotations.FORMAT == JSON_FORMAT
+    assert FORMAT == JSON_FORMAT
 
 
 def test_an_annotation_of_a_file_is_saved_beside_it_and_shown_on_the_next_review(client: TestClient,
@@ -83,3 +83,19 @@ def test_a_stale_or_damaged_saved_annotation_is_not_shown(client: TestClient, ga
     with open(path, "w", encoding="utf-8") as handle:
         handle.write("{not json")
     assert client.post("/api/review", json={"file": GAME}).json()["annotation"] is None
+
+
+def test_a_tracked_games_annotation_is_saved_beside_it_until_the_game_goes_on(client: TestClient, games: str) -> None:
+    game = client.post("/api/tracked", json={"players": 2, "names": ["Ann", "Ben"]}).json()["id"]
+    for seat in (0, 1):
+        assert client.post(f"/api/tracked/{game}/events", json={"action": "draw", "seat": seat}).status_code == 200
+    job = client.post("/api/annotations", json={"tracked": game, "iterations": 3}).json()["id"]
+    last = events_of(client, f"/api/annotations/{job}/events")[-1]
+    saved = f"tracked-{game}.annotation.json"
+    assert last["state"] == "done" and last["result"]["saved"] == saved
+    assert os.path.isfile(os.path.join(games, saved))
+    assert [g["id"] for g in client.get("/api/tracked").json()["games"]] == [game]  # not a tracked game
+    review = client.post("/api/review", json={"tracked": game}).json()
+    assert review["annotation"]["record_events"] == 2 and review["annotation_file"] == saved
+    client.post(f"/api/tracked/{game}/events", json={"sample": 1})  # the game goes on: the annotation is stale
+    assert client.post("/api/review", json={"tracked": game}).json()["annotation"] is None

@@ -23,7 +23,7 @@ def not_blank(path: str) -> None:
 
     with Image.open(path) as image:
         grey = image.convert("L")
-        low, high = grey.getextrema()
+        low, high = (float(v) for v in grey.getextrema())  # type: ignore[arg-type]  # one band: two numbers
         colours = len(grey.getcolors(maxcolors=256 * 256) or [])
     assert high - low > 100 and colours > 20, f"{path} looks blank"
 
@@ -295,7 +295,7 @@ def test_a_tie_break_on_the_board_is_tapped_like_any_chance_outcome(page, live: 
     for event in ("draw", "draw", "drawn sign signpost", "drawn sign signpost", "play sign", "play sign"):
         pos.apply(parse_action(event))
     doc = position_to_data(pos)
-    doc["market"]["compass"], doc["box"] = 1, {"compass": 3}  # the last Compass of the stack
+    doc["market"]["compass"], doc["box"] = 1, {"compass": 3}  # type: ignore[index]  # the last Compass of the stack
     page.goto(f"{live.url}/board")
     page.evaluate("(doc) => sessionStorage.setItem('refuge-position', JSON.stringify(doc))", doc)
     page.reload()

@@ -183,6 +183,9 @@ def test_the_board_analyses_as_you_move_with_win_chances_on_the_buttons(open_at,
     page.goto(f"{site.url}/board?example=storm-one-away")
     assert page.locator("#engine").is_checked()  # on until switched off
     page.wait_for_selector('#decision .action[data-seat="0"] .win >> nth=1')
+    page.wait_for_function("() => parseInt(document.querySelector('#analysis-rate').textContent.replace(/,/g, '')) >= 300")
+    page.click("#stop")  # a report that holds still while it is read
+    page.wait_for_function("document.querySelector('#analysis-status').textContent === 'paused'")
     wins = page.locator('#decision .action[data-seat="0"] .win').all_inner_texts()
     assert len(wins) == 2 and all(w.endswith("%") for w in wins)
     best = page.get_attribute('#decision .action.best', "data-action")
@@ -232,3 +235,22 @@ def test_no_page_is_wider_than_a_phone(open_at, site: LiveServer, tmp_path, path
     text = page.evaluate("document.body.innerText")
     assert not [c for c in text if ord(c) >= 0x1F000], f"an emoji needs an emoji font: {path}"
     screenshot(page, tmp_path, "phone" + path.split("?")[0].replace("/", "-"))
+
+
+def test_a_problem_beside_a_field_does_not_widen_its_row(open_at, site: LiveServer, tmp_path) -> None:
+    page = open_at("desktop")
+    page.goto(f"{site.url}/editor")
+    page.wait_for_selector(".validity.ok")
+    steps = '[data-path="players[1].steps"]'
+    before = box(page, steps)
+    page.fill('[data-path="players[1].vp"] input', "-3")
+    page.keyboard.press("Tab")
+    problem = page.locator('[data-path="players[1].vp"] .problem')
+    problem.wait_for()
+    assert "players[1].vp" in problem.inner_text()
+    row = box(page, 'fieldset[data-path="players[1]"]')
+    note = box(page, '[data-path="players[1].vp"] .problem')
+    assert row["left"] <= note["left"] and note["right"] <= row["right"]
+    assert box(page, steps)["left"] <= before["left"]  # the fields after it are not pushed right
+    assert page.evaluate("document.documentElement.scrollWidth") <= SCREENS["desktop"][0]
+    screenshot(page, tmp_path, "editor-problem")

@@ -156,3 +156,24 @@ def test_unknown_fields_in_the_tracked_and_job_verbs_are_422(client: TestClient)
     job = client.post("/api/analyses", json={"example": "opening-2p"}).json()["id"]
     assert client.post(f"/api/analyses/{job}/stop", json={"now": 1}).status_code == 422
     assert client.post(f"/api/analyses/{job}/continue", json={"x": 1}).status_code == 422
+
+
+def test_a_job_ending_while_its_last_report_is_sent_still_sends_its_end(games: str) -> None:
+    import asyncio
+
+    from advisor.web.jobs import Job, JobManager
+
+    manager = JobManager(small_config(games))
+    job = Job("analysis-x", "analysis", print, (), state="running")
+    manager.jobs[job.id] = job
+
+    async def follow() -> list[str]:
+        stream = manager.stream(job)
+        states = [str((await stream.__anext__())["state"])]
+        job.state = "capped"  # it ends while the report above is on its way
+        job.changed()
+        async for data in stream:
+            states.append(str(data["state"]))
+        return states
+
+    assert asyncio.run(follow()) == ["running", "capped"]

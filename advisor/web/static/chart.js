@@ -49,7 +49,7 @@ export function drawChart(el, { annotations, moves, players, names, onPick }) {
       stroke: PLAYER_COLOURS[player % PLAYER_COLOURS.length], fill: "none", dataset: { player } },
       h("title", {}, `${name(player)}: win chance`)));
   }
-  const tip = (a) => `event ${a.event}: ${name(a.player)} played ${a.played}` + (a.label ? ` — ${a.label}, better ${a.best}` : "") +
+  const tip = (a) => `event ${a.event}: ${name(a.player)} chose ${a.played}` + (a.label ? ` — ${a.label}, better ${a.best}` : "") +
     ` · chances ${a.chances.map((c, p) => `${name(p)} ${(100 * c).toFixed(0)}%`).join(", ")}`;
   for (const a of ordered.filter((a) => !a.label)) {
     svg.appendChild(h("circle", { cx: x(a.event), cy: y(a.chances[a.player]), r: 2.5, class: "point",

@@ -83,7 +83,7 @@ async function go(index) {
   const move = game.moves[at];
   clear(document.getElementById("at-text"), move ? `before event ${at}: ${moveText(move)}` : `after the last event (${game.moves.length})`);
   const a = annotations.find((n) => n.event === at);
-  clear(document.getElementById("info"), a ? `${who(a.player)} played ${a.played}: ${percent(a.chances[a.player])} after it` +
+  clear(document.getElementById("info"), a ? `${who(a.player)} chose ${a.played}: ${percent(a.chances[a.player])} after it` +
     (a.label ? ` — ${a.label}, ${a.best} was better (${percent(a.best_win)} vs ${percent(a.played_win ?? 0)})` : a.best !== a.played ? ` (engine: ${a.best}, within noise)` : ", the engine's choice") : "");
   const ticket = ++shown;
   try {
