@@ -1,4 +1,5 @@
-"""Hot paths of the engine: position copy, drawing 2 tiles, a whole random game."""
+"""Hot paths of the engine: position copy, drawing 2 tiles, a whole random game, the history hash and
+the state encoding."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import timeit
 
 from benchmarks.positions_for_bench import about_to_draw_2p, midgame_4p, random_game
 from positions.kernel.phases import DEAL
-from positions.kernel.position import FIELDS
+from positions.kernel.position import FIELDS, Position
+from positions.kernel.rules import fold
 
 
 def _same_state(a, b) -> bool:
@@ -79,3 +81,24 @@ def test_heuristic_playout_2p(benchmark) -> None:
 
     final = benchmark(playout)
     assert final.is_terminal() and final.scores() == playout().scores()
+
+
+def test_history_fold_of_a_decision(benchmark) -> None:
+    """The history hash of one decision, (actor, action): three splitmix64 steps (docs/determinism.md)."""
+    history = benchmark(fold, 11190284869970784947, (1, 34))
+    assert 0 <= history < 2**64 and history == fold(11190284869970784947, [1, 34])
+
+
+def test_encode_4p_midgame(benchmark) -> None:
+    """Position.to_ints, the canonical encoding a native core exchanges."""
+    pos = midgame_4p()
+    ints = benchmark(pos.to_ints)
+    assert Position.from_ints(ints).to_ints() == ints
+
+
+def test_decode_4p_midgame(benchmark) -> None:
+    """Position.from_ints, every value checked."""
+    pos = midgame_4p()
+    ints = pos.to_ints()
+    back = benchmark(Position.from_ints, ints)
+    assert _same_state(back, pos)

@@ -62,8 +62,9 @@ def whose_turn(pos: Position) -> str:
     return f"player {player} to decide: {decision_words(pos.phase)}"
 
 
-def render(pos: Position) -> str:
-    """The position as lines of text: the walk, the weather, the market and each player."""
+def render(pos: Position, names: Sequence[str] = ()) -> str:
+    """The position as lines of text: the walk, the weather, the market and each player (``P0 Ann``
+    where `names` names the seat)."""
     lines = [
         f"Refuge, {pos.players} players, route {pos.route.name}, ruleset {pos.ruleset.name}",
         f"Walk {walk_number(pos)}/{pos.ruleset.walks}, turn {pos.turn + 1}: "
@@ -77,7 +78,8 @@ def render(pos: Position) -> str:
     for player in range(pos.players):
         status = "finished" if pos.is_terminal() else "walking" if pos.walking[player] else "home"
         lines.append(
-            f"P{player}: {pos.vp[player]} VP, {plural(pos.steps[player], 'Step')}, {status}; "
+            f"P{player}{' ' + printable(names[player]) if player < len(names) and names[player] else ''}: "
+            f"{pos.vp[player]} VP, {plural(pos.steps[player], 'Step')}, {status}; "
             f"path [{tile_list(pos.paths[player])}] (paw {paw_total(pos.paths[player])}); "
             f"hand [{tile_list(pos.hands[player])}]; set aside [{tile_list(pos.set_aside[player])}]; "
             f"bag {bag_text(pos, player)}"
@@ -118,8 +120,12 @@ def effect_text(kind: Kind) -> str:
         if effect.extra_plays:
             words.append(f"{effect.extra_plays} more play{'s' if effect.extra_plays != 1 else ''}")
         if effect.discards:
-            required = "" if effect.discards_required else " (optional)"
-            words.append(f"discard {effect.discards}{required}")
+            if not effect.discards_required:
+                words.append(f"discard {effect.discards} (optional)")
+            elif effect.discards_required < effect.discards:  # Cave: 1 or 2 (C11)
+                words.append(f"discard {effect.discards_required}–{effect.discards}")
+            else:
+                words.append(f"discard {effect.discards}")
         halves.append(", ".join(w for w in words if w))
     text = " or ".join(h for h in halves if h)
     if tile.paw:
@@ -176,9 +182,9 @@ def player_changes(before: Position, after: Position, labels: Sequence[str] = ()
             events.append(verb(label, "returns home"))
         vp, steps = after.vp[p] - before.vp[p], after.steps[p] - before.steps[p]
         if vp:
-            events.append(f"{vp:+d} VP ({after.vp[p]})")
+            events.append(f"{vp:+d} VP (now {after.vp[p]})")
         if steps:
-            events.append(f"{'+' if steps > 0 else '-'}{plural(abs(steps), 'Step')} ({after.steps[p]})")
+            events.append(f"{'+' if steps > 0 else '-'}{plural(abs(steps), 'Step')} (now {after.steps[p]})")
         changes.append(events)
     return changes
 

@@ -11,3 +11,7 @@ class SearchConfigError(SearchError):
 
 class SolverLimitError(SearchError):
     """The exact solver met a position too large or of a kind it does not handle."""
+
+
+class SolverSizeError(SolverLimitError):
+    """The exact solver needed more distinct positions than its ``max_nodes`` limit allows."""

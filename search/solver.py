@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Hashable, Iterator, cast
 
-from search.errors import SearchConfigError, SolverLimitError
+from search.errors import SearchConfigError, SolverLimitError, SolverSizeError
 from search.protocol import CHANCE_PLAYER, TERMINAL_PLAYER, SG
 
 DEFAULT_MAX_NODES = 300_000
@@ -168,7 +168,7 @@ class ExactSolver:
         if known is not None:
             return known
         if len(self.memo) >= self._budget_end:
-            raise SolverLimitError(
+            raise SolverSizeError(
                 f"solver: position too large: more than {self.max_nodes} distinct positions "
                 f"(max_nodes={self.max_nodes})")
         actor = node.current_player()

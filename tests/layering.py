@@ -31,6 +31,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "advisor.insights": ("advisor.insights", "advisor.players", "search", "positions"),
     "advisor.web": ("advisor.web", "advisor.analysis", "advisor.arena", "advisor.insights",
                     "advisor.openspiel", "advisor.players", "search", "positions"),
+    "advisor.api": ("advisor.api", "advisor.analysis", "advisor.players", "search", "positions"),
     "advisor.cli": ("advisor",  "search", "positions"),
 }
 """For each layer, the packages its modules may import (a layer is the longest matching key)."""
@@ -171,9 +172,19 @@ FACTS = (
          "Ruleset.player_counts (pages: /api/catalogue)"),
     Fact("the phase names", r'"return-discard"\s*,\s*"deal"', ("positions/kernel/phases.py",),
          "positions.kernel.phases.NAMES (pages: /api/catalogue)", (".py", ".js", ".html")),
+    Fact("a paw total", r"sum\(\s*PAW\[", ("positions/kernel/rules.py",), "positions.kernel.rules.paw_total"),
+    Fact("the penalised tiles", r"\bpenalised_kinds\b",
+         ("positions/kernel/rules.py", "positions/kernel/rulesets.py", "positions/kernel/encoding.py",
+          "positions/saved.py", "positions/catalogue.py"),  # the catalogue prints the data
+         "positions.kernel.rules.penalised_count / storm_penalty"),
+    Fact("the Storm's penalty as the path's length", r"penalty\s*=\s*len\(", ("positions/kernel/rules.py",),
+         "positions.kernel.rules.storm_penalty / penalised_count"),
+    Fact("a VP per missing Step", r"max\(0(\.0)?,\s*\w+\s*-\s*\w*steps\b", ("positions/kernel/rules.py",),
+         "positions.kernel.rules.storm_vp_loss"),
 )
 """The re-derivations a test can see (issue 23): arithmetic on the Storm threshold, an effect's
-fields, the supply, the walk shown, which choices are public, player counts and phase names."""
+fields, the supply, the walk shown, which choices are public, player counts and phase names; the
+paw total, which tiles the Storm penalises and the VP it takes for want of Steps (issue 52)."""
 
 
 def rederivations(root: Path) -> list[str]:

@@ -89,3 +89,16 @@ def test_only_the_commands_and_the_web_app_use_the_terminal() -> None:
              for item in imports_in(PROJECT, path, ours_only=False)
              if item.module.split(".")[0] in TERMINAL_LIBRARIES]
     assert found == []
+
+
+@pytest.mark.parametrize("line, fact", [
+    ("paws = sum(PAW[k] for k in pos.paths[p])", "a paw total"),
+    ("bad = k in pos.ruleset.penalised_kinds", "the penalised tiles"),
+    ("penalty = len(path) + 1", "the Storm's penalty as the path's length"),
+    ("lost = max(0, penalty - steps)", "a VP per missing Step"),
+])
+def test_a_rederived_storm_or_paw_fact_is_caught(copy_of_tree: Path, line: str, fact: str) -> None:
+    """Issue 52: the heuristic and everything above the kernel ask the rules for paws and the Storm."""
+    (copy_of_tree / "advisor" / "players" / "leak.py").write_text(f"def f(pos, path, penalty, steps, p, k):\n    {line}\n")
+    found = [entry for entry in rederivations(copy_of_tree) if "leak" in entry]
+    assert len(found) == 1 and found[0].startswith(f"advisor/players/leak.py:2: {fact} derived again")

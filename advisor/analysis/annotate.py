@@ -248,9 +248,11 @@ def annotation_from(position: Position, played: int, event: int, result: SearchR
     option's and the played one's statistics from verification searches) replaces theirs."""
     chosen = result.recommendation.action
     best, mine = options if options is not None else (result.stats(chosen), result.stats(played))
-    if options is not None and _measured_at_least(mine, best):
-        chosen, best = played, mine  # verified as good as the recommendation: the move played is best
     seen = mine.visits > 0
+    if seen and played != chosen and _measured_at_least(mine, best):
+        # as good as the recommendation in the measure shown (the search may recommend another move
+        # within noise, by expected score): the move played is best, never a move scoring below it
+        chosen, best = played, mine
     measure, loss, score_loss, noise = "win", 0.0, 0.0, 0.0
     if seen and played != chosen:
         measure, loss, score_loss, noise = _loss(best, mine)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 from advisor.analysis.facts import ReturnFacts, return_facts
-from advisor.analysis.intervals import difference_text, following_edges, widened
+from advisor.analysis.intervals import difference_text, difference_to_data, following_edges, widened
 from advisor.analysis.line import line_in_words, principal_line
+from advisor.analysis.seats import seat_label
 from positions import Position
 from positions.kernel import phases
 from positions.kernel.actions import action_from_code
@@ -237,6 +238,9 @@ def advice_to_data(advice: Advice, source: str = "") -> dict[str, object]:
         "options": [option_to_data(s) for s in advice.ranked],
         "best": advice.best,
         "within_noise_of_second": chosen.within_noise,
+        "second": None if chosen.runner_up is None else str(action_from_code(chosen.runner_up)),
+        "difference_to_second": None if chosen.runner_up is None else difference_to_data(
+            advice.result.stats(chosen.action), advice.result.stats(chosen.runner_up)),
         "players": [{"player": c.player, "win_probability": round(c.win, 6),
                      "expected_score": round(c.score, 4)} for c in advice.players],
         "line": [str(action_from_code(a)) for a in advice.line],
@@ -249,8 +253,30 @@ def advice_to_data(advice: Advice, source: str = "") -> dict[str, object]:
     }
 
 
+def _shown(win: float) -> float:
+    """A win chance as the table shows it (percent to 0.1), so rank notes follow what is read."""
+    return round(100 * win, 1)
+
+
+def rank_note(advice: Advice, index: int) -> str:
+    """Why the option at `index` of :attr:`Advice.ranked` sits above an option whose shown win is
+    higher, or below one whose shown win is lower (empty when the ranks follow the win chances)."""
+    ranked = advice.ranked
+    stats = ranked[index]
+    if stats.action == advice.recommendation.action and any(
+            _shown(other.win) > _shown(stats.win) for other in ranked[index + 1:]):
+        if advice.recommendation.within_noise:
+            return "first: higher exp. score, win within noise"
+        return "first: the higher-win options have too few visits"
+    if not advice.result.is_contender(stats) and any(
+            _shown(other.win) < _shown(stats.win) for other in ranked[:index]):
+        return "few visits: its win is not trusted, ranked after the options searched enough"
+    return ""
+
+
 def advice_rows(advice: Advice) -> list[list[object]]:
-    """Table rows: rank, action, win %, 95% noise interval, expected score, visits, note."""
+    """Table rows: rank, action, win %, 95% noise interval, expected score, visits, note (which
+    says why a row is ranked out of win order, :func:`rank_note`)."""
     chosen = advice.recommendation
     mixed = bool(advice.mix)
     rows: list[list[object]] = []
@@ -259,6 +285,7 @@ def advice_rows(advice: Advice) -> list[list[object]]:
         if stats.action == chosen.action and chosen.within_noise:
             tied = stats.exact and advice.result.stats(chosen.runner_up or stats.action).exact
             note = ", ".join(filter(None, [note, "tied with #2" if tied else "within noise of #2"]))
+        note = ", ".join(filter(None, [note, rank_note(advice, rank - 1)]))
         share = dict(advice.mix).get(stats.action) if mixed else None
         if share is not None:
             note = ", ".join(filter(None, [f"mix {100 * share:.0f}%", note]))
@@ -273,13 +300,14 @@ def advice_rows(advice: Advice) -> list[list[object]]:
 ADVICE_HEADERS = ["#", "action", "win", "noise (95%)", "exp. score", "visits", "note"]
 NOISE_NOTE = ("noise (95%): the search's Monte Carlo noise, widened to the spread between workers and "
               "the best replies below each option; not the continuation's bias (docs/advisor.md). "
-              "* exact (solved endgame).")
+              "* exact (solved endgame). pp: percentage points of win chance.")
 """What the table's interval means, printed under it."""
 
 
-def player_rows(advice: Advice) -> list[list[object]]:
-    """Every player's win chance and expected score if the recommendation is played."""
-    return [[f"P{c.player}" + (" (you)" if c.player == advice.result.player else ""),
+def player_rows(advice: Advice, names: Sequence[str] = ()) -> list[list[object]]:
+    """Every player (by name where the position has names) with their win chance and expected
+    score if the recommendation is played."""
+    return [[seat_label(c.player, names, c.player == advice.result.player),
              f"{100 * c.win:.1f}%", f"{c.score:.1f}"] for c in advice.players]
 
 

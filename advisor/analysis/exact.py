@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Sequence
 
+from advisor.analysis.seats import seat_label
 from advisor.players.tablebase import step_start, two_walkers
 from positions import Position
 from positions.kernel.actions import action_from_code
@@ -24,8 +26,16 @@ def solve_position(position: Position, max_nodes: int) -> SolverResult | StepRes
     else every option's value under best play (one walker, or two at a step only one decides).
 
     Raises:
-        SolverLimitError: out of the solvers' scope, or more than `max_nodes` new positions.
+        SolverLimitError: out of the solvers' scope (said before any search where the position
+            shows it: a walk before the last), or more than `max_nodes` new positions
+            (``SolverSizeError``).
     """
+    last = position.ruleset.walks - 1
+    if position.walk < last:
+        raise SolverLimitError(
+            f"solver: walk {position.walk + 1} of {last + 1} is not the last walk: every player decides "
+            f"again in the walks after it, and the solver handles the last walk only (one player "
+            f"still walking, or two players both walking)")
     if two_walkers(position):
         start = step_start(position)
         solver = EquilibriumSolver(max_nodes)
@@ -77,10 +87,12 @@ def solve_rows(result: SolverResult) -> list[list[str]]:
             for o in result.ranked()]
 
 
-def chances_line(value: ExactValue) -> str:
-    """Every player's win chance and expected score: ``P0 0.00% (8.00), P1 100.00% (19.10)``."""
-    return ", ".join(f"P{p} {percent(win)} ({float(score):.2f})"
+def chances_line(value: ExactValue, names: Sequence[str] = ()) -> str:
+    """Every player's win chance and expected score: ``P0 0.00% (8.00), P1 100.00% (19.10)``, by
+    name where the position names the seats (``Ann (P0) 0.00% (8.00), ...``)."""
+    return ", ".join(f"{seat_label(p, names)} {percent(win)} ({float(score):.2f})"
                      for p, (win, score) in enumerate(zip(value.wins, value.scores)))
+
 
 
 def seat_mix_text(seat: SeatStrategy) -> str:

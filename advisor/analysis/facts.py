@@ -11,7 +11,7 @@ from positions.render import plural
 from positions.kernel.tiles import STORM
 from positions.kernel.actions import DRAW, RETURN
 from positions.kernel.phases import BUY, DECIDE, TIEBREAK, WEATHER
-from positions.kernel.rules import paw_total, storm_penalty, storms_to_hit, weather_hit_chance
+from positions.kernel.rules import paw_total, storm_penalty, storm_vp_loss, storms_to_hit, weather_hit_chance
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,7 @@ def return_facts(pos: Position, samples: int = 1000, seed: int = 0) -> ReturnFac
         animal_points=paw_total(pos.paths[player]),
         tiles_at_risk=penalty,
         steps_at_risk=min(penalty, steps),
-        vp_at_risk=min(max(0, penalty - steps), pos.vp[player]),
+        vp_at_risk=min(storm_vp_loss(penalty, steps), pos.vp[player]),
         samples=samples,
     )
 

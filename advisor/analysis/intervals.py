@@ -85,17 +85,34 @@ def widened(result: SearchResult, tree: SearchTree, root: Hashable,
 def difference_interval(first: ActionStats, second: ActionStats) -> tuple[float, float, float]:
     """(difference, low, high): `first`'s win chance less `second`'s with the 95% margin that
     :func:`search.request.within_noise` uses (the two noise half-widths combined), so the two are
-    within noise exactly when the interval holds 0."""
+    within noise exactly when the interval holds 0. A difference of two win chances lies in
+    [-1, 1], so the interval is cut to that range (which never moves 0 in or out of it)."""
     difference = first.win - second.win
     margin = math.hypot(first.half_width, second.half_width)
-    return difference, difference - margin, difference + margin
+    return difference, max(-1.0, difference - margin), min(1.0, difference + margin)
+
+
+def has_difference_interval(first: ActionStats, second: ActionStats) -> bool:
+    """Whether both options have enough visits for the difference to have a 95% interval."""
+    return math.isfinite(math.hypot(first.half_width, second.half_width))
 
 
 def difference_text(first: ActionStats, second: ActionStats) -> str:
-    """``+20.1 points over #2, 95% interval +0.1 to +40.1``: the comparison a verdict rests on."""
+    """``+20.1 pp over #2, 95% interval +0.1 to +40.1 pp``: the comparison a verdict rests on, in
+    percentage points (pp) of win chance."""
     difference, low, high = difference_interval(first, second)
     if first.exact and second.exact:
-        return f"{100 * difference:+.1f} points over #2, exact"
-    if math.isinf(high - low):
-        return f"{100 * difference:+.1f} points over #2, too few visits for an interval"
-    return f"{100 * difference:+.1f} points over #2, 95% interval {100 * low:+.1f} to {100 * high:+.1f}"
+        return f"{100 * difference:+.1f} pp over #2, exact"
+    if not has_difference_interval(first, second):
+        return f"{100 * difference:+.1f} pp over #2, too few visits for an interval"
+    return f"{100 * difference:+.1f} pp over #2, 95% interval {100 * low:+.1f} to {100 * high:+.1f} pp"
+
+
+def difference_to_data(first: ActionStats, second: ActionStats) -> dict[str, object]:
+    """The difference a "clear of #2" verdict rests on, for JSON: win chance of #1 less #2's and its
+    95% interval (``None`` with too few visits; the difference itself when both are exact)."""
+    difference, low, high = difference_interval(first, second)
+    exact = first.exact and second.exact
+    interval = ([round(difference, 6)] * 2 if exact else
+                [round(low, 6), round(high, 6)] if has_difference_interval(first, second) else None)
+    return {"win_difference": round(difference, 6), "ci95": interval, "exact": exact}

@@ -129,10 +129,16 @@ class TrackSession:
         step = f"{where(pos)}, {phases.NAMES[pos.phase]}"
         if pos.is_chance():
             return f"{step}: {self._chance_hint(pos)} > "
-        seats = self.expected()
-        options = " | ".join(str(a) for a in event_options(pos, seats[0]))
-        who = ", ".join(self.label(p) for p in seats)
-        return f"{step}: {who} ({options}) > "
+        return f"{step}: {self.seat_options(self.expected())} > "
+
+    def seat_options(self, seats: list[int]) -> str:
+        """Each seat with its own legal choices: ``Ann (play sign | play fox), Ben (play bird | play deer)``
+        (at a simultaneous step every seat has its own hand); seats with the same choices share them:
+        ``0, 1 (return | draw)``."""
+        options = [" | ".join(str(a) for a in event_options(self.position, p)) for p in seats]
+        if len(set(options)) == 1:
+            return f"{', '.join(self.label(p) for p in seats)} ({options[0]})"
+        return ", ".join(f"{self.label(p)} ({text})" for p, text in zip(seats, options))
 
     def _chance_hint(self, pos: Position) -> str:
         if pos.phase == phases.WEATHER:
@@ -181,9 +187,11 @@ class TrackSession:
         """Why `player` has nothing to enter now, and whose event comes first."""
         pos = self.position
         seats = self.expected()
-        options = " | ".join(str(a) for a in event_options(pos, seats[0]))
-        first = (f"the next event is {', '.join(self.label(p) for p in seats)}'s "
-                 f"{phases.NAMES[pos.phase]} ({options})")
+        if len(seats) == 1:
+            options = " | ".join(str(a) for a in event_options(pos, seats[0]))
+            first = f"the next event is {self.label(seats[0])}'s {phases.NAMES[pos.phase]} ({options})"
+        else:
+            first = f"the next event is the {phases.NAMES[pos.phase]} of {self.seat_options(seats)}"
         if not pos.walking[player]:
             return f"{self.label(player)} is home this walk: {first}"
         if pos.phase == phases.RETURN_DISCARD and normalize(text).startswith("draw"):

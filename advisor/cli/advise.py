@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from typing import Sequence
 
 import click
 from tabulate import tabulate
@@ -19,7 +20,7 @@ from advisor.analysis.exact import (
 )
 from advisor.players.bots import advisor_request
 from advisor.cli.errors import fail, reports_bad_input
-from advisor.cli.files import load_position_arg
+from advisor.cli.files import load_saved_arg
 from advisor.cli.progress import Spinner
 from advisor.analysis.tree_export import write_tree
 from positions import Position
@@ -27,6 +28,7 @@ from positions.kernel.actions import action_from_code
 from positions.render import render
 from search.request import SIMULTANEOUS_SELECTIONS, SearchRequest
 from search.equilibrium import StepResult
+from search.errors import SolverSizeError
 from search.solver import DEFAULT_MAX_NODES
 
 
@@ -82,7 +84,8 @@ def best_move(position_file: str, iterations: int | None, seconds: float | None,
 
     Example: refuge best-move storm-one-away --iterations 4000 --seed 1
     """
-    position = load_position_arg(position_file)
+    saved = load_saved_arg(position_file)
+    position = saved.position
     _decision_or_fail(position, position_file)
     request = dataclasses.replace(search_request(iterations, seconds, seed, workers, exploration),
                                   simultaneous=simultaneous)
@@ -101,14 +104,22 @@ def best_move(position_file: str, iterations: int | None, seconds: float | None,
     if as_json:
         click.echo(json.dumps(advice_to_data(advice, position_file), indent=2))
         return
-    click.echo(render(position))
+    click.echo(render(position, saved.names))
     click.echo()
-    echo_advice(advice, seed, workers)
+    echo_advice(advice, seed, workers, saved.names)
 
 
-def echo_advice(advice: Advice, seed: int, workers: int) -> None:
-    """The advice table, the recommendation and the return-or-draw facts, as best-move prints them."""
-    click.echo(f"Player {advice.result.player} decides. {advice.result.iterations} iterations in "
+def decider(player: int, names: Sequence[str] = (), start: bool = True) -> str:
+    """``Ben (player 1)`` where the position names the seat, else ``Player 1`` (``player 1`` inside
+    a sentence: `start` false)."""
+    name = names[player] if player < len(names) else ""
+    return f"{name} (player {player})" if name else f"{'P' if start else 'p'}layer {player}"
+
+
+def echo_advice(advice: Advice, seed: int, workers: int, names: Sequence[str] = ()) -> None:
+    """The advice table, the recommendation and the return-or-draw facts, as best-move prints them
+    (players by name where the position names them)."""
+    click.echo(f"{decider(advice.result.player, names)} decides. {advice.result.iterations} iterations in "
                f"{advice.result.seconds:.2f} s (seed {seed}, {workers} worker(s)):")
     click.echo(tabulate(advice_rows(advice), headers=ADVICE_HEADERS, tablefmt="simple"))
     click.echo(NOISE_NOTE)
@@ -120,7 +131,7 @@ def echo_advice(advice: Advice, seed: int, workers: int) -> None:
     click.echo(f"Line: {line_text(advice)}")
     click.echo()
     click.echo(PLAYERS_TITLE)
-    click.echo(tabulate(player_rows(advice), headers=PLAYER_HEADERS, tablefmt="simple"))
+    click.echo(tabulate(player_rows(advice, names), headers=PLAYER_HEADERS, tablefmt="simple"))
     if advice.facts is not None:
         click.echo()
         for line in advice.facts.lines():
@@ -143,38 +154,46 @@ def solve(position_file: str, max_nodes: int, as_json: bool) -> None:
 
     Example: refuge solve endgame-solo
     """
-    position = load_position_arg(position_file)
+    saved = load_saved_arg(position_file)
+    position, names = saved.position, saved.names
     _decision_or_fail(position, position_file)
-    with Spinner("solving", enabled=None if not as_json else False):
-        result = solve_position(position, max_nodes)
+    try:
+        with Spinner("solving", enabled=None if not as_json else False):
+            result = solve_position(position, max_nodes)
+    except SolverSizeError as error:
+        fail(f"{position_file}: {error}; --max-nodes N above {max_nodes} lets the solver go further "
+             f"(slower, more memory), or `refuge best-move {position_file}` estimates it by search")
     if isinstance(result, StepResult):
-        _echo_step(result, position.actor, position_file, as_json)
+        _echo_step(result, position.actor, position_file, as_json, names)
         return
     if as_json:
         click.echo(json.dumps(solve_to_data(result, position_file), indent=2))
         return
-    click.echo(f"Player {result.player} decides; exact values over {result.nodes} positions:")
+    click.echo(f"{decider(result.player, names)} decides; exact values over {result.nodes} positions:")
     click.echo(tabulate(solve_rows(result), headers=SOLVE_HEADERS, disable_numparse=True,
                         colalign=("left", "right", "right")))
     click.echo(f"Best: {action_from_code(result.best)}")
-    click.echo(f"After it, every player: {chances_line(result.option(result.best).value)}")
+    click.echo(f"After it, every player: {chances_line(result.option(result.best).value, names)}")
 
 
-def _echo_step(result: StepResult, player: int, source: str, as_json: bool) -> None:
+def _echo_step(result: StepResult, player: int, source: str, as_json: bool,
+               names: Sequence[str] = ()) -> None:
     """A simultaneous step's equilibrium, as `refuge solve` prints it for `player`."""
     if as_json:
         click.echo(json.dumps(step_solve_to_data(result, player, source), indent=2))
         return
     seat = result.seat(player)
     other = next(s for s in result.seats if s.player != player)
-    click.echo(f"Player {player} decides at a simultaneous step, unseen by player {other.player}; "
+    them = decider(other.player, names, start=False)
+    click.echo(f"{decider(player, names)} decides at a simultaneous step, unseen by {them}; "
                f"exact equilibrium over {result.nodes} positions.")
-    click.echo(f"Equilibrium: player {seat.player} {seat_mix_text(seat)}; player {other.player} {seat_mix_text(other)}")
+    click.echo(f"Equilibrium: {decider(seat.player, names, start=False)} {seat_mix_text(seat)}; "
+               f"{them} {seat_mix_text(other)}")
     click.echo(f"Option values: {OPTION_VALUE_MEANING}:")
     click.echo(tabulate(step_rows(seat), headers=STEP_HEADERS, disable_numparse=True,
                         colalign=("left", "right", "right", "right")))
     click.echo(f"Best: {action_from_code(seat.best)}")
-    click.echo(f"At the equilibrium, every player: {chances_line(result.value)}")
+    click.echo(f"At the equilibrium, every player: {chances_line(result.value, names)}")
 
 
 COMMANDS = (best_move, solve)

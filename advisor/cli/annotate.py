@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Sequence
 
 import click
 from tabulate import tabulate
@@ -32,19 +33,35 @@ def _players(text: str | None, count: int) -> list[int] | None:
 
 
 def _loss_text(a: Annotation) -> str:
-    return f"{a.score_loss:.1f} VP" if a.measure == "score" else f"{100 * a.loss:.1f}"
+    return f"{a.score_loss:.1f} VP" if a.measure == "score" else f"{100 * a.loss:.1f} pp"
 
 
 def _measured_loss(a: Annotation) -> float:
     return a.score_loss if a.measure == "score" else a.loss
 
 
-def _row(a: Annotation) -> list[object]:
+def _value(win: float | None, score: float | None, a: Annotation) -> str:
+    """A move's win chance; where the loss is measured in VP (both chances saturated) its expected
+    score too, the number "best" is judged by."""
+    if win is None:
+        return "-"
     mark = "*" if a.exact else ""
-    played = "-" if a.played_win is None else f"{100 * a.played_win:.1f}%{mark}"
+    if a.measure == "score" and score is not None:
+        return f"{100 * win:.1f}%{mark} {score:.1f} VP"
+    return f"{100 * win:.1f}%{mark}"
+
+
+def _row(a: Annotation, names: Sequence[str]) -> list[object]:
     chances = " ".join(f"{100 * w:.0f}" for w in a.chances)
-    return [a.event, f"{a.walk}.{a.turn}", a.player, a.decision, a.situation, a.played, played,
-            a.best, f"{100 * a.best_win:.1f}%{mark}", _loss_text(a), a.label, chances]
+    return [a.event, f"{a.walk}.{a.turn}", _seat(a.player, names), a.decision, a.situation, a.played,
+            _value(a.played_win, a.played_score, a), a.best, _value(a.best_win, a.best_score, a),
+            _loss_text(a), a.label, chances]
+
+
+def _seat(player: int, names: Sequence[str]) -> str:
+    """A seat by name where the record names it (``1 Ben``), else its number."""
+    name = names[player] if player < len(names) else ""
+    return f"{player} {printable(name)}" if name else str(player)
 
 
 def event_range(record: GameRecord, first: int, last: int | None) -> range:
@@ -85,7 +102,7 @@ def annotate(game_file: str, players: str | None, iterations: int | None, second
              plot_path: str | None) -> None:
     """Each decision's loss against the engine's best, labelled inaccuracy / mistake / blunder.
 
-    Losses are in win-probability points (5 / 10 / 15, lichess's thresholds); where both win chances
+    Losses are in percentage points of win chance (5 / 10 / 15 pp, lichess's thresholds); where both win chances
     are below 3% or above 97%, in expected final score (3 / 6 / 10 VP). A loss within the Monte
     Carlo noise of the two estimates gets no label. Decisions with a single option are skipped.
 
@@ -122,18 +139,21 @@ def annotate(game_file: str, players: str | None, iterations: int | None, second
             "plot": plot_path,
         }, indent=2))
         return
-    click.echo(tabulate([_row(a) for a in annotations],
+    chance_columns = " ".join(printable(record.names[p]) if p < len(record.names) and record.names[p]
+                              else f"P{p}" for p in range(record.players))
+    click.echo(tabulate([_row(a, record.names) for a in annotations],
                         headers=["event", "walk.turn", "player", "decision", "hand and path",
                                  "played", "win", "best", "best win", "loss", "label",
-                                 "chances % (P0 P1 ..)"]))
+                                 f"chances % ({chance_columns})"]))
     click.echo()
     click.echo(tabulate([[s.player, printable(s.name), s.decisions, f"{s.accuracy:.1f}", s.inaccuracies,
                           s.mistakes, s.blunders, f"{100 * s.mean_loss:.2f}",
                           f"{s.mean_score_loss:.2f}"] for s in summaries],
                         headers=["player", "name", "decisions", "accuracy", "inaccuracies",
-                                 "mistakes", "blunders", "mean loss", "mean VP loss"]))
-    click.echo("loss: win-probability points; where both win chances are below 3% or above 97%, "
-               "expected final score (VP: 3 / 6 / 10 for inaccuracy / mistake / blunder). "
+                                 "mistakes", "blunders", "mean loss (pp)", "mean VP loss"]))
+    click.echo("loss: percentage points (pp) of win chance (5 / 10 / 15 pp for inaccuracy / mistake / "
+               "blunder); where both win chances are below 3% or above 97%, expected final score "
+               "(VP: 3 / 6 / 10), shown beside the win chances. "
                "* exact (solved endgame).")
     costly = sorted((a for a in annotations if _measured_loss(a) > 0),
                     key=lambda a: (a.label == "", a.accuracy))[:5]
@@ -141,7 +161,7 @@ def annotate(game_file: str, players: str | None, iterations: int | None, second
         click.echo()
         click.echo("Costliest decisions:")
         for a in costly:
-            click.echo(f"  event {a.event} (walk {a.walk}, turn {a.turn}), player {a.player}: "
+            click.echo(f"  event {a.event} (walk {a.walk}, turn {a.turn}), player {_seat(a.player, record.names)}: "
                        f"{a.played} instead of {a.best}, -{_loss_text(a)}"
                        + (f" ({a.label})" if a.label else " (within noise)"
                           if _measured_loss(a) <= a.noise else ""))

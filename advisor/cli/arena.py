@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 
 import click
 
@@ -74,6 +75,11 @@ def arena_command(agents: tuple[str, ...], games: int, players: int, route: str,
         sprt = None if sprt_text is None else SprtSettings(*parse_sprt(sprt_text), elo_model=elo_model)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="'--sprt'") from None
+    if records is not None:
+        try:
+            os.makedirs(records, exist_ok=True)  # before any game is played
+        except OSError as error:
+            fail(RefugeError(f"--records {records}: cannot create the folder: {error.strerror or error}"))
     try:
         settings = ArenaSettings([parse_named_agent(a) for a in agents], games, players, route, seed,
                                  db, workers or default_workers(), sprt, executor, resume,
@@ -85,7 +91,7 @@ def arena_command(agents: tuple[str, ...], games: int, players: int, route: str,
                 progress = run_arena(settings, ArenaReports(display.line, display.played, display.waiting))
         finally:
             display.close()
-    except RefugeError as error:
+    except (RefugeError, OSError) as error:
         fail(error)
         return
     rows = progress.rows()

@@ -7,8 +7,12 @@ import time
 
 import click
 
-from advisor.arena.bench import DEFAULT_ITERATIONS, run_bench
+from advisor.arena.bench import BENCH_POSITIONS, BENCH_SEED, DEFAULT_ITERATIONS, run_bench
 from positions import native
+
+
+BENCH_AGENT = "ismcts:iterations={iterations},reuse=0"
+"""What :func:`advisor.arena.bench.run_bench` searches with, as an agent spec."""
 
 
 @click.command("bench")
@@ -20,10 +24,17 @@ def bench_command(iterations: int, as_json: bool) -> None:
 
     Example: refuge bench --iterations 400
     """
+    labels = [label for label, *_ in BENCH_POSITIONS]
+    agent = BENCH_AGENT.format(iterations=iterations)
+    if not as_json:
+        click.echo(f"bench: agent {agent} (the agent's defaults, a fresh tree each search) on "
+                   f"{len(labels)} positions ({', '.join(labels)}), {iterations} iterations each, "
+                   f"seeds from {BENCH_SEED}, one process")
     started = time.perf_counter()
     result = run_bench(iterations)
     if as_json:
-        click.echo(json.dumps({"iterations_per_position": iterations, "signature": result.signature,
+        click.echo(json.dumps({"agent": agent, "positions": labels,
+                               "iterations_per_position": iterations, "signature": result.signature,
                                "iterations": result.iterations,
                                "seconds": round(result.seconds, 3),
                                "iterations_per_second": round(result.speed, 1),

@@ -13,6 +13,10 @@ from advisor.players.engine import DEFAULT_AGENT, main
 def engine_command(spec_text: str) -> None:
     """Serve an agent over the engine protocol (JSON lines on stdin/stdout; docs/engine-protocol.md).
 
+    While a search thinks it streams info lines ({"cmd":"setoption","name":"info","value":true}),
+    lists several options ({"cmd":"setoption","name":"multipv","value":3}), searches until told
+    ({"cmd":"go","infinite":true}) and answers {"cmd":"stop"} at once.
+
     Example: echo '{"cmd":"identify"}' | refuge engine --agent heuristic
     """
     main(["--agent", spec_text])

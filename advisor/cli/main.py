@@ -12,6 +12,7 @@ from advisor.cli.advise import COMMANDS as ADVISE_COMMANDS
 from advisor.cli.annotate import annotate
 from advisor.cli.arena import arena_command
 from advisor.cli.bench import bench_command
+from advisor.cli.catalogue import catalogue_command
 from advisor.cli.engine import engine_command
 from advisor.cli.ladder import ladder_command
 from advisor.cli.files import COMMANDS as FILE_COMMANDS
@@ -35,7 +36,7 @@ def cli() -> None:
 
 for _command in (*FILE_COMMANDS, *ADVISE_COMMANDS, selfplay, play, track, annotate,
                  arena_command, engine_command, ladder_command, bench_command, sprt_command, serve,
-                 insights_group, scaling_command, spsa_command, convergence_command):
+                 insights_group, scaling_command, spsa_command, convergence_command, catalogue_command):
     cli.add_command(_command)
 
 

@@ -26,8 +26,6 @@ from positions.kernel.tiles import TILES
 from search.request import SearchRequest
 
 HINT_ITERATIONS = 1000
-QUIT_RECORD = "refuge-play.json"
-"""Where quitting writes the game so far when no --record was given."""
 HELP = """\
   a number       the option of that number
   notation       the option in words: draw, play compass, buy bear, option steps, pass ...
@@ -36,7 +34,7 @@ HELP = """\
   show           the board again
   undo           take back your last decision (the bots' moves after it too)
   help, ?        this list
-  quit           stop; the game so far is written as a record"""
+  quit           stop (the game so far is kept in the --record file, if one was given)"""
 
 
 class TakeBack(Exception):
@@ -51,16 +49,18 @@ class HumanAgent:
     """A person at the terminal, asked by the game loop like any agent: sees their seat's view of
     the position, picks an option by number or in words (or a command: hint, undo, quit)."""
 
-    def __init__(self, seat: int, label: str, hint_seed: int) -> None:
+    def __init__(self, seat: int, label: str, hint_seed: int, labels: Sequence[str] = ()) -> None:
         self.name = label
         self.seat = seat
         self.hint_seed = hint_seed
+        self.labels = tuple(labels)
+        """Every seat's label, for the board (``P1 ismcts: ...``)."""
 
     def choose(self, position: Position, rng: random.Random) -> Action:
         """Ask until the answer is a legal option (or a command that leaves the turn)."""
         legal = list(position.legal_actions())
         click.echo()
-        click.echo(render(position))
+        click.echo(render(position, self.labels))
         click.echo(f"{self.name}, your move ({phases.NAMES[position.phase]}):")
         for line in option_lines(position, legal):
             click.echo(line)
@@ -79,7 +79,7 @@ class HumanAgent:
             elif command == "hint":
                 self._hint(position)
             elif command in ("show", "board"):
-                click.echo(render(position))
+                click.echo(render(position, self.labels))
                 for line in option_lines(position, legal):
                     click.echo(line)
             else:
@@ -171,8 +171,7 @@ def _game_over(last: Position, final: Position, labels: Sequence[str]) -> None:
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--route", default="meadows", show_default=True)
 @click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
-              help=f"Write the game record here after every event (quitting writes "
-                   f"{QUIT_RECORD} without it).")
+              help="Write the game record here after every event (without it nothing is written).")
 @reports_bad_input
 def play(seats: str, names: str, seed: int, route: str, record_path: str | None) -> None:
     """Play a game in the terminal against the bots; type 'help' at a decision for the commands.
@@ -184,7 +183,7 @@ def play(seats: str, names: str, seed: int, route: str, record_path: str | None)
         raise click.UsageError(f"--seats: need 2 to 4 seats, got {len(specs)}")
     chosen_route = parse_route(route)  # every option checked before "Seats:" is printed
     labels = seat_labels(specs, [n.strip() for n in names.split(",")] if names else [])
-    agents: list[Agent] = [HumanAgent(seat, labels[seat], derive_seed(seed, "hint", seat))
+    agents: list[Agent] = [HumanAgent(seat, labels[seat], derive_seed(seed, "hint", seat), labels)
                            if spec == "human" else _bot(spec) for seat, spec in enumerate(specs)]
     humans = [seat for seat, spec in enumerate(specs) if spec == "human"]
     click.echo("Seats: " + " · ".join(f"{seat} {label}" for seat, label in enumerate(labels)))
@@ -205,9 +204,13 @@ def play(seats: str, names: str, seed: int, route: str, record_path: str | None)
             click.echo(f"  taken back to before your decision (event {index})")
             continue
         except (QuitGame, click.exceptions.Abort):
-            path = record_path or QUIT_RECORD
-            game.recorder.write(path)
-            click.echo(f"\nstopped; the game so far ({len(game.recorder.events)} events) is in {path}")
+            events = len(game.recorder.events)
+            if record_path:
+                game.recorder.write(record_path)
+                click.echo(f"\nstopped; the game so far ({events} events) is in {record_path}")
+            else:
+                click.echo(f"\nstopped after {events} events; nothing written (give --record FILE to "
+                           "keep a game)")
             return
         walks = len(narrator.walks)
         for line in narrator.event(before, event.actor, event.action, game.position, event.hidden):

@@ -69,6 +69,8 @@ class Heartbeat:
         self.done = 0
         self.start = clock()
         self.last = self.start
+        self.reported = False
+        """Whether a line was written (then the end is reported too: ``40/40 done``)."""
 
     def __enter__(self) -> "Heartbeat":
         return self
@@ -82,11 +84,14 @@ class Heartbeat:
             self.update(1)
 
     def update(self, count: int) -> None:
-        """Count `count` more done; write a line if `interval` has passed since the last one."""
+        """Count `count` more done; write a line if `interval` has passed since the last one, and
+        the last one (``n/n done``) once everything is done if any was written."""
         self.done += count
         now = self.clock()
-        if now - self.last >= self.interval:
+        finished = self.length is not None and self.done >= self.length and self.reported
+        if now - self.last >= self.interval or (finished and now != self.last):
             self.last = now
+            self.reported = True
             click.echo(self.line(now), err=True, file=self.stream)
 
     def line(self, now: float) -> str:

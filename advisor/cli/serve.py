@@ -70,6 +70,7 @@ def serve(port: int, host: str, allow_host: tuple[str, ...], token: str, games_d
         import uvicorn
 
         from advisor.web.app import create_app
+        from advisor.web.serving import uvicorn_config
     except ImportError as error:
         fail(f"refuge serve needs the [web] extra ({error.name} is missing): pip install -e '.[web]'")
     if not os.path.isdir(games_dir):
@@ -97,7 +98,7 @@ def serve(port: int, host: str, allow_host: tuple[str, ...], token: str, games_d
             app.state.jobs.stopping = True  # open event streams end, so the shutdown does not wait
             super().handle_exit(sig, frame)  # type: ignore[arg-type]
 
-    server = Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=5))
+    server = Server(uvicorn_config(app, config, log_level="warning", timeout_graceful_shutdown=5))
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it handled, once it has shut down

@@ -90,7 +90,7 @@ def _run_command(session: TrackSession, words: list[str], save: Callable[[], Non
     elif command == "advise":
         seat = session.seat(args[0]) if args else None  # `advise 1`, `advise Ann`
         advice = session.advise(seat, iterations, seed)
-        echo_advice(advice, seed, 1)
+        echo_advice(advice, seed, 1, session.names)
     else:
         return False
     return True

@@ -17,7 +17,8 @@ from positions.kernel.actions import BUY_BASE, DRAW, PASS, RETURN
 from positions.kernel.position import Position
 from positions.record import GameRecorder
 from positions.kernel.routes import parse_route
-from positions.kernel.tiles import KIND_COUNT, PAW
+from positions.kernel.rules import paw_total
+from positions.kernel.tiles import KIND_COUNT
 
 DEFAULT_EXACT_NODES = 20_000
 """New positions the exact solver may solve at a last-walk return-or-draw decision (a few tenths of
@@ -44,7 +45,7 @@ def is_buy(action: int) -> bool:
 
 def path_paws(position: Position, seat: int) -> int:
     """The animal value of a seat's path: the victory points a return would score now."""
-    return sum(PAW[kind] for kind in position.paths[seat])
+    return paw_total(position.paths[seat])
 
 
 def agents_for(key: CorpusKey) -> list[Agent]:

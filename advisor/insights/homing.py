@@ -9,7 +9,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from advisor.insights.stats import Mean, Share, rounded
+from advisor.insights.stats import WIN_DIFFERENCE, Mean, Share, rounded
 from advisor.insights.store import CorpusKey
 from positions.kernel import phases
 from positions.kernel.actions import DRAW, RETURN
@@ -126,7 +126,7 @@ def _rule_cost(con: sqlite3.Connection, keys: dict[int, CorpusKey], agent: str, 
     continuations: per decision, and per seat and game — one decision is sampled per game, so the
     game's total is its decisions times the sampled difference, shared out over the seats (one
     deviation at a time, summed: a first-order estimate)."""
-    cost, per_game, choice = Mean(), Mean(), Mean()
+    cost, per_game, choice = Mean(bounds=WIN_DIFFERENCE), Mean(), Mean(bounds=WIN_DIFFERENCE)
     for corpus, storms, paws, chosen, back, on, decisions in con.execute(SAMPLED):
         if keys[corpus].agent != agent:
             continue

@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 from advisor.insights.corpus import is_buy
 from advisor.insights.homing import returns_section
-from advisor.insights.stats import Counts, Mean, Share, rounded
+from advisor.insights.stats import WIN_DIFFERENCE, Counts, Mean, Share, rounded
 from advisor.insights.store import CorpusKey, corpora, open_store
 from positions.kernel import phases
 from positions.kernel.actions import BUY_BASE
@@ -84,7 +84,7 @@ def buys_section(con: sqlite3.Connection, keys: dict[int, CorpusKey]) -> list[Ro
     (early, late, all): the paired effect of buying the tile instead of passing on the buyer's win
     share and final score."""
     cells: dict[tuple[str, str, str, int | str, str], tuple[Mean, Mean, Share]] = defaultdict(
-        lambda: (Mean(), Mean(), Share()))
+        lambda: (Mean(bounds=WIN_DIFFERENCE), Mean(), Share()))
     query = ("SELECT corpus, walk, chosen, first, first_return, second_return, first_score, "
              "second_score FROM counterfactuals WHERE kind = 'buy'")
     for corpus, walk, chosen, first, r1, r2, s1, s2 in con.execute(query):

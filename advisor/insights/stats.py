@@ -8,13 +8,19 @@ from dataclasses import dataclass, field
 from search.request import Z95, wilson_interval
 
 
+WIN_DIFFERENCE = (-1.0, 1.0)
+"""Where a difference of two win shares lies: its interval never reaches past it."""
+
+
 @dataclass
 class Mean:
-    """A running mean with a normal 95 % interval (Welford's sums)."""
+    """A running mean with a normal 95 % interval (Welford's sums), cut to `bounds` when the
+    values have them (a difference of win shares: :data:`WIN_DIFFERENCE`)."""
 
     n: int = 0
     mean: float = 0.0
     _m2: float = 0.0
+    bounds: tuple[float, float] | None = None
 
     def add(self, value: float) -> None:
         """Count one more value."""
@@ -34,9 +40,15 @@ class Mean:
         return Z95 * self.sd / math.sqrt(self.n) if self.n > 1 else None
 
     def interval(self) -> list[float] | None:
-        """The 95 % interval of the mean, ``[low, high]``, or None below two values."""
+        """The 95 % interval of the mean, ``[low, high]`` within the bounds, or None below two
+        values (too few to judge)."""
         half = self.half_width
-        return None if half is None else [round(self.mean - half, 4), round(self.mean + half, 4)]
+        if half is None:
+            return None
+        low, high = self.mean - half, self.mean + half
+        if self.bounds is not None:
+            low, high = max(low, self.bounds[0]), min(high, self.bounds[1])
+        return [round(low, 4), round(high, 4)]
 
 
 @dataclass

@@ -17,8 +17,8 @@ def tabulate(rows: list[list[Any]], headers: list[str]) -> str:
 
 
 def interval(ci: Sequence[float] | None, digits: int = 3) -> str:
-    """``[low, high]``, or ``n/a`` when too few values to judge."""
-    return "n/a" if ci is None else f"[{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]"
+    """``[low, high]``, or ``too few games`` when there are too few values to judge."""
+    return "too few games" if ci is None else f"[{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]"
 
 
 def share_interval(ci: Sequence[float] | None) -> str:

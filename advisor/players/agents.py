@@ -12,7 +12,7 @@ import importlib
 import inspect
 import math
 import random
-from typing import Callable, Hashable, Protocol
+from typing import TYPE_CHECKING, Callable, Hashable, Protocol
 
 from advisor.players.specs import AgentSpec, AgentSpecError, parse_agent_spec
 from positions import Position
@@ -22,6 +22,9 @@ from search.backend import KeptTree
 from search.protocol import Evaluator, Policy
 from search.request import SIMULTANEOUS_SELECTIONS, SearchRequest, SearchResult
 from search.seeds import seed_from_stream
+
+if TYPE_CHECKING:
+    from search.ismcts import Progress
 
 
 class Agent(Protocol):
@@ -217,14 +220,18 @@ class SearchAgent:
         self.kept_at, self.kept_root = now, root
         return self.kept
 
-    def choose(self, position: Position, rng: random.Random) -> Action:
-        """The most visited root action of a search seeded from `rng`."""
+    def choose(self, position: Position, rng: random.Random, on_progress: Progress | None = None,
+               progress_every: int = 64) -> Action:
+        """The most visited root action of a search seeded from `rng`; `on_progress` (one worker)
+        watches the growing search and may stop it (:data:`search.ismcts.Progress`; the engine
+        protocol's ``info`` and ``stop``)."""
         from search.ismcts import search
 
         legal = position.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        self.last = search(position, self.request(seed_from_stream(rng)), reuse=self.table_for(position))
+        self.last = search(position, self.request(seed_from_stream(rng)), on_progress=on_progress,
+                           progress_every=progress_every, reuse=self.table_for(position))
         return action_from_code(self.last.chosen)
 
 

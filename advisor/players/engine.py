@@ -17,10 +17,13 @@ import select
 import shutil
 import subprocess
 import sys
+import queue
 import tempfile
+import threading
 import time
+from dataclasses import dataclass
 from importlib import metadata
-from typing import IO, Iterator, Sequence
+from typing import IO, Callable, Iterator, Sequence
 
 from advisor.players.agents import Agent, SearchAgent, make_agent
 from advisor.players.processes import kill_group, start_guarded
@@ -35,6 +38,7 @@ from positions.saved import parse_position, position_to_data
 from positions.kernel.view import seat_view
 from positions.validation import parse_json
 from search.seeds import seed_from_stream
+from search.request import SearchResult
 
 PROTOCOL = "refuge-engine/1"
 """The protocol name and version every ``identify`` answer carries."""
@@ -43,6 +47,20 @@ START_TIMEOUT = 120.0
 """Seconds an engine may take to start and answer ``identify`` (a new venv imports numpy)."""
 MAX_LINE = 1_000_000
 """Longest line, in bytes, either side reads (a saved position is a few kilobytes)."""
+
+
+INFO_SECONDS = 0.25
+"""How often a ``go`` with the ``info`` option on writes an ``info`` line while it searches."""
+PROGRESS_EVERY = 1
+"""Iterations between the checks a watched search makes for ``stop`` (and for an ``info`` line due):
+every iteration, so a ``stop`` is answered within one iteration (milliseconds)."""
+READ_AHEAD = 1024
+"""Lines read ahead of the one being answered at most (then reading waits: memory stays bounded)."""
+INFINITE_ITERATIONS = 10 ** 9
+"""The budget of ``go`` with ``"infinite": true``: in effect, until ``stop`` or the end of input."""
+OPTIONS: dict[str, tuple[type, object]] = {"multipv": (int, 1), "info": (bool, False)}
+"""``setoption`` names, their types and defaults: ``multipv`` options in each answer and ``info``
+line (ranked by visits, the engine's choice first); ``info``: stream ``info`` lines while searching."""
 
 
 MAX_MESSAGE = 500
@@ -76,15 +94,47 @@ def package_version() -> str:
         return "unknown"
 
 
+@dataclass(frozen=True)
+class Watch:
+    """What a running ``go`` listens to and writes through (:func:`serve` makes one per request)."""
+
+    stop_requested: Callable[[], bool]
+    """A ``stop`` line has arrived since this request."""
+    input_ended: Callable[[], bool]
+    """The input has ended (stops an infinite search; a limited one runs to its budget)."""
+    emit: Callable[[dict[str, object]], None]
+    """Write one line (an ``info`` line) before the answer."""
+
+
+def option_rows(result: SearchResult, count: int) -> list[dict[str, object]]:
+    """The `count` most visited options (the engine plays the most visited): action, win share with
+    its 95% noise interval, expected score, visits."""
+    ranked = sorted(result.actions, key=lambda s: (-s.visits, -s.win))[:count]
+    return [{"action": str(action_from_code(s.action)), "win": round(s.win, 6),
+             "ci95": [round(s.ci_low, 6), round(s.ci_high, 6)], "score": round(s.score, 4),
+             "visits": s.visits} for s in ranked]
+
+
+def info_line(result: SearchResult, multipv: int) -> dict[str, object]:
+    """An ``info`` line of a growing search: iterations, seconds, the option it would play now
+    (most visited) and its win share, and the top `multipv` options."""
+    best = max(result.actions, key=lambda s: (s.visits, s.win))
+    return {"info": {"iterations": result.iterations, "seconds": round(result.seconds, 3),
+                     "best": str(action_from_code(best.action)), "win": round(best.win, 6),
+                     "options": option_rows(result, multipv)}}
+
+
 class EngineServer:
-    """Answers protocol requests for one in-process agent; one request object in, one answer out."""
+    """Answers protocol requests for one in-process agent; one request object in, one answer out
+    (a ``go`` watched by :func:`serve` also writes ``info`` lines and listens for ``stop``)."""
 
     def __init__(self, agent: Agent, spec: AgentSpec) -> None:
         self.agent = agent
         self.spec = spec
         self.position: Position | None = None
+        self.options: dict[str, object] = {name: default for name, (_, default) in OPTIONS.items()}
 
-    def handle(self, request: object) -> dict[str, object]:
+    def handle(self, request: object, watch: Watch | None = None) -> dict[str, object]:
         """The answer to one decoded request (errors become ``{"error": ...}``)."""
         if not isinstance(request, dict) or not isinstance(request.get("cmd"), str):
             return {"error": 'expected an object with a "cmd" string'}
@@ -100,14 +150,31 @@ class EngineServer:
                 self.position = replay(parse_record(request.get("game"), "game"), "game").final
                 return {"ok": True}
             if command == "go":
-                return self._go(request)
-            if command == "quit":
-                return {"ok": True}
+                return self._go(request, watch)
+            if command == "setoption":
+                return self._setoption(request)
+            if command in ("stop", "quit"):
+                return {"ok": True}  # a stop has already ended the search it arrived during
         except (RefugeError, ValueError) as error:
             return {"error": " ".join(str(error).split())}
-        return {"error": f"unknown cmd {command!r} (expected identify, position, game, go or quit)"}
+        return {"error": f"unknown cmd {command!r} (expected identify, position, game, go, "
+                         f"setoption, stop or quit)"}
 
-    def _go(self, request: dict[str, object]) -> dict[str, object]:
+    def _setoption(self, request: dict[str, object]) -> dict[str, object]:
+        """Set one option of :data:`OPTIONS` for the requests that follow."""
+        name, value = request.get("name"), request.get("value")
+        if not isinstance(name, str) or name not in OPTIONS:
+            return {"error": f"setoption: unknown option {name!r} (expected {' or '.join(OPTIONS)})"}
+        kind, _ = OPTIONS[name]
+        fits = (isinstance(value, bool) if kind is bool else
+                isinstance(value, int) and not isinstance(value, bool) and value >= 1)
+        if not fits:
+            wanted = "true or false" if kind is bool else "an integer >= 1"
+            return {"error": f"setoption: {name} must be {wanted}, got {value!r}"}
+        self.options[name] = value
+        return {"ok": True}
+
+    def _go(self, request: dict[str, object], watch: Watch | None = None) -> dict[str, object]:
         position = self.position
         if position is None:
             return {"error": "go: no position yet (send a position or game first)"}
@@ -116,11 +183,26 @@ class EngineServer:
         seed = request.get("seed", 0)
         if not isinstance(seed, int) or isinstance(seed, bool):
             return {"error": f"go: seed must be an integer, got {seed!r}"}
-        agent = self._limited(request.get("limits"))
+        infinite = request.get("infinite", False)
+        if not isinstance(infinite, bool):
+            return {"error": f"go: infinite must be true or false, got {infinite!r}"}
+        if infinite and request.get("limits") not in (None, {}):
+            return {"error": "go: give limits or infinite, not both"}
+        agent = self._limited({"iterations": INFINITE_ITERATIONS} if infinite else request.get("limits"))
+        watched = isinstance(agent, SearchAgent) and agent.template.workers == 1
+        if infinite and isinstance(agent, SearchAgent) and not watched:
+            return {"error": "go: infinite needs a search agent with workers=1 (stop reaches one process)"}
         if isinstance(agent, SearchAgent):
             agent.last = None
         rng = random.Random(seed)
-        action = agent.choose(seat_view(position, position.current_player(), rng), rng)
+        view = seat_view(position, position.current_player(), rng)
+        stopped = [False]
+        if watched and watch is not None:
+            assert isinstance(agent, SearchAgent)
+            hook = self._watcher(watch, infinite, stopped)
+            action = agent.choose(view, rng, on_progress=hook, progress_every=PROGRESS_EVERY)
+        else:
+            action = agent.choose(view, rng)
         answer: dict[str, object] = {"action": str(action)}
         if isinstance(agent, SearchAgent) and agent.last is not None:
             result = agent.last
@@ -128,7 +210,34 @@ class EngineServer:
                 "iterations": result.iterations, "seconds": round(result.seconds, 6),
                 "visits": {str(action_from_code(s.action)): s.visits for s in result.actions},
                 "win": round(result.stats(result.chosen).win, 6)}
+            multipv = self.options["multipv"]
+            assert isinstance(multipv, int)
+            if multipv > 1:
+                answer["options"] = option_rows(result, multipv)
+        if stopped[0]:
+            answer["stopped"] = True
         return answer
+
+    def _watcher(self, watch: Watch, infinite: bool, stopped: list[bool]
+                 ) -> Callable[[SearchResult, object], bool | None]:
+        """The hook a watched search calls: an ``info`` line every ``INFO_SECONDS`` (option
+        ``info``), and ``False`` (stop) once a ``stop`` arrives, or the input ends under ``infinite``."""
+        multipv = self.options["multipv"]
+        assert isinstance(multipv, int)
+        streaming = bool(self.options["info"])
+        due = [time.monotonic() + INFO_SECONDS]
+
+        def hook(so_far: SearchResult, live: object) -> bool | None:
+            if watch.stop_requested() or (infinite and watch.input_ended()):
+                stopped[0] = True
+                return False
+            now = time.monotonic()
+            if streaming and now >= due[0]:
+                watch.emit(info_line(so_far, multipv))
+                due[0] = now + INFO_SECONDS
+            return None
+
+        return hook
 
     def _limited(self, limits: object) -> Agent:
         """The agent, or a copy of a search agent with the request's iteration and time limits."""
@@ -167,14 +276,65 @@ def request_lines(stream: IO[str] | IO[bytes], limit: int = MAX_LINE) -> Iterato
         yield line
 
 
+class LineFeed:
+    """The request lines of `stdin`, read ahead by a thread so that a ``stop`` reaches the search
+    running in the main thread at once (every other line waits its turn, in order)."""
+
+    def __init__(self, stdin: IO[str] | IO[bytes]) -> None:
+        self.lines: queue.Queue[tuple[int, str | None] | None] = queue.Queue(maxsize=READ_AHEAD)
+        self.last_stop = 0
+        """The number of the last ``stop`` line read (0: none yet)."""
+        self.ended = False
+        threading.Thread(target=self._read, args=(stdin,), daemon=True).start()
+
+    def _read(self, stdin: IO[str] | IO[bytes]) -> None:
+        try:
+            for number, line in enumerate(request_lines(stdin), 1):
+                if line is not None and '"stop"' in line and _is_stop(line):
+                    self.last_stop = number
+                self.lines.put((number, line))
+        except (OSError, ValueError):
+            pass  # an input that cannot be read any more ends as the end of input does
+        finally:
+            self.ended = True
+            self.lines.put(None)
+
+    def __iter__(self) -> Iterator[tuple[int, str | None]]:
+        while True:
+            item = self.lines.get()
+            if item is None:
+                return
+            yield item
+
+    def watch(self, number: int, emit: Callable[[dict[str, object]], None]) -> Watch:
+        """What the request on line `number` listens to: stops read after it, the end of input."""
+        return Watch(lambda: self.last_stop > number, lambda: self.ended, emit)
+
+
+def _is_stop(line: str) -> bool:
+    try:
+        request = json.loads(line)
+    except (ValueError, RecursionError):  # not JSON, or nested too deeply: the main loop says so
+        return False
+    return isinstance(request, dict) and request.get("cmd") == "stop"
+
+
 def serve(agent: Agent, spec: AgentSpec, stdin: IO[str] | IO[bytes], stdout: IO[str]) -> None:
     """Answer requests from `stdin` on `stdout`, one JSON line each, until ``quit`` or end of input.
 
     Every line gets one answer, whatever it holds: too long, not UTF-8, not JSON, nested too deeply
-    or a request the agent fails on are all ``{"error": ...}``, and the server goes on.
+    or a request the agent fails on are all ``{"error": ...}``, and the server goes on. A ``go``
+    may write ``info`` lines before its answer (option ``info``); a ``stop`` ends the search under
+    way, whose answer comes at once, followed by the stop's own.
     """
     server = EngineServer(agent, spec)
-    for number, line in enumerate(request_lines(stdin), 1):
+
+    def write(answer: dict[str, object]) -> None:
+        stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
+        stdout.flush()
+
+    feed = LineFeed(stdin)
+    for number, line in feed:
         request: object = None
         if line is None:
             answer: dict[str, object] = {"error": f"line {number}: longer than {MAX_LINE} bytes or "
@@ -188,11 +348,10 @@ def serve(agent: Agent, spec: AgentSpec, stdin: IO[str] | IO[bytes], stdout: IO[
                 answer = {"error": one_line(str(error))}
             else:
                 try:
-                    answer = server.handle(request)
+                    answer = server.handle(request, feed.watch(number, write))
                 except Exception as error:  # noqa: BLE001 - one bad request must not end the server
                     answer = {"error": one_line(f"{type(error).__name__}: {error}")}
-        stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
-        stdout.flush()
+        write(answer)
         if isinstance(request, dict) and request.get("cmd") == "quit":
             return
 
@@ -337,9 +496,22 @@ class EngineClient:
             sent = self._send((json.dumps(message, separators=(",", ":")) + "\n").encode(), deadline)
         except (BrokenPipeError, OSError, ValueError):
             raise self._died(message) from None
+        if not sent:
+            self.kill()
+            raise EngineError("timeout", f"{self.label}: no answer to {command!r} within "
+                              f"{timeout:g} s")
+        while True:
+            answer = self._answer(message, deadline, timeout)
+            if set(answer) != {"info"}:  # an engine's info lines while it thinks are not the answer
+                break
+        self.last_seconds = time.monotonic() - start
+        return answer
+
+    def _answer(self, message: dict[str, object], deadline: float | None,
+                timeout: float | None) -> dict[str, object]:
+        """The next line the engine writes, as an object (see :meth:`request`)."""
+        command = message["cmd"]
         try:
-            if not sent:
-                raise TimeoutError
             line = self._answers.read_line(deadline)
         except TimeoutError:
             self.kill()
@@ -367,7 +539,6 @@ class EngineClient:
         if "error" in answer:
             raise EngineError("protocol", f"{self.label}: error on {command!r}: "
                               f"{str(answer['error'])[:200]}")
-        self.last_seconds = time.monotonic() - start
         return answer
 
     def _died(self, message: dict[str, object]) -> EngineError:

@@ -26,8 +26,8 @@ from positions.kernel.heuristics import STEP_VALUE, WORTH, projected_score, walk
 from positions.errors import MalformedFileError, RefugeError
 from positions.files import read_text_file
 from positions.kernel.position import Position
-from positions.kernel.rules import storms_to_hit, weather_hit_chance
-from positions.kernel.tiles import PAW, STORM, TILES
+from positions.kernel.rules import paw_total, storms_to_hit, weather_hit_chance
+from positions.kernel.tiles import STORM, TILES
 
 if TYPE_CHECKING:
     import numpy as np
@@ -117,7 +117,7 @@ def feature_rows(state: Position) -> list[list[float]]:
         lead = vp[p] - best_other
         path, bag, hand, aside = state.paths[p], state.bags[p], state.hands[p], state.set_aside[p]
         walking = state.walking[p]
-        paws = sum(PAW[k] for k in path) if walking else 0
+        paws = paw_total(path) if walking else 0
         bag_sum = _worth_sum(row, bag)
         projection = projected_score(vp[p], paws, walks_left, bag_sum, len(bag))
         hand_sum = sum(worth[k] for k in hand)

@@ -42,6 +42,9 @@ class WebConfig:
     """Problems listed in one answer (the count says how many there were)."""
     hosts: tuple[str, ...] = field(default=LOOPBACK_HOSTS)
     """``Host`` names a request may use (without the port); others get 421 (DNS rebinding)."""
+    header_seconds: float = 10.0
+    """A connection that has not sent a whole request line and headers this long after the request
+    began is closed (slow clients cannot hold connections open)."""
     token: str = ""
     """When set, every request must carry it (``?token=`` once, then a cookie, or a header)."""
 

@@ -10,6 +10,7 @@ a JSON request from another origin needs a preflight, which this server never an
 from __future__ import annotations
 
 import hmac
+import re
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs, urlsplit
 
@@ -22,11 +23,19 @@ TOKEN_COOKIE = "refuge_token"
 TOKEN_HEADER = b"x-refuge-token"
 
 
-def host_name(host: str) -> str:
-    """The name of a ``Host`` value (or an origin's netloc), without the port or IPv6 brackets."""
-    if host.startswith("["):
-        return host[1:].split("]", 1)[0].lower()
-    return host.rsplit(":", 1)[0].lower() if host.count(":") == 1 else host.lower()
+HOST = re.compile(r"(?:\[(?P<ip6>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?))"
+                  r"(?::(?P<port>[0-9]{1,5}))?")
+"""A ``Host`` value as RFC 9110 has it: a name or ``[IPv6]``, then an optional port of digits; no
+user info, path, spaces or second colon."""
+
+
+def host_name(host: str) -> str | None:
+    """The name of a ``Host`` value (or an origin's netloc), without the port or IPv6 brackets;
+    ``None`` when it is not a well-formed host (``127.0.0.1:80@evil.example``, ``a:1:2``, ...)."""
+    match = HOST.fullmatch(host)
+    if match is None or int(match["port"] or 0) > 65535:
+        return None
+    return (match["ip6"] or match["name"]).lower()
 
 
 class Guard:
@@ -42,7 +51,9 @@ class Guard:
             await self.app(scope, receive, send)
             return
         headers = {name.decode("latin-1"): value.decode("latin-1") for name, value in scope["headers"]}
-        refusal = self.refusal(scope, headers)
+        hosts = sum(name == b"host" for name, _ in scope["headers"])
+        refusal = (400, "a request must carry exactly one Host header") if hosts > 1 else \
+            self.refusal(scope, headers)
         if refusal is not None:
             status, message = refusal
             await error_response(status, message)(scope, receive, send)

@@ -10,6 +10,7 @@ second, starts queued jobs and cancels idle ones; nothing blocks the server.
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import secrets
 import time
@@ -23,9 +24,11 @@ from advisor.web import worker
 from advisor.web.config import WebConfig
 from advisor.web.errors import ApiError
 
+LOG = logging.getLogger("refuge.web")
 ACTIVE = ("queued", "running", "paused")
 FINISHED = ("capped", "done", "cancelled", "failed")
 TICK = 0.03
+DIED = "the job's process ended unexpectedly"
 CANCEL_GRACE = 1.0
 """Seconds a cancelled child gets to exit before it is terminated."""
 
@@ -142,8 +145,7 @@ class JobManager:
         if job.state == "queued":
             job.state, job.resume = "paused", False
             self._paused(job)
-        elif job.conn is not None:
-            job.conn.send("pause")
+        elif self._send(job, "pause"):
             job.pause_wanted = True
         job.changed()
 
@@ -163,11 +165,7 @@ class JobManager:
         """Cancel a job (a finished one stays as it is)."""
         if job.state in ACTIVE:
             self._finish(job, "cancelled", reason)
-            if job.conn is not None:
-                try:
-                    job.conn.send("cancel")
-                except OSError:
-                    pass
+            self._send(job, "cancel")
             self._schedule()
 
     async def stream(self, job: Job) -> AsyncIterator[dict[str, object]]:
@@ -178,8 +176,9 @@ class JobManager:
             while True:
                 if job.version != seen:
                     seen = job.version
-                    yield job_to_data(job, self)
-                    if job.state in FINISHED:
+                    data = job_to_data(job, self)
+                    yield data
+                    if data["state"] in FINISHED:  # what was sent: the job may have ended meanwhile
                         return
                 if self.stopping:
                     return
@@ -213,7 +212,10 @@ class JobManager:
 
     async def _loop(self) -> None:
         while True:
-            self.tick()
+            try:
+                self.tick()
+            except Exception:  # a bug in one tick must not stop every job being tended
+                LOG.exception("error while tending jobs (the loop goes on)")
             await asyncio.sleep(TICK)
 
     def tick(self) -> None:
@@ -227,7 +229,7 @@ class JobManager:
                 if not job.process.is_alive():
                     self._pump(job)  # a last message may have come just before the process ended
                     if job.state in ACTIVE:
-                        self._finish(job, "failed", "", "the job's process ended unexpectedly")
+                        self._finish(job, "failed", "", DIED)
                 self._reap(job, now)
         self._schedule()
 
@@ -287,24 +289,43 @@ class JobManager:
         running = sum(job.state == "running" for job in self.jobs.values())
         queued = sorted((j for j in self.jobs.values() if j.state == "queued"), key=lambda j: j.created)
         for job in queued[:max(0, self.config.slots - running)]:
-            if job.resume and job.conn is not None:
-                job.conn.send("go")
-            else:
-                self._launch(job)
-            job.state, job.resume = "running", False
-            job.changed()
+            started = self._send(job, "go") if job.resume else self._launch(job)
+            if started:
+                job.state, job.resume = "running", False
+                job.changed()
         for place, job in enumerate(queued[max(0, self.config.slots - running):], 1):
             if job.place != place:
                 job.place = place
                 job.changed()  # the queue moved: listeners see their new place
 
-    def _launch(self, job: Job) -> None:
+    def _send(self, job: Job, message: str) -> bool:
+        """Send `message` to the job's process; a process that has gone (a broken pipe) fails an
+        active job instead of raising."""
+        if job.conn is None:
+            return False
+        try:
+            job.conn.send(message)
+            return True
+        except (OSError, ValueError):  # the child exited (or its pipe was closed): it is gone
+            if job.state in ACTIVE:
+                self._finish(job, "failed", "", DIED)
+            return False
+
+    def _launch(self, job: Job) -> bool:
+        """Start the job's process; one that cannot start fails the job."""
         parent, child = self._context.Pipe()
         process = self._context.Process(target=job.target, args=(child, *job.args), daemon=True,
                                         name=f"refuge-{job.id}")
-        process.start()
-        child.close()
+        try:
+            process.start()
+        except OSError as error:
+            parent.close()
+            self._finish(job, "failed", "", f"cannot start a search process: {error.strerror or error}")
+            return False
+        finally:
+            child.close()
         job.process, job.conn = process, parent
+        return True
 
     def _reap(self, job: Job, now: float) -> None:
         """End a finished job's process without blocking: it gets a grace period to exit by
@@ -357,8 +378,9 @@ def analysis_job(manager: JobManager, document: dict[str, object], seed: int) ->
                           (document, seed, config.max_iterations, config.max_seconds, config.update_seconds))
 
 
-def annotation_job(manager: JobManager, record: dict[str, object], iterations: int, seed: int) -> Job:
-    """Queue the annotation of a game record."""
+def annotation_job(manager: JobManager, record: dict[str, object], iterations: int, seed: int,
+                   save_to: tuple[str, str, str] | None = None) -> Job:
+    """Queue the annotation of a game record (saved to `save_to`, folder, name and game, when complete)."""
     config = manager.config
     return manager.submit("annotation", worker.run_annotation,
-                          (record, iterations, seed, config.max_seconds, config.update_seconds))
+                          (record, iterations, seed, config.max_seconds, config.update_seconds, save_to))

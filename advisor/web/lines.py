@@ -32,6 +32,8 @@ SOURCES = ("position", "record", "example", "file", "tracked")
 MAX_LINE_EVENTS = 5_000
 FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._ -]{0,120}\.json$")
 TRACKED_ID = re.compile(r"^[a-z0-9-]{1,64}$")
+ANNOTATION_SUFFIX = ".annotation.json"
+"""Annotations saved beside their game (advisor/web/annotations.py) are not games."""
 
 
 @dataclass
@@ -92,13 +94,15 @@ def read_game_file(config: WebConfig, name: object) -> object:
 
 
 def list_games(config: WebConfig) -> list[dict[str, object]]:
-    """The ``*.json`` files directly in the games folder: name, size, modification time."""
+    """The ``*.json`` game files directly in the games folder (not the annotations saved beside
+    them): name, size, modification time."""
     folder = os.path.realpath(config.games_dir)
     if not os.path.isdir(folder):
         return []
     files = []
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-        if FILE_NAME.match(entry.name) and entry.is_file(follow_symlinks=False):
+        if FILE_NAME.match(entry.name) and not entry.name.endswith(ANNOTATION_SUFFIX) \
+                and entry.is_file(follow_symlinks=False):
             stat = entry.stat(follow_symlinks=False)
             files.append({"name": entry.name, "bytes": stat.st_size, "modified": int(stat.st_mtime)})
     return files

@@ -32,7 +32,7 @@ def routes() -> list[BaseRoute]:
         Route("/api/examples/{name}", reference.example),
         Route("/api/new", positions.new_position, methods=["POST"]),
         Route("/api/validate", positions.validate, methods=["POST"]),
-        Route("/api/view", positions.kernel.view, methods=["POST"]),
+        Route("/api/view", positions.view, methods=["POST"]),
         Route("/api/apply", positions.apply, methods=["POST"]),
         Route("/api/export", positions.export, methods=["POST"]),
         Route("/api/games", games.games),

@@ -20,8 +20,11 @@ from advisor.analysis.best_move import (
 )
 from advisor.players.tablebase import ExactEndgames
 from advisor.players.bots import advisor_request
+from advisor.web.annotations import annotation_document, save_annotation
 from advisor.web.config import WebConfig
 from advisor.web.lines import read_line
+from advisor.web.principal import line_with_replies
+from positions.files import FileWriteError
 from positions.record import parse_record, replay
 from search.request import SearchRequest
 
@@ -104,13 +107,16 @@ class Control:
 
 def analysis_snapshot(advice: Advice, seconds: float) -> dict[str, object]:
     """What the page shows of a growing search: `refuge best-move --json`'s document, and the
-    table, reason, line and notes exactly as best-move prints them, with the running time and speed."""
+    table, reason, line and notes exactly as best-move prints them, the line with every player's
+    replies and the likeliest chance outcomes, and the running time and speed."""
     data = advice_to_data(advice)
     facts = data["facts"]
     if isinstance(facts, dict) and advice.facts is not None:
         facts["lines"] = advice.facts.lines()
+    tree = advice.result.tree
     data.update({
         "reason": recommendation_reason(advice), "line_text": line_text(advice),
+        "line_moves": [] if tree is None else line_with_replies(advice.position, tree, advice.line[0]),
         "table": {"headers": ADVICE_HEADERS, "rows": advice_rows(advice), "note": NOISE_NOTE},
         "players_table": {"title": PLAYERS_TITLE, "headers": PLAYER_HEADERS, "rows": player_rows(advice)},
         "seconds": round(seconds, 3),
@@ -121,8 +127,9 @@ def analysis_snapshot(advice: Advice, seconds: float) -> dict[str, object]:
 
 def analysis_request(max_iterations: int, seed: int) -> SearchRequest:
     """The request `refuge best-move` makes (the advisor's rollouts and widening, exact endgames),
-    capped at `max_iterations`."""
-    return advisor_request(iterations=max_iterations, seed=seed, oracle=ExactEndgames())
+    capped at `max_iterations`; the tree kept for the line with every player's replies."""
+    return dataclasses.replace(advisor_request(iterations=max_iterations, seed=seed, oracle=ExactEndgames()),
+                               keep_tree=True)
 
 
 def run_analysis(conn: Connection, document: dict[str, object], seed: int, max_iterations: int,
@@ -156,8 +163,9 @@ def run_analysis(conn: Connection, document: dict[str, object], seed: int, max_i
 # --- annotation ----------------------------------------------------------------------------------
 
 def run_annotation(conn: Connection, record_data: dict[str, object], iterations: int, seed: int,
-                   max_seconds: float, update_seconds: float) -> None:
-    """Annotate every decision of a record, reporting each one done; stops at the time cap."""
+                   max_seconds: float, update_seconds: float, save_to: tuple[str, str, str] | None = None) -> None:
+    """Annotate every decision of a record, reporting each one done; stops at the time cap. A
+    complete annotation is saved to `save_to` (folder, file name, the game's name) first."""
     control = Control(conn, max_seconds, update_seconds)
     done: list[dict[str, object]] = []
     finished: list[Any] = []
@@ -183,10 +191,17 @@ def run_annotation(conn: Connection, record_data: dict[str, object], iterations:
             if control.reason != "seconds":
                 raise
         summaries = [dataclasses.asdict(s) for s in summarise(finished, record)]
-        control.send("final", reason=control.reason or "done",
-                     data={"done": len(done), "total": total, "iterations_per_decision": iterations,
-                           "annotations": sorted(done, key=lambda a: int(a["event"])),  # type: ignore[call-overload]
-                           "players": summaries})
+        data: dict[str, Any] = {"done": len(done), "total": total, "iterations_per_decision": iterations,
+                                "annotations": sorted(done, key=lambda a: int(a["event"])),  # type: ignore[call-overload]
+                                "players": summaries, "saved": "", "save_error": ""}
+        if save_to is not None and not control.reason:
+            folder, name, game_name = save_to
+            try:
+                save_annotation(folder, name, annotation_document(data, game_name, seed, len(record.events)))
+                data["saved"] = name
+            except FileWriteError as error:
+                data["save_error"] = str(error)
+        control.send("final", reason=control.reason or "done", data=data)
     except Stop:
         control.send("final", reason="cancelled", data=None)
     except Exception as error:

@@ -9,12 +9,11 @@ sequences are their length then their items; tuples keep the order the state sto
 from __future__ import annotations
 
 import operator
-from typing import NoReturn, Sequence
+from typing import NoReturn, Sequence, TypeVar
 
 from positions.errors import ImpossiblePositionError, InvalidActionError
 from positions.kernel import phases
 from positions.kernel.actions import Action, action_from_code
-from positions.kernel.position import Position
 from positions.kernel.routes import ROUTES, Route, make_route
 from positions.kernel.rulesets import RULESETS, Ruleset
 from positions.kernel.state import State
@@ -24,6 +23,7 @@ ENCODING_VERSION = 1
 """The first int of every encoding; changes whenever the layout does."""
 CUSTOM = "custom"
 """The name of a ruleset or route the encoding does not match to a shipped one."""
+S = TypeVar("S", bound=State)
 _HALF = 1 << 63
 _FULL = 1 << 64
 
@@ -48,10 +48,10 @@ def to_ints(pos: State) -> list[int]:
     return ints
 
 
-def from_ints(ints: Sequence[int]) -> Position:
-    """The position `ints` encode, with the shipped ruleset and route when the data equal one
-    (else ones named ``"custom"``). Checks the layout and each value's range, not the rules
-    (``positions.validation.check_position`` does that for files).
+def from_ints(ints: Sequence[int], cls: type[S]) -> S:
+    """The state `ints` encode, as a `cls` (``Position``), with the shipped ruleset and route when
+    the data equal one (else ones named ``"custom"``). Checks the layout and each value's range,
+    not the rules (``positions.validation.check_position`` does that for files).
 
     Raises:
         ImpossiblePositionError: not an encoding (one line naming the offset of the first bad int).
@@ -60,7 +60,7 @@ def from_ints(ints: Sequence[int]) -> Position:
     version = reader.take("the encoding version")
     if version != ENCODING_VERSION:
         reader.fail(0, f"encoding version {version}, expected {ENCODING_VERSION}")
-    pos = Position()
+    pos = cls()
     pos.ruleset = _read_ruleset(reader)
     pos.route = _read_route(reader)
     players = pos.players = reader.take("players", 1, 64)

@@ -16,7 +16,9 @@ from positions.kernel.actions import (
     OPTION_NAMES, PASS, PLAY_BASE, RETURN, DRAW,
 )
 from positions.kernel.position import Position
-from positions.kernel.rules import effect_gain, storms_to_hit, weather_hit_chance
+from positions.kernel.rules import (
+    effect_gain, paw_total, penalised_count, storm_penalty, storm_vp_loss, storms_to_hit, weather_hit_chance,
+)
 from positions.kernel.tiles import COST, KIND_BY_NAME, PAW, STORM, TILES, Effect, Kind
 
 MARSHMALLOWS = KIND_BY_NAME["toasted_marshmallows"]
@@ -209,16 +211,15 @@ class HeuristicPolicy:
     # --- C6 return or draw -------------------------------------------------------------------------
 
     def _decide(self, pos: Position, player: int) -> int:
-        path = pos.paths[player]
-        paws = sum(PAW[k] for k in path)
+        paws = paw_total(pos.paths[player])
         hit = storm_hit_chance(pos, player)
         if self._alone_at_the_end(pos, player):
             return self._decide_alone_at_the_end(pos, player, paws, hit)
         # C9/C13/C16: the tile played this turn joins the path before the weather tile is turned,
-        # so a Storm this turn penalises it too.
+        # so a Storm this turn penalises it too (counted as penalised: its kind is not known yet).
         steps = pos.steps[player]
-        penalty = len(path) + 1
-        lost_vp = min(pos.vp[player], max(0, penalty - steps))
+        penalty = storm_penalty(pos, player) + 1
+        lost_vp = min(pos.vp[player], storm_vp_loss(penalty, steps))
         step_value = STEP_VALUE[walk_index(pos)]
         stake = paws + lost_vp + step_value * min(penalty, steps)
         gain = self.draw_gain * self._bag_value(pos, player)
@@ -235,14 +236,14 @@ class HeuristicPolicy:
         drawn (C12), and the Steps it costs would only pay a penalty that already means a loss."""
         if not self._alone_at_the_end(pos, player):
             return False
-        home = pos.vp[player] + sum(PAW[k] for k in pos.paths[player])
+        home = pos.vp[player] + paw_total(pos.paths[player])
         return home < max(pos.vp[p] for p in range(pos.players) if p != player)
 
     def _endgame_points(self, pos: Position, player: int, kind: Kind, steps: int) -> float:
         """VP and paw points `kind` would bring if drawn and played now with `steps` Steps (an
         additional play counts a typical paw point)."""
         path = pos.paths[player]
-        suns, paws, vp = pos.track_suns, sum(PAW[k] for k in path), pos.vp[player]
+        suns, paws, vp = pos.track_suns, paw_total(path), pos.vp[player]
         best = 0.0
         for effect in TILES[kind].effects:
             gain_vp = effect_gain(effect, suns, len(path), paws, steps, vp)[0]
@@ -283,27 +284,37 @@ class HeuristicPolicy:
             effect = next(e for e in TILES[kind].effects if e.name == OPTION_NAMES[action - OPTION_BASE])
             return self._effect_share(pos, player, kind, effect, hand[0] if hand else -1)
         # the discard step (C11): the played tile joins the path once its discards are done
-        removed = 0 if action in (DISCARD_NONE_CODE, DISCARD_SECOND_CODE) else 1
-        lost = PAW[action - DISCARD_PATH_BASE] if removed else 0
-        paws = sum(PAW[k] for k in path)
-        return self._endgame_share(pos, player, pos.vp[player], pos.steps[player], len(path) + 1 - removed,
-                                   paws + PAW[kind] - lost)
+        ruleset = pos.ruleset
+        penalty = storm_penalty(pos, player) + penalised_count(ruleset, (kind,))
+        lost = 0
+        if action not in (DISCARD_NONE_CODE, DISCARD_SECOND_CODE):
+            removed = action - DISCARD_PATH_BASE
+            lost = PAW[removed]
+            penalty -= penalised_count(ruleset, (removed,))
+        return self._endgame_share(pos, player, pos.vp[player], pos.steps[player], penalty,
+                                   paw_total(path) + PAW[kind] - lost)
 
     def _effect_share(self, pos: Position, player: int, kind: Kind, effect: Effect, second: int) -> float:
         """The endgame win share of playing `kind` with `effect`; its additional plays (C10) play
         the second tile while it beats an average draw, else draw."""
         path = pos.paths[player]
-        paws, steps, vp = sum(PAW[k] for k in path), pos.steps[player], pos.vp[player]
-        tiles = len(path)
-        gain_vp, gain_steps = effect_gain(effect, pos.track_suns, tiles, paws, steps, vp)
-        removed = 1 if effect.discards and path else 0
-        lost = min(PAW[k] for k in path) if removed else 0
+        paws, steps, vp = paw_total(path), pos.steps[player], pos.vp[player]
+        gain_vp, gain_steps = effect_gain(effect, pos.track_suns, len(path), paws, steps, vp)
+        # the tile joins the path, each additional play adds one (counted as penalised: not known
+        # yet), a discard takes the path's tile of fewest paws
+        ruleset = pos.ruleset
+        penalty = storm_penalty(pos, player) + penalised_count(ruleset, (kind,)) + effect.extra_plays
+        lost = 0
+        if effect.discards and path:
+            removed = min(path, key=PAW.__getitem__)
+            lost = PAW[removed]
+            penalty -= penalised_count(ruleset, (removed,))
         extra_vp = 0.0
         extra_paws = 0.0
         if effect.extra_plays:
             bag = [k for k in pos.bags[player] if k != STORM]
             draw_vp = sum(self._tile_vp(pos, player, k) for k in bag) / len(bag) if bag else 0.0
-            draw_paws = sum(PAW[k] for k in bag) / len(bag) if bag else 0.0
+            draw_paws = paw_total(bag) / len(bag) if bag else 0.0
             for _ in range(effect.extra_plays):
                 if second >= 0 and self._tile_vp(pos, player, second) + PAW[second] >= draw_vp + draw_paws:
                     extra_vp += self._tile_vp(pos, player, second)
@@ -312,24 +323,25 @@ class HeuristicPolicy:
                 else:
                     extra_vp += draw_vp
                     extra_paws += draw_paws
-        return self._endgame_share(pos, player, vp + gain_vp + extra_vp, steps + gain_steps,
-                                   tiles + 1 + effect.extra_plays - removed,
+        return self._endgame_share(pos, player, vp + gain_vp + extra_vp, steps + gain_steps, penalty,
                                    paws + PAW[kind] - lost + extra_paws)
 
     def _tile_vp(self, pos: Position, player: int, kind: Kind) -> float:
         """The most VP `kind`'s effect gives if played now (C9)."""
         path = pos.paths[player]
-        paws = sum(PAW[k] for k in path)
+        paws = paw_total(path)
         return float(max(effect_gain(e, pos.track_suns, len(path), paws, pos.steps[player], pos.vp[player])[0]
                          for e in TILES[kind].effects))
 
-    def _endgame_share(self, pos: Position, player: int, vp: float, steps: int, tiles: int,
+    def _endgame_share(self, pos: Position, player: int, vp: float, steps: int, penalty: int,
                        paws: float) -> float:
+        """The win share with `vp`, `steps`, a Storm penalty of `penalty` Steps and `paws` paw points
+        in the path: the Storm at this turn's weather tile or a return (see ``_endgame_value``)."""
         others = [pos.vp[p] for p in range(pos.players) if p != player]
         lead = max(others)
         ties = others.count(lead)
         hit = weather_hit_chance(pos)
-        if_hit = max(0.0, vp - max(0, tiles - steps))
+        if_hit = max(0.0, vp - storm_vp_loss(penalty, steps))
         home = vp + paws
         walk_on = _share(home, lead, ties) if home >= lead else self.behind
         return (hit * _share(if_hit, lead, ties) + (1.0 - hit) * walk_on
@@ -361,7 +373,7 @@ class HeuristicPolicy:
 
     def _context(self, pos: Position, player: int) -> tuple[int, int, int, int, int, float]:
         path = pos.paths[player]
-        return (pos.track_suns, len(path), sum(PAW[k] for k in path), pos.steps[player],
+        return (pos.track_suns, len(path), paw_total(path), pos.steps[player],
                 pos.vp[player], STEP_VALUE[walk_index(pos)])
 
     def _play_value(self, pos: Position, player: int, kind: Kind) -> float:

@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 from positions.kernel import native_search as native_core
-from positions.kernel import phases, rules
+from positions.kernel import encoding, phases, rules
 from positions.kernel.phases import CHANCE_PHASES, OVER, SIMULTANEOUS, TIEBREAK, WEATHER
 from positions.kernel.actions import Action
 from positions.errors import ImpossiblePositionError
@@ -104,7 +104,6 @@ class Position(State):
 
     def to_ints(self) -> list[int]:
         """The canonical state encoding (:func:`positions.kernel.encoding.to_ints`, docs/determinism.md)."""
-        from positions.kernel import encoding
         return encoding.to_ints(self)
 
     @staticmethod
@@ -114,8 +113,7 @@ class Position(State):
         Raises:
             ImpossiblePositionError: not an encoding (one line naming the offset).
         """
-        from positions.kernel import encoding
-        return encoding.from_ints(ints)
+        return encoding.from_ints(ints, Position)
 
     def __copy__(self) -> "Position":
         """``copy.copy`` support: the same as ``copy()``."""

@@ -20,6 +20,7 @@ from positions.kernel.actions import (
     RETURN_CODE, TIEBREAK, TIEBREAK_BASE, WEATHER_STORM, WEATHER_SUN, Action, drawn_two,
 )
 from positions.errors import IllegalActionError
+from positions.kernel.rulesets import Ruleset
 from positions.kernel.state import Player, State
 from positions.kernel.tiles import COST, KIND_COUNT, PAW, PRIORITY, STORM, TILES, Effect, Kind
 
@@ -49,9 +50,24 @@ def _without(tiles: tuple[Kind, ...], kind: Kind) -> tuple[Kind, ...]:
     return tiles[:i] + tiles[i + 1:]
 
 
-def paw_total(path: tuple[Kind, ...]) -> int:
-    """The paw (return) value of the animals in a path (C9, C15)."""
-    return sum(PAW[k] for k in path)
+def paw_total(tiles: Sequence[Kind]) -> int:
+    """The paw (return) value of the animals among `tiles`, a path's when returning (C9, C15)."""
+    return sum(PAW[k] for k in tiles)
+
+
+def penalised_count(ruleset: Ruleset, tiles: Sequence[Kind]) -> int:
+    """How many of `tiles` cost a Step when the Storm hits (C16): every one, unless the ruleset
+    names the penalised kinds (``Ruleset.penalised_kinds``)."""
+    penalised = ruleset.penalised_kinds
+    if penalised is None:
+        return len(tiles)
+    return sum(1 for k in tiles if k in penalised)
+
+
+def storm_vp_loss(penalty: int, steps: int) -> int:
+    """VP the Storm costs a walker holding `steps` Steps for a penalty of `penalty` Steps: one per
+    missing Step (C16; the VP total then floors at 0)."""
+    return max(0, penalty - steps)
 
 
 def storms_on_track(pos: State) -> int:
@@ -541,8 +557,7 @@ def _check_storm(pos: State) -> None:
 
 def storm_penalty(pos: State, player: int) -> int:
     """Steps the Storm costs a walker now: one per penalised tile in the path (C16)."""
-    is_penalised = pos.ruleset.is_penalised
-    return sum(1 for k in pos.paths[player] if is_penalised(k))
+    return penalised_count(pos.ruleset, pos.paths[player])
 
 
 def storm_hits(pos: State) -> None:
@@ -550,9 +565,9 @@ def storm_hits(pos: State) -> None:
     for player in range(pos.players):
         if pos.walking[player]:
             penalty = storm_penalty(pos, player)
-            paid = min(penalty, pos.steps[player])
-            pos.steps[player] -= paid
-            pos.vp[player] = max(0, pos.vp[player] - (penalty - paid))
+            steps = pos.steps[player]
+            pos.steps[player] = steps - min(penalty, steps)
+            pos.vp[player] = max(0, pos.vp[player] - storm_vp_loss(penalty, steps))
 
 
 def end_walk(pos: State) -> None:

@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from positions.kernel.tiles import KIND_BY_NAME, STORM, Kind
 
-RULES_VERSION = "1.0.0"
+RULES_VERSION = "1.1.0"
 """Changes whenever the engine's behaviour changes; saved files carry it."""
 
 

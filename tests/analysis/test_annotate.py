@@ -96,6 +96,9 @@ def test_text_report_and_chart(tmp_path) -> None:
                        "--plot", str(chart), "--workers", "1")
     assert result.exit_code == 0, result.output
     assert "accuracy" in result.output and "Costliest decisions" in result.output
+    costly = result.output.split("Costliest decisions:")[1]
+    assert " pp" in costly or " VP" in costly  # losses in percentage points (or VP), not "points"
+    assert "mean loss (pp)" in result.output
     assert chart.read_bytes().startswith(b"\x89PNG")
 
 

@@ -149,3 +149,17 @@ def test_a_failed_save_leaves_the_session_as_it_was(game: GameRecord) -> None:
         session.enter_saved(0, game.events[0], saved.append)  # seat 0 has chosen: refused, not saved
     assert len(saved) == 1
     assert session.undo_saved(1, saved.append) == 1 and saved[-1].events == () == session.record().events
+
+
+def test_a_simultaneous_choose_lists_each_seats_own_tiles() -> None:
+    """C8: both walkers choose from their own hands at once, so the prompt lists each seat's options
+    (it listed the first seat's options for both)."""
+    session = new_session(2, names=("Ann", "Ben"))
+    for line in ("draw", "draw", "drawn sign butterfly", "drawn signpost squirrel"):
+        session.enter_line(line)
+    assert session.position.phase == phases.CHOOSE and session.waiting() == [0, 1]
+    prompt = session.prompt()
+    assert "0 (Ann) (play sign | play butterfly), 1 (Ben) (play signpost | play squirrel)" in prompt
+    session.enter_line("Ann: play sign")
+    with pytest.raises(InvalidActionError, match=r"1 \(Ben\)'s choose \(play signpost \| play squirrel\)"):
+        session.read_line("Ann: play butterfly")  # Ann has chosen; the message lists Ben's tiles

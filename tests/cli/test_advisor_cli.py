@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 from click.testing import CliRunner
 
@@ -113,15 +114,28 @@ def test_solve_says_draw_where_both_options_win_for_sure() -> None:
     assert sum(p["win_probability"] for p in doc["options"][0]["players"]) == 1
 
 
-def test_solve_refuses_a_position_with_two_deciders_clearly() -> None:
-    result = _run("solve", "opening-2p")
-    assert result.exit_code == 1
-    assert "single decider" in result.output and "Traceback" not in result.output
+def test_solve_refuses_a_walk_before_the_last_for_that_reason_at_once() -> None:
+    """storm-one-away (walk 3 of 5, two walkers) was refused as "player 1 also decides ... or a
+    two-player last walk with both walking", which it is: the real reason is the walk."""
+    for example in ("storm-one-away", "opening-2p"):
+        result = _run("solve", example)
+        assert result.exit_code == 1 and "Traceback" not in result.output
+        assert "is not the last walk" in result.output and "also decides" not in result.output
 
 
-def test_solve_refuses_beyond_its_node_budget_naming_the_size() -> None:
+def test_solve_refuses_beyond_its_node_budget_naming_the_size_and_the_option() -> None:
     result = _run("solve", "endgame-solo", "--max-nodes", "10")
     assert result.exit_code == 1 and "max_nodes=10" in result.output
+    assert "--max-nodes N above 10 lets the solver go further" in result.output
+    assert len([line for line in result.output.splitlines() if line]) == 1
+
+
+def test_solve_names_the_players_where_the_position_names_them() -> None:
+    """It said P0/P1 where the position names Ann and Ben."""
+    result = _run("solve", "endgame-solo")
+    assert result.exit_code == 0, result.output
+    assert "Ann (player 0) decides" in result.output
+    assert re.search(r"After it, every player: Ann \(P0\) [\d.]+% \([\d.]+\), Ben \(P1\) ", result.output)
 
 
 # --- selfplay ----------------------------------------------------------------------------------------

@@ -151,7 +151,7 @@ def test_track_advises_a_player_named_and_reveals_choices_by_name(tmp_path) -> N
     assert "revealed: Ann: return; Ben: draw" in result.output
     asked = _track(tmp_path / "..", "", start="draw\nadvise Ben\nadvise bem\n")  # Ben to decide
     assert "expected a number" not in asked.output
-    assert "Player 1 decides" in asked.output and "Recommendation:" in asked.output
+    assert "Ben (player 1) decides" in asked.output and "Recommendation:" in asked.output
     assert "did you mean 'Ben'?" in asked.output
 
 
@@ -169,7 +169,7 @@ def test_the_verdict_shows_the_difference_interval_it_rests_on() -> None:
     result = _run("best-move", "storm-one-away", "--iterations", "600")
     assert result.exit_code == 0, result.output
     reason = next(line for line in result.output.splitlines() if line.startswith("Recommendation:"))
-    found = re.search(r"([+-]\d+\.\d) points over #2, 95% interval ([+-]\d+\.\d) to ([+-]\d+\.\d)", reason)
+    found = re.search(r"([+-]\d+\.\d) pp over #2, 95% interval ([+-]\d+\.\d) to ([+-]\d+\.\d) pp", reason)
     assert found, reason
     low, high = float(found.group(2)), float(found.group(3))
     assert ("within noise" in reason) == (low <= 0 <= high)
@@ -267,7 +267,7 @@ def test_an_unknown_bag_is_shown_unknown_not_as_the_guess_the_search_deals_afres
     assert "unknown (9 tiles)" in shown and "unknown (7 tiles)" in shown
     assert "7: 1 storm, 1 signpost" in shown  # the acting player's own bag is known
     advised = _run("best-move", UNKNOWN_BAGS, "--iterations", "30").output
-    assert "P0: 18 VP" in advised and "bag unknown (9 tiles)" in advised
+    assert "P0 Ann: 18 VP" in advised and "bag unknown (9 tiles)" in advised
 
 
 def test_one_deal_gets_no_elo_interval_and_both_elo_commands_say_why_they_differ(tmp_path) -> None:

@@ -3,6 +3,8 @@ the walk summaries, the game-over screen and quitting with the record."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from click.testing import CliRunner
 
@@ -78,10 +80,39 @@ def test_undo_takes_back_the_persons_decision(tmp_path) -> None:
     assert events[0] == "return"  # the draw was taken back and replaced
 
 
-def test_quitting_writes_the_record_so_far(tmp_path, monkeypatch) -> None:
+def test_quitting_keeps_the_record_so_far_in_the_record_file(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    record = tmp_path / "kept.json"
+    result = CliRunner().invoke(cli, ["play", "--seats", "human,heuristic", "--seed", "2",
+                                      "--record", str(record)], input="2\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "the game so far" in result.output and str(record) in result.output
+    assert len(load_record(str(record)).events) >= 2
+    assert [p.name for p in tmp_path.iterdir()] == ["kept.json"]
+
+
+def test_quitting_without_a_record_file_writes_nothing_to_the_current_directory(tmp_path, monkeypatch) -> None:
+    """A quit used to write refuge-play.json wherever the command ran (one was committed at the root)."""
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(cli, ["play", "--seats", "human,heuristic", "--seed", "2"],
                                 input="2\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "the game so far" in result.output and "refuge-play.json" in result.output
-    assert len(load_record(str(tmp_path / "refuge-play.json")).events) >= 2
+    assert "nothing written (give --record FILE to keep a game)" in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_turn_summary_says_what_the_steps_are_now() -> None:
+    """"-1 Step (1)" read as a loss of one Step of one; the summary now says "-1 Step (now 1)"."""
+    result = CliRunner().invoke(cli, ["play", "--seats", "human,heuristic", "--seed", "2"],
+                                input="2\n" * 12 + "quit\n")
+    assert result.exit_code == 0, result.output
+    changes = re.findall(r"[+-]\d+ (?:Steps?|VP) \([^)]*\)", result.output)
+    assert changes and all(re.fullmatch(r"[+-]\d+ (?:Steps?|VP) \(now \d+\)", c) for c in changes)
+
+
+def test_the_board_names_every_seat(tmp_path) -> None:
+    """The board said P0/P1/P2 although the seats have labels (Ann and the bots' specs)."""
+    result, _ = _play(tmp_path, "quit\n")
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^P0 Ann: \d+ VP", result.output, flags=re.MULTILINE)
+    assert re.search(r"^P1 heuristic: \d+ VP", result.output, flags=re.MULTILINE)

@@ -39,6 +39,18 @@ def test_heartbeat_reports_done_rate_and_eta() -> None:
                                               "selfplay: 4/4 done, 0.20/s, ETA 0 s"]
 
 
+def test_heartbeat_reports_the_end_when_it_falls_between_beats() -> None:
+    """3 items at 5 s each: a line at 2/3 (10 s), and the end, 3/3, though only 5 s later (it
+    stopped at n-1 before)."""
+    now = [0.0]
+    stream = io.StringIO()
+    beat = Heartbeat(range(3), label="selfplay", interval=10.0, stream=stream, clock=lambda: now[0])
+    for _ in beat:
+        now[0] += 5.0
+    assert stream.getvalue().splitlines() == ["selfplay: 2/3 done, 0.20/s, ETA 5 s",
+                                              "selfplay: 3/3 done, 0.20/s, ETA 0 s"]
+
+
 def test_one_step_is_singular() -> None:
     pos = Position.new_game(2, "meadows")
     pos.steps[0] = 1

@@ -86,7 +86,8 @@ def test_a_buy_effect_is_the_mean_paired_difference_with_a_normal_interval(repor
     # win differences 1, 0, 1: mean 2/3, sd sqrt(1/3), half-width 1.96 * sd / sqrt(3)
     half = 1.959963984540054 * math.sqrt(1 / 3) / math.sqrt(3)
     assert (row["n"], row["win_effect"]) == (3, 0.6667)
-    assert row["ci95"] == [round(2 / 3 - half, 4), round(2 / 3 + half, 4)]
+    # 2/3 + half is 1.32: a difference of win shares cannot pass 1, so the interval stops there
+    assert 2 / 3 + half > 1 and row["ci95"] == [round(2 / 3 - half, 4), 1.0]
     assert row["score_effect"] == 3.33  # score differences 4, -2, 8
     assert row["agent_bought_it"] == 0.6667 and row["agent"] == KEY.agent
     early = _one(report["buys"], tile="compass", players=2, walks="early")
@@ -151,3 +152,36 @@ def test_a_missing_or_foreign_file_is_a_one_line_error(tmp_path) -> None:
     other.write_text("not a database at all, just text" * 10)
     with pytest.raises(CorpusStoreError, match="not a corpus database"):
         build_report(str(other))
+
+
+def test_every_win_difference_interval_in_the_report_lies_within_minus_one_to_one(report) -> None:
+    """Issue 56: insights printed a win effect of [-0.48, +1.48]."""
+    intervals = [row["ci95"] for row in report["buys"]]
+    assert intervals and all(ci is None or -1 <= ci[0] <= ci[1] <= 1 for ci in intervals)
+    for key in ("rule_cost_per_decision_ci95", "agent_choice_effect_ci95"):
+        for found in _values(report, key):
+            assert found is None or -1 <= found[0] <= found[1] <= 1, (key, found)
+
+
+def _values(data: object, key: str) -> list:
+    """Every value stored under `key` anywhere in a JSON-like structure."""
+    if isinstance(data, dict):
+        return [v for k, v in data.items() if k == key] + [x for v in data.values() for x in _values(v, key)]
+    if isinstance(data, list):
+        return [x for v in data for x in _values(v, key)]
+    return []
+
+
+def test_a_bounded_mean_cuts_its_interval_and_too_few_values_say_so() -> None:
+    from advisor.insights.stats import WIN_DIFFERENCE, Mean
+    from advisor.insights.text import interval
+
+    bounded, free = Mean(bounds=WIN_DIFFERENCE), Mean()
+    for value in (1.0, -1.0):
+        bounded.add(value)
+        free.add(value)
+    assert free.interval()[0] < -1 and free.interval()[1] > 1  # the normal interval overshoots
+    assert bounded.interval() == [-1.0, 1.0]
+    single = Mean(bounds=WIN_DIFFERENCE)
+    single.add(0.5)
+    assert interval(single.interval()) == "too few games"

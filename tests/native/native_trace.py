@@ -14,6 +14,7 @@ from positions.errors import RefugeError
 from positions.kernel.actions import ACTION_SPACE
 from positions.kernel.heuristics import DEFAULT_ROLLOUT
 from positions.kernel.position import Position
+from positions.kernel.rules import choice_revealed
 
 refuge_native = pytest.importorskip(
     "refuge_native", reason="the native module is not built (make native, or pip install ./native/py)")
@@ -33,6 +34,7 @@ def same_state(py: Position, nat: "refuge_native.State", where: str) -> None:
     for seat in range(py.players):
         key = py.information_set_key(seat)
         assert nat.information_set_key(seat) == tuple(int(x) for x in key), f"{where}: seat {seat}'s key"
+        assert nat.choice_revealed(seat) == choice_revealed(py, seat), f"{where}: seat {seat} revealed"
     assert nat.returns() == py.returns(), f"{where}: returns"
     assert nat.is_simultaneous() == py.is_simultaneous(), f"{where}: simultaneous"
 

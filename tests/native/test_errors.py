@@ -34,6 +34,14 @@ def test_bad_encodings_are_refused_in_one_line_naming_the_offset() -> None:
             assert f"offset {offset}" in message
 
 
+def test_a_game_beyond_the_native_capacities_is_refused_not_truncated() -> None:
+    """Stacks of 6: a player could own 11 + 48 tiles, more than a native bag holds (native/README.md)."""
+    from positions.kernel.rulesets import DEFAULT_RULESET
+    big = Position.new_game(2, "meadows", DEFAULT_RULESET._replace(name="big", stack_size=6))
+    with pytest.raises(ImpossiblePositionError, match="too large for the native core"):
+        refuge_native.State.from_ints(big.to_ints())
+
+
 def test_an_unknown_route_or_player_count_is_refused() -> None:
     with pytest.raises(ImpossiblePositionError, match="unknown route"):
         refuge_native.State.new_game(2, "swamp")

@@ -17,6 +17,10 @@ from native_trace import POLICIES, ROUTES, play_game, refuge_native, same_state,
 from positions.examples import example_names, load_example
 from positions.kernel.actions import ACTION_SPACE
 from positions.kernel.position import Position
+from positions.kernel.heuristics import DEFAULT_ROLLOUT
+from positions.kernel.routes import make_route
+from positions.kernel.rulesets import DEFAULT_RULESET
+from positions.kernel.tiles import KIND_BY_NAME
 
 GAMES = int(os.environ.get("REFUGE_NATIVE_GAMES", "2016"))
 COMBOS = [(players, route, policy) for players in (2, 3, 4) for route in ROUTES for policy in POLICIES]
@@ -50,6 +54,37 @@ def test_shipped_examples_agree_through_random_games(name: str) -> None:
             nat.apply(int(action))
             event += 1
         same_state(py, nat, f"{name} seed {seed} end")
+
+
+CUSTOM_RULESET = DEFAULT_RULESET._replace(
+    name="custom", penalised_kinds=tuple(KIND_BY_NAME[n] for n in ("bear", "deer", "cave", "sign", "camera")),
+    walks=3, start_steps=3, deck_suns=3, deck_storms=5, reserve_storms=4, stack_size=3,
+    storm_thresholds=((2, 5), (3, 6), (4, 8)))
+CUSTOM_ROUTE = make_route([KIND_BY_NAME[n] for n in ("camera", "cairn", "hiker", "map", "fox", "bird",
+                                                      "cave", "bear")])
+
+
+@pytest.mark.parametrize("players", (2, 3, 4))
+def test_a_custom_ruleset_and_route_agree(players: int) -> None:
+    """Penalised kinds (C16), other deck, reserve, stack and thresholds: the heuristic reads them too."""
+    for seed in range(40):
+        py = Position.new_game(players, CUSTOM_ROUTE, CUSTOM_RULESET)
+        nat = refuge_native.State.from_ints(py.to_ints())
+        py_rng, nat_rng = random.Random(seed), refuge_native.Rng(seed)
+        event = 0
+        while True:
+            same_state(py, nat, f"custom {players}p seed {seed} event {event}")
+            if py.is_terminal():
+                break
+            if py.is_chance():
+                action = py.sample_chance(py_rng)
+                assert nat.sample_chance(nat_rng) == action
+            else:
+                action = DEFAULT_ROLLOUT.choose(py, py_rng)
+                assert nat.heuristic_choice(nat_rng) == action, f"custom {players}p seed {seed} event {event}"
+            py.apply(action)
+            nat.apply(int(action))
+            event += 1
 
 
 def _hide(pos: Position, seats: tuple[int, ...]) -> Position:

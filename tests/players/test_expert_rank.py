@@ -121,8 +121,10 @@ def _script(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           cwd=cwd, capture_output=True, text=True, timeout=600)
 
 
-RANKING = ("--generations", "1", "--games", "4", "--label-iterations", "120", "--seed", "4", "--out", "run",
+RANKING = ("--generations", "1", "--games", "4", "--label-iterations", "120", "--seed", "6", "--out", "run",
            "--agent", "ismcts:iterations=6", "--per-game", "3", "--kept", "buys", "--target", "ranking")
+"""Seed 6: its 4 games keep ranked buys in at least 2 games (the fit needs 2; since the draw of
+RULES_VERSION 1.1.0, seed 4's and 5's do not)."""
 
 
 def test_the_script_makes_a_ranking_generation(tmp_path: Path) -> None:

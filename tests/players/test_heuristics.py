@@ -7,7 +7,9 @@ import random
 import pytest
 
 from positions.kernel.heuristics import DEFAULT_ROLLOUT, HeuristicPolicy
-from positions.kernel.rules import weather_hit_chance
+from positions.kernel.rules import storm_penalty, weather_hit_chance
+from positions.kernel.rulesets import DEFAULT_RULESET
+from positions.kernel.tiles import ANIMAL, KIND_BY_NAME, TILES
 from positions import Position, parse_action
 from positions.saved import parse_position
 
@@ -90,3 +92,22 @@ def test_last_walker_buys_only_to_catch_up() -> None:
         for text in ("draw", "drawn butterfly backpack", "play backpack"):
             pos.apply(parse_action(text))
         assert DEFAULT_ROLLOUT.choose(pos, random.Random(0)) == parse_action(expected)
+
+
+def test_the_storm_penalty_it_weighs_is_the_rules_one() -> None:
+    """C16 as a ruleset corrects it (penalised_kinds): the heuristic asks the rules which path tiles
+    the Storm would cost a Step. A path of four objects, no Steps, the Storm 83% likely this turn:
+    with every walk tile penalised it returns; with only animals penalised it has little at stake
+    (the tile it would play, counted as penalised) and draws."""
+    animals = tuple(tile.kind for tile in TILES if tile.category == ANIMAL)
+    choices = []
+    for ruleset in (DEFAULT_RULESET, DEFAULT_RULESET._replace(name="animals", penalised_kinds=animals)):
+        pos = Position.new_game(2, "meadows", ruleset)
+        pos.paths[0] = tuple(KIND_BY_NAME[name] for name in ("sign", "sign", "signpost", "compass"))
+        pos.bags[0] = tuple(KIND_BY_NAME[name] for name in (
+            "storm", "storm", "small_orientation_table", "butterfly", "butterfly", "hedgehog", "squirrel",
+            "signpost"))
+        pos.steps[0], pos.vp[0], pos.track_storms = 0, 5, 5
+        assert storm_penalty(pos, 0) == (4 if ruleset.penalised_kinds is None else 0)
+        choices.append(str(DEFAULT_ROLLOUT.choose(pos, random.Random(0))))
+    assert choices == ["return", "draw"]

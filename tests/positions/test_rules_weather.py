@@ -9,6 +9,7 @@ import pytest
 from builders import build, kinds, run, solo
 from positions import DEFAULT_RULESET, Position
 from positions.kernel.phases import BUY, DECIDE, WEATHER
+from positions.kernel.rules import penalised_count, storm_vp_loss
 from positions.kernel.tiles import KIND_BY_NAME
 
 
@@ -153,3 +154,14 @@ def test_players_at_home_pay_no_storm_penalty() -> None:
     assert pos.walk == 1
     assert (pos.steps[1], pos.vp[1]) == (3, 0)
     assert pos.steps[0] == 0
+
+
+def test_the_storm_penalty_facts_everything_else_asks() -> None:
+    """C16: "pays 1 Step per penalised tile in their path, and loses 1 VP for every Step they cannot
+    pay"; "Default: every walk tile in the path is penalised; a ruleset may name a set of forest tile
+    kinds instead." (rules.penalised_count, rules.storm_vp_loss: the heuristic and the facts ask them)."""
+    path = tuple(KIND_BY_NAME[name] for name in ("sign", "fox", "butterfly", "fox"))
+    forest = DEFAULT_RULESET._replace(name="forest-only", penalised_kinds=(KIND_BY_NAME["fox"],))
+    assert penalised_count(DEFAULT_RULESET, path) == 4
+    assert penalised_count(forest, path) == 2
+    assert [storm_vp_loss(4, steps) for steps in (0, 1, 4, 9)] == [4, 3, 0, 0]

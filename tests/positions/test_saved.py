@@ -246,3 +246,24 @@ def test_a_path_longer_than_its_turns_and_additional_plays_is_impossible() -> No
     assert any("expected at most 4 " in line for line in _errors(data))
     ann["path"], ann["bag"] = ann["path"][:4], {"storm": 2, "butterfly": 2, "hedgehog": 1, "squirrel": 1}
     assert parse_position(data).position.paths[0]  # 4 tiles: 3 turns and the Compass's play
+
+
+def test_files_of_the_rules_before_the_portable_draw_still_load() -> None:
+    """RULES_VERSION 1.1.0 changed only how seeds draw (docs/determinism.md), not the rules: a
+    position and a game record saved at 1.0.0 load (a record replays its events); another major
+    version is refused with one line."""
+    from pathlib import Path
+
+    from positions import RULES_VERSION
+    from positions.documents import parse_document
+    data_dir = Path(__file__).parent.parent / "data"
+    assert RULES_VERSION == "1.1.0"
+    for name in ("blunder-game.json", "unknown-bags-3p.json", "equal-win-shares.json"):
+        data = json.loads((data_dir / name).read_text())
+        assert data["rules_version"] == "1.0.0"
+        parse_document(data, name)
+    data = json.loads(example_text("opening-2p"))
+    data["rules_version"] = "2.0.0"
+    with pytest.raises(MalformedFileError) as error:
+        parse_position(data, "old.json")
+    assert "\n" not in str(error.value) and "expected rules version 1.x" in str(error.value)

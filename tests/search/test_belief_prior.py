@@ -13,7 +13,7 @@ from advisor.players.bots import DEFAULT_ROLLOUT, SearchedBelief, TrustedPolicy
 from advisor.players.specs import AgentSpecError
 from positions import Position, parse_action
 from positions.kernel import rules
-from positions.kernel.phases import DECIDE
+from positions.kernel.phases import DECIDE, RETURN_DISCARD
 from search.errors import SearchConfigError
 from search.ismcts import search
 from search.request import SearchRequest
@@ -131,7 +131,8 @@ def test_belief_and_prior_are_deterministic_by_seed(workers: int) -> None:
 def test_prior_is_used_only_when_asked() -> None:
     """Without a prior the root's first visit is a uniform pick among untried actions; with one,
     the prior's action is tried first, and the prior is asked once per new node."""
-    pos = midgame()
+    pos = midgame(decisions=23)  # a return-discard: no step start's node beside the root's (step_root)
+    assert pos.phase == RETURN_DISCARD
     legal = list(pos.legal_actions())
     assert len(legal) > 1
     prior = Always(-1)

@@ -64,8 +64,7 @@ def test_the_decision_its_options_and_the_answer_are_on_the_first_screen(context
     assert "warn" in (warning.get_attribute("class") or "")
     assert page.locator(".weather .track .slot").count() == 1  # the empty slot is drawn
     assert page.locator("details.bag-row[open]").count() == 0  # bags folded
-    page.click("#analyse")
-    page.wait_for_selector("#eval-bar .share >> nth=1")
+    page.wait_for_selector("#eval-bar .share >> nth=1")  # the engine is on: it analyses by itself
     for selector in ("#decision-text", 'button.action[data-action="return"]', 'button.action[data-action="draw"]',
                      "#eval-bar", "#verdict"):
         assert in_view(page, selector), f"{selector} is below the first screen at {screen}"
@@ -87,7 +86,7 @@ def open_on_the_board(page, live: LiveServer, document: dict[str, object]) -> No
 def _polyline_values(page) -> list[list[float]]:
     """Each player's curve as win chances, read back from the drawn SVG."""
     return page.evaluate("""() => [...document.querySelectorAll('svg.win-chart polyline.curve')].map((line) =>
-        line.getAttribute('points').trim().split(' ').map((xy) => 1 - (parseFloat(xy.split(',')[1]) - 16) / (230 - 16 - 24)))""")
+        line.getAttribute('points').trim().split(' ').map((xy) => 1 - (parseFloat(xy.split(",")[1]) - 12) / (200 - 12 - 20)))""")
 
 
 def test_the_review_graph_is_every_players_chance_with_the_result_and_the_budget(context_at, live: LiveServer,

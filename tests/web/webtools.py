@@ -11,6 +11,7 @@ import uvicorn
 
 from advisor.web.app import create_app
 from advisor.web.config import WebConfig
+from advisor.web.serving import uvicorn_config
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data")
 GAME = "blunder-game.json"
@@ -41,7 +42,7 @@ class LiveServer:
     """The app on uvicorn in a thread, on a free loopback port."""
 
     def __init__(self, config: WebConfig) -> None:
-        self.server = uvicorn.Server(uvicorn.Config(create_app(config), host="127.0.0.1", port=0,
+        self.server = uvicorn.Server(uvicorn_config(create_app(config), config, host="127.0.0.1", port=0,
                                                     log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -1,6 +1,6 @@
 // The board page: a position (example, file, upload or editor), moves played on it, live analysis.
 import { AnalysisPanel } from "./analysis.js";
-import { api, clear, download, drawPicker, loadCatalogue, moveText, params, playerLabel, renderBoard, showError } from "./common.js";
+import { api, clear, download, drawPicker, h, loadCatalogue, moveText, params, playerLabel, renderBoard, showError } from "./common.js";
 
 let start = null;   // where the line starts: {example}, {file}, {position} or {record}
 let events = [];    // moves played on the board since
@@ -11,7 +11,24 @@ const board = document.getElementById("board");
 const panel = new AnalysisPanel(document.getElementById("analysis"), {
   onPlay: (action) => play(action),
   playerName: (seat) => (view ? playerLabel(view, seat) : `player ${seat}`),
+  onResult: markOptions,
+  factsEl: document.getElementById("facts"),
 });
+
+// Each option button of the seat analysed shows that player's win chance if it is played (the
+// search's, as in the options table; * exact), the best one marked.
+function markOptions(report) {
+  for (const old of document.querySelectorAll("#decision .action .win")) old.remove();
+  for (const button of document.querySelectorAll("#decision .action.best")) button.classList.remove("best");
+  if (!report) return;
+  for (const option of report.options) {
+    const button = document.querySelector(`#decision .action[data-seat="${report.player}"][data-action="${CSS.escape(option.action)}"]`);
+    if (!button) continue;
+    const win = `${(100 * option.win_probability).toFixed(0)}%${option.exact ? "*" : ""}`;
+    button.appendChild(h("span", { class: "win", title: `win chance if played: ${(100 * option.win_probability).toFixed(1)}%` }, win));
+    if (option.action === report.best) button.classList.add("best");
+  }
+}
 
 function startFromPage() {
   if (params.get("example")) return { example: params.get("example") };

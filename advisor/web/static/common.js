@@ -177,13 +177,19 @@ function bagRow(p) {
     h("div", { class: "bag" }, counts(p.bag)));
 }
 
+// A house drawn as SVG (an emoji needs an emoji font, which many machines lack).
+function homeIcon() {
+  return h("svg", { viewBox: "0 0 16 16", class: "icon", "aria-hidden": "true" },
+    h("path", { d: "M8 1.5 1 7.5h2V14h4v-4h2v4h4V7.5h2z" }));
+}
+
 function playerCard(view, p) {
   const acting = view.decision.player === p.seat || view.decision.drawer === p.seat;
   return h("article", { class: `player ${acting ? "acting" : ""} ${p.status}`, dataset: { seat: p.seat } },
     h("header", {},
       h("strong", { class: "player-name" }, p.name || `Player ${p.seat}`),
       h("span", { class: "seat" }, ` seat ${p.seat}`),
-      p.status === "home" ? h("span", { class: "home" }, " 🏠 home") : null,
+      p.status === "home" ? h("span", { class: "home" }, " ", homeIcon(), " home") : null,
       p.choice ? h("span", { class: "choice" }, p.choice === "hidden" ? " (has chosen)" : ` chose: ${p.choice}`) : null),
     h("div", { class: "scores" },
       h("span", { class: "vp" }, `${p.vp} VP`), h("span", { class: "steps" }, plural(p.steps, "Step")),

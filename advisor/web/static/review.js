@@ -1,30 +1,42 @@
-// Game review: the move list by walk and turn, ←/→ to step, the board follows; Annotate → chart.
-import { drawChart } from "./chart.js";
+// Game review as on lichess: the board, the win-chance graph with a cursor on the current event and
+// the move list marked ?! ? ?? with the mover's chance after each decision, on one screen; ←/→, a
+// click on a move or on the graph to jump. An annotation is saved beside its game, so it opens at once.
+import { LABEL_MARKS, drawChart } from "./chart.js";
 import { api, clear, fileDrop, h, loadCatalogue, moveText as eventText, params, renderBoard, showError } from "./common.js";
 
+const ANNOTATION_FORMAT = "refuge-annotation/1";
 let source = null;
 let game = null;
 let at = 0;
 let annotations = [];
+let chart = null;
+let shown = 0;  // the last board asked for: an earlier answer arriving late is not drawn
 const board = document.getElementById("board");
 const movesEl = document.getElementById("moves");
+const status = document.getElementById("annotate-status");
 
 const who = (player) => (player === null ? "chance" : game.names[player] || `player ${player}`);
 const moveText = (m) => eventText(m, who);
+const percent = (p) => `${(100 * p).toFixed(0)}%`;
 
 async function open(newSource) {
-  source = newSource;
   showError("errors", null);
-  game = await api("/api/review", source);
-  annotations = [];
-  clear(document.getElementById("chart"));
+  game = await api("/api/review", newSource);
+  source = Object.fromEntries(Object.entries(newSource).filter(([key]) => key !== "annotation"));
+  clear(status);
   clear(document.getElementById("labels"));
-  renderMoves();
+  showAnnotations(game.annotation);
+  if (game.annotation) {
+    clear(status, `annotation ${game.annotation_file ? `saved in ${game.annotation_file}` : "opened"}` +
+      ` (${game.annotation.iterations_per_decision ? game.annotation.iterations_per_decision.toLocaleString() + " iterations a decision" : "timed"})`);
+  }
   showResult();
   await go(0);
 }
 
+// The moves by walk and turn; a decision annotated carries its mark and the mover's chance after it.
 function renderMoves() {
+  const noteOf = new Map(annotations.map((a) => [a.event, a]));
   const walks = new Map();
   for (const m of game.moves) {
     if (!walks.has(m.walk)) walks.set(m.walk, new Map());
@@ -32,10 +44,17 @@ function renderMoves() {
     if (!turns.has(m.turn)) turns.set(m.turn, []);
     turns.get(m.turn).push(m);
   }
+  const moveButton = (m) => {
+    const a = noteOf.get(m.event);
+    return h("button", { type: "button", class: `move ${m.chance ? "chance" : ""} ${a && a.label ? a.label : ""}`, dataset: { event: m.event },
+      title: `event ${m.event}: ${moveText(m)}` + (a ? ` · ${who(a.player)} ${percent(a.chances[a.player])} after it` + (a.label ? ` · ${a.label}, better ${a.best}` : "") : ""),
+      onclick: () => go(m.event) },
+      moveText(m),
+      a && a.label ? h("span", { class: `mark ${a.label}` }, LABEL_MARKS[a.label]) : null,
+      a ? h("span", { class: "chance-after" }, percent(a.chances[a.player])) : null);
+  };
   clear(movesEl, [...walks].map(([walk, turns]) => h("section", { class: "walk" }, h("h4", {}, `Walk ${walk}`),
-    [...turns].map(([turn, moves]) => h("div", { class: "turn" }, h("span", { class: "turn-no" }, `${turn}.`),
-      moves.map((m) => h("button", { type: "button", class: `move ${m.chance ? "chance" : ""}`, dataset: { event: m.event },
-        title: `event ${m.event}: ${moveText(m)}`, onclick: () => go(m.event) }, moveText(m))))))));
+    [...turns].map(([turn, moves]) => h("div", { class: "turn" }, h("span", { class: "turn-no" }, `${turn}.`), moves.map(moveButton))))));
 }
 
 // The game's result: every player's score and the winner (a tie for first shares the win, C18).
@@ -57,23 +76,24 @@ function scrollMoveIntoList(button) {
 
 async function go(index) {
   at = Math.max(0, Math.min(game.moves.length, index));
-  try {
-    const data = await api("/api/view", { ...source, at });
-    renderBoard(board, data.view, { actions: false });
-  } catch (e) { showError("errors", e); }
+  if (chart) chart.cursor(at);
   for (const el of movesEl.querySelectorAll(".move.current")) el.classList.remove("current");
   const current = movesEl.querySelector(`.move[data-event="${at}"]`);
   if (current) { current.classList.add("current"); scrollMoveIntoList(current); }
   const move = game.moves[at];
   clear(document.getElementById("at-text"), move ? `before event ${at}: ${moveText(move)}` : `after the last event (${game.moves.length})`);
-  const note = annotations.find((a) => a.event === at);
-  clear(document.getElementById("info"), note ? `${who(note.player)} played ${note.played}` +
-    (note.label ? ` — ${note.label}: ${note.best} was better (${(100 * note.best_win).toFixed(0)}% vs ${(100 * (note.played_win ?? 0)).toFixed(0)}%)` : " — fine") : "");
+  const a = annotations.find((n) => n.event === at);
+  clear(document.getElementById("info"), a ? `${who(a.player)} chose ${a.played}: ${percent(a.chances[a.player])} after it` +
+    (a.label ? ` — ${a.label}, ${a.best} was better (${percent(a.best_win)} vs ${percent(a.played_win ?? 0)})` : a.best !== a.played ? ` (engine: ${a.best}, within noise)` : ", the engine's choice") : "");
+  const ticket = ++shown;
+  try {
+    const data = await api("/api/view", { ...source, at });
+    if (ticket === shown) renderBoard(board, data.view, { actions: false });
+  } catch (e) { showError("errors", e); }
 }
 
 async function annotate() {
   const progress = document.getElementById("annotate-progress");
-  const status = document.getElementById("annotate-status");
   // The server's default budget is the CLI's (refuge annotate's DEFAULT_ITERATIONS); ?iterations=N asks another.
   const asked = params.get("iterations") ? { iterations: Number(params.get("iterations")) } : {};
   try {
@@ -88,27 +108,34 @@ async function annotate() {
         clear(status, `${r.done}/${r.total} decisions at ${r.iterations_per_decision.toLocaleString()} iterations each`);
       }
       if (data.state === "queued") clear(status, `queued (${data.queue_position})`);
-      if (["done", "capped", "cancelled", "failed"].includes(data.state)) {
-        events.close();
-        if (data.state === "failed" || data.state === "cancelled") { clear(status, `${data.state} ${data.error || data.reason}`); return; }
-        annotations = r.annotations;
-        clear(status, `${annotations.length} decisions annotated at ${r.iterations_per_decision.toLocaleString()} iterations each` +
-          (asked.iterations ? "" : ", the default of refuge annotate") + (data.state === "capped" ? " (time cap reached)" : ""));
-        showAnnotations(r);
-      }
+      if (!["done", "capped", "cancelled", "failed"].includes(data.state)) return;
+      events.close();
+      progress.hidden = true;
+      if (data.state === "failed" || data.state === "cancelled") { clear(status, `${data.state} ${data.error || data.reason}`); return; }
+      clear(status, `${r.annotations.length} decisions annotated at ${r.iterations_per_decision.toLocaleString()} iterations each` +
+        (asked.iterations ? "" : ", the default of refuge annotate") + (data.state === "capped" ? " (time cap reached, not saved)" : "") +
+        (r.saved ? `; saved in ${r.saved}` : "") + (r.save_error ? `; not saved: ${r.save_error}` : ""));
+      showAnnotations({ decisions: r.annotations, players: r.players });
+      go(at);
     };
     for (const state of ["queued", "running", "done", "capped", "cancelled", "failed"]) events.addEventListener(state, onData);
   } catch (e) { showError("errors", e); }
 }
 
-function showAnnotations(result) {
-  drawChart(document.getElementById("chart"), { annotations, moves: game.moves, players: game.players, names: game.names, onPick: go });
+// An annotation (refuge annotate --json's document, or a finished job's) drawn: graph, marks in the
+// move list, each player's accuracy and the labelled decisions below.
+function showAnnotations(doc) {
+  annotations = doc ? doc.decisions : [];
+  chart = drawChart(document.getElementById("chart"), { annotations, moves: game.moves, players: game.players, names: game.names, onPick: go });
+  renderMoves();
+  document.getElementById("annotate").textContent = doc ? "Annotate again" : "Annotate";
+  if (!doc) return;
   const labelled = annotations.filter((a) => a.label);
   clear(document.getElementById("labels"),
-    h("table", { class: "summary-table" }, h("tr", {}, ["player", "accuracy", "inaccuracies", "mistakes", "blunders"].map((c) => h("th", {}, c))),
-      result.players.map((s) => h("tr", {}, h("td", {}, who(s.player)), h("td", {}, s.accuracy.toFixed(1)), h("td", {}, s.inaccuracies), h("td", {}, s.mistakes), h("td", {}, s.blunders)))),
+    h("div", { class: "scroll" }, h("table", { class: "summary-table" }, h("tr", {}, ["player", "accuracy", "inaccuracies", "mistakes", "blunders"].map((c) => h("th", {}, c))),
+      doc.players.map((s) => h("tr", {}, h("td", {}, who(s.player)), h("td", {}, s.accuracy.toFixed(1)), h("td", {}, s.inaccuracies), h("td", {}, s.mistakes), h("td", {}, s.blunders))))),
     h("ul", {}, labelled.map((a) => h("li", {}, h("button", { type: "button", class: `link label ${a.label}`, dataset: { event: a.event }, onclick: () => go(a.event) },
-      `event ${a.event} (walk ${a.walk}, turn ${a.turn}) ${who(a.player)}: ${a.played} — ${a.label}, better ${a.best} (−${(100 * a.loss).toFixed(1)})`)))));
+      `${LABEL_MARKS[a.label]} event ${a.event} (walk ${a.walk}, turn ${a.turn}) ${who(a.player)}: ${a.played} — ${a.label}, better ${a.best} (${percent(a.played_win ?? 0)} → ${percent(a.best_win)})`)))));
 }
 
 document.addEventListener("keydown", (e) => {
@@ -120,14 +147,23 @@ document.getElementById("prev").addEventListener("click", () => go(at - 1));
 document.getElementById("next").addEventListener("click", () => go(at + 1));
 document.getElementById("annotate").addEventListener("click", annotate);
 
+// A dropped file: refuge annotate --json's output for the game shown (checked and saved beside it
+// by the server), or a game record to review.
+function dropped(data) {
+  if (data && data.format === ANNOTATION_FORMAT) {
+    if (!game) { showError("errors", new Error("open the annotated game first, then its annotation")); return; }
+    open({ ...source, annotation: data }).catch((e) => showError("errors", e));
+  } else open({ record: data }).catch((e) => showError("errors", e));
+}
+
 async function main() {
   await loadCatalogue();
   const files = await api("/api/games");
   const select = document.getElementById("file-select");
   for (const f of files.files) select.appendChild(h("option", { value: f.name }, f.name));
   select.addEventListener("change", () => select.value && open({ file: select.value }).catch((e) => showError("errors", e)));
-  fileDrop(document.body, document.getElementById("upload"), (data) => open({ record: data }).catch((e) => showError("errors", e)));
-  if (params.get("file")) await open({ file: params.get("file") });
+  fileDrop(document.body, document.getElementById("upload"), dropped);
+  if (params.get("file")) { select.value = params.get("file"); await open({ file: params.get("file") }); }
   else if (params.get("tracked")) await open({ tracked: params.get("tracked") });
   else if (params.get("upload") && sessionStorage.getItem("refuge-record")) await open({ record: JSON.parse(sessionStorage.getItem("refuge-record")) });
 }

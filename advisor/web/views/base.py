@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Collection, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
@@ -15,7 +15,7 @@ from advisor.web.errors import ApiError, clip
 from advisor.web.jobs import JobManager
 from advisor.web.tracker import Tracker
 from positions.errors import MalformedFileError
-from positions.validation import json_path, parse_json
+from positions.validation import did_you_mean, json_path, parse_json
 
 LOG = logging.getLogger("refuge.web")
 SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
@@ -43,12 +43,13 @@ async def off_loop(work: Callable[..., T], *args: Any) -> T:
     return await run_in_threadpool(work, *args)
 
 
-async def body_of(request: Request) -> dict[str, Any]:
-    """The request's JSON object (parsed off the event loop).
+async def body_of(request: Request, fields: Collection[str] = ()) -> dict[str, Any]:
+    """The request's JSON object (parsed off the event loop), holding only the names in `fields`.
 
     Raises:
         ApiError: 400 when the body is not a JSON object, 422 naming the field of a string that
-            cannot be encoded (a lone surrogate), 400 when the client left mid-body.
+            cannot be encoded (a lone surrogate) or a field the endpoint does not read, 400 when
+            the client left mid-body.
     """
     try:
         raw = await request.body()
@@ -56,7 +57,13 @@ async def body_of(request: Request) -> dict[str, Any]:
         LOG.info("client disconnected before sending its whole request: %s %s", request.method,
                  request.url.path)
         raise ApiError(400, "the client disconnected mid-request") from None
-    return await off_loop(parse_body, raw)
+    body = await off_loop(parse_body, raw)
+    unknown = next((key for key in body if key not in fields), None)
+    if unknown is not None:
+        expected = f"expected {', '.join(fields)}" if fields else "this endpoint reads no field"
+        raise ApiError(422, f"{clip(unknown, 40)}: unknown field ({expected})"
+                       + did_you_mean(unknown, list(fields)))
+    return body
 
 
 def parse_body(raw: bytes) -> dict[str, Any]:

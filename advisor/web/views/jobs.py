@@ -11,15 +11,16 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from advisor.analysis.annotate import DEFAULT_ITERATIONS as ANNOTATE_ITERATIONS
 from advisor.web.errors import ApiError
 from advisor.web.jobs import Job, analysis_job, annotation_job, job_to_data
-from advisor.web.lines import read_start, replay_of
+from advisor.web.lines import SOURCES, read_start, replay_of
+from advisor.web.views.games import annotation_home
 from advisor.web.views.base import body_of, int_field, off_loop, seed_of, server
-from advisor.web.views.positions import line_of
+from advisor.web.views.positions import LINE_FIELDS, line_of
 from positions.record import record_to_data
 
 
 async def start_analysis(request: Request) -> Response:
     """A line + ``seed`` → 202 and the queued analysis of its decision."""
-    body = await body_of(request)
+    body = await body_of(request, (*LINE_FIELDS, "seed"))
     seed = seed_of(body)
     current = await line_of(request, body)
     if current.position.current_player() < 0:
@@ -41,12 +42,13 @@ def _record_of(body: dict[str, Any], request: Request) -> dict[str, object]:
 
 async def start_annotation(request: Request) -> Response:
     """``{record | file | tracked, iterations?, seed?}`` → 202 and the queued annotation."""
-    body = await body_of(request)
+    body = await body_of(request, (*SOURCES, "iterations", "seed"))
     cap = server(request).config.max_annotate_iterations
     iterations = int_field(body, "iterations", min(ANNOTATE_ITERATIONS, cap), 1, cap)
     seed = seed_of(body)
     record = await off_loop(_record_of, body, request)
-    job = annotation_job(server(request).jobs, record, iterations, seed)
+    home = await off_loop(annotation_home, body, server(request))
+    job = annotation_job(server(request).jobs, record, iterations, seed, home)
     return JSONResponse(job_to_data(job, server(request).jobs), status_code=202)
 
 
@@ -80,12 +82,14 @@ class JobViews:
     async def stop(self, request: Request) -> Response:
         """Pause an analysis (cancel an annotation)."""
         job, jobs = self._job(request), server(request).jobs
+        await body_of(request)
         jobs.pause(job) if self.kind == "analysis" else jobs.cancel(job)
         return self._answer(request, job)
 
     async def resume(self, request: Request) -> Response:
         """Continue a paused analysis."""
         job = self._job(request)
+        await body_of(request)
         server(request).jobs.resume(job)
         return self._answer(request, job)
 

@@ -9,7 +9,7 @@ from starlette.responses import JSONResponse, Response
 
 from advisor.web import present
 from advisor.web.errors import ApiError, problem_count, problems_of
-from advisor.web.lines import Line, is_record, read_line, read_start, replay_of, sample_outcome, seen_by_actor
+from advisor.web.lines import SOURCES, Line, is_record, read_line, read_start, replay_of, sample_outcome, seen_by_actor
 from advisor.web.views.base import body_of, choice_field, int_field, off_loop, server
 from positions.errors import RefugeError
 from positions.kernel.position import Position
@@ -20,6 +20,8 @@ from positions.saved import FORMAT as POSITION_FORMAT
 from positions.saved import position_to_data
 
 DEFAULT_ROUTE = next(iter(ROUTES))
+LINE_FIELDS = (*SOURCES, "at", "events")
+"""The fields of a line (docs/web.md "Where a position comes from")."""
 
 
 def line_to_data(line: Line) -> dict[str, object]:
@@ -30,7 +32,7 @@ def line_to_data(line: Line) -> dict[str, object]:
 
 async def new_position(request: Request) -> Response:
     """``{players, route}`` → the ``refuge-position/1`` document of a new game."""
-    body = await body_of(request)
+    body = await body_of(request, ("players", "route"))
     counts = DEFAULT_RULESET.player_counts
     players = int_field(body, "players", counts[0], min(counts), max(counts))
     route = choice_field(body, "route", DEFAULT_ROUTE, ROUTES)
@@ -51,7 +53,7 @@ def _validate(body: dict[str, Any], request: Request) -> dict[str, object]:
 
 async def validate(request: Request) -> Response:
     """``{position}`` or ``{record}`` → ``{valid, format, problems, problem_count}`` (200)."""
-    body = await body_of(request)
+    body = await body_of(request, ("position", "record"))
     if "position" not in body and "record" not in body:
         raise ApiError(422, "position: give a position or a record to validate")
     return JSONResponse(await off_loop(_validate, body, request))
@@ -64,7 +66,7 @@ def _line(body: dict[str, Any], request: Request) -> Line:
 
 async def line_of(request: Request, body: dict[str, Any] | None = None) -> Line:
     """The line a request's body names, read off the event loop."""
-    return await off_loop(_line, await body_of(request) if body is None else body, request)
+    return await off_loop(_line, await body_of(request, LINE_FIELDS) if body is None else body, request)
 
 
 async def view(request: Request) -> Response:
@@ -85,7 +87,8 @@ def _apply(body: dict[str, Any], request: Request) -> dict[str, object]:
 
 async def apply(request: Request) -> Response:
     """A line and an action (or a sample seed) → the board one event on."""
-    return JSONResponse(await off_loop(_apply, await body_of(request), request))
+    body = await body_of(request, (*LINE_FIELDS, "action", "sample"))
+    return JSONResponse(await off_loop(_apply, body, request))
 
 
 async def export(request: Request) -> Response:

@@ -42,7 +42,7 @@ async def listing(request: Request) -> Response:
 
 async def new(request: Request) -> Response:
     """``{players, route, names?, seed?}`` → 201 and the new game (saved)."""
-    body = await body_of(request)
+    body = await body_of(request, ("players", "route", "names", "seed"))
     game = await off_loop(server(request).tracker.new, body)
     return JSONResponse(await off_loop(tracked_to_data, game), status_code=201)
 
@@ -66,7 +66,7 @@ def _event(game: TrackedGame, body: dict[str, Any], request: Request) -> dict[st
 async def event(request: Request) -> Response:
     """``{action, seat?}`` or ``{sample: seed}`` → the game one event on (saved first)."""
     game = await off_loop(server(request).tracker.get, request.path_params["id"])
-    body = await body_of(request)
+    body = await body_of(request, ("action", "seat", "sample"))
     return JSONResponse(await off_loop(_event, game, body, request))
 
 

@@ -186,6 +186,10 @@ impl State {
             *k = c.int("a route kind", 0, KIND_COUNT as i64 - 1)? as u8;
         }
         let players = c.int("players", 1, MAX_PLAYERS as i64)? as usize;
+        if !ruleset.fits(players) {
+            c.at -= 1;
+            return c.fail("a game too large for the native core's capacities");
+        }
         let threshold = c.i32("threshold")?;
         let walk = c.i32("walk")?;
         let turn = c.i32("turn")?;
@@ -243,7 +247,7 @@ impl State {
         pos.deck_storms = c.int("deck storms", 0, 1000)? as i32;
         pos.reserve = c.int("reserve", 0, 1000)? as i32;
         for k in 0..KIND_COUNT {
-            pos.market[k] = c.int("a market count", 0, 1000)? as i32;
+            pos.market[k] = c.int("a market count", 0, u8::MAX as i64)? as u8;
         }
         pos.box_ = c.kinds("a box tile")?;
         pos.history = c.next("the history")? as u64;
@@ -255,7 +259,7 @@ impl State {
         for i in 0..ties {
             let kind = c.int("a tie's kind", 0, KIND_COUNT as i64 - 1)? as u8;
             let tied = c.group("a tied player", players as i64 - 1)?;
-            let slots = c.int("a tie's slots", 0, MAX_PLAYERS as i64)? as i32;
+            let slots = c.int("a tie's slots", 0, MAX_PLAYERS as i64)? as i8;
             pos.ties[i] = Tie { kind, tied, slots };
         }
         pos.tie_count = ties as u8;

@@ -5,7 +5,7 @@
 
 use crate::catalogue::*;
 use crate::rng::Rng;
-use crate::rules::{storms_to_hit, weather_hit_chance};
+use crate::rules::{penalised_count, storm_penalty, storm_vp_loss, storms_to_hit, weather_hit_chance};
 use crate::state::{Action, Kind, State};
 use crate::tiles::{effect_gain, effects, paw_total, Effect};
 
@@ -92,13 +92,20 @@ pub fn bag_value(walk: usize, bag: &[Kind]) -> f64 {
     }
 }
 
-/// Python twin: `_convolve`.
-fn convolve(dist: &[f64], source: &[f64]) -> Vec<f64> {
-    let mut result = vec![0.0; dist.len() + source.len() - 1];
-    for (i, &p) in dist.iter().enumerate() {
+/// A distribution over a count of Storms, inline (at most 2 per drawing player and the weather tile).
+#[derive(Clone, Copy)]
+struct Dist {
+    len: usize,
+    p: [f64; 12],
+}
+
+/// Python twin: `_convolve` (the same products, added in the same order).
+fn convolve(dist: &Dist, source: &[f64]) -> Dist {
+    let mut result = Dist { len: dist.len + source.len() - 1, p: [0.0; 12] };
+    for (i, &p) in dist.p[..dist.len].iter().enumerate() {
         if p != 0.0 {
             for (j, &q) in source.iter().enumerate() {
-                result[i + j] += p * q;
+                result.p[i + j] += p * q;
             }
         }
     }
@@ -112,7 +119,8 @@ pub fn storm_hit_chance(pos: &State) -> f64 {
     if needed <= 0 {
         return 1.0;
     }
-    let mut dist = vec![1.0];
+    let mut dist = Dist { len: 1, p: [0.0; 12] };
+    dist.p[0] = 1.0;
     for other in 0..pos.players {
         if !pos.walking[other] {
             continue;
@@ -145,7 +153,7 @@ pub fn storm_hit_chance(pos: &State) -> f64 {
     };
     dist = convolve(&dist, &[1.0 - weather, weather]);
     let mut sum = 0.0;
-    for &p in dist.iter().skip(needed as usize) {
+    for &p in dist.p[..dist.len].iter().skip(needed as usize) {
         sum += p;
     }
     sum
@@ -225,9 +233,11 @@ impl Heuristic {
         if alone_at_the_end(pos, player) {
             return self.decide_alone_at_the_end(pos, player, paws, hit);
         }
+        // C9/C13/C16: the tile played this turn joins the path before the weather tile is turned,
+        // so a Storm this turn penalises it too (counted as penalised: its kind is not known yet).
         let steps = pos.steps[player];
-        let penalty = path.len() as i32 + 1;
-        let lost_vp = pos.vp[player].min(0.max(penalty - steps));
+        let penalty = storm_penalty(pos, player) + 1;
+        let lost_vp = pos.vp[player].min(storm_vp_loss(penalty, steps));
         let step_value = STEP_VALUE[walk_index(pos)];
         let stake = (paws + lost_vp) as f64 + step_value * penalty.min(steps) as f64;
         let gain = self.draw_gain * self.bag_value(pos, player);
@@ -318,12 +328,17 @@ impl Heuristic {
                 self.effect_share(pos, player, kind, e, second)
             }
             _ => {
-                let kind = pos.tile as usize;
-                let removed = if action == DISCARD_NONE_CODE || action == DISCARD_SECOND_CODE { 0 } else { 1 };
-                let lost = if removed == 1 { PAW[(action - DISCARD_PATH_BASE) as usize] } else { 0 };
-                let paws = paw_total(path);
-                self.endgame_share(pos, player, pos.vp[player] as f64, pos.steps[player],
-                                   path.len() as i32 + 1 - removed, (paws + PAW[kind] - lost) as f64)
+                // the discard step (C11): the played tile joins the path once its discards are done
+                let kind = pos.tile as Kind;
+                let mut penalty = storm_penalty(pos, player) + penalised_count(&pos.ruleset, &[kind]);
+                let mut lost = 0;
+                if action != DISCARD_NONE_CODE && action != DISCARD_SECOND_CODE {
+                    let removed = (action - DISCARD_PATH_BASE) as Kind;
+                    lost = PAW[removed as usize];
+                    penalty -= penalised_count(&pos.ruleset, &[removed]);
+                }
+                self.endgame_share(pos, player, pos.vp[player] as f64, pos.steps[player], penalty,
+                                   (paw_total(path) + PAW[kind as usize] - lost) as f64)
             }
         }
     }
@@ -332,10 +347,21 @@ impl Heuristic {
     fn effect_share(&self, pos: &State, player: usize, kind: Kind, e: &Effect, mut second: i32) -> f64 {
         let path = pos.paths[player].as_slice();
         let (paws, steps, vp) = (paw_total(path), pos.steps[player], pos.vp[player]);
-        let tiles = path.len() as i32;
-        let (gain_vp, gain_steps) = effect_gain(e, pos.track_suns, tiles, paws, steps, vp);
-        let removed = if e.discards != 0 && !path.is_empty() { 1 } else { 0 };
-        let lost = if removed == 1 { path.iter().map(|&k| PAW[k as usize]).min().unwrap_or(0) } else { 0 };
+        let (gain_vp, gain_steps) = effect_gain(e, pos.track_suns, path.len() as i32, paws, steps, vp);
+        // the tile joins the path, each additional play adds one (counted as penalised: not known
+        // yet), a discard takes the path's first tile of fewest paws
+        let mut penalty = storm_penalty(pos, player) + penalised_count(&pos.ruleset, &[kind]) + e.extra_plays;
+        let mut lost = 0;
+        if e.discards != 0 && !path.is_empty() {
+            let mut removed = path[0];
+            for &k in &path[1..] {
+                if PAW[k as usize] < PAW[removed as usize] {
+                    removed = k;
+                }
+            }
+            lost = PAW[removed as usize];
+            penalty -= penalised_count(&pos.ruleset, &[removed]);
+        }
         let mut extra_vp = 0.0;
         let mut extra_paws = 0.0;
         if e.extra_plays != 0 {
@@ -364,8 +390,7 @@ impl Heuristic {
                 }
             }
         }
-        self.endgame_share(pos, player, (vp + gain_vp) as f64 + extra_vp, steps + gain_steps,
-                           tiles + 1 + e.extra_plays - removed,
+        self.endgame_share(pos, player, (vp + gain_vp) as f64 + extra_vp, steps + gain_steps, penalty,
                            (paws + PAW[kind as usize] - lost) as f64 + extra_paws)
     }
 
@@ -380,11 +405,12 @@ impl Heuristic {
             .expect("a kind has an effect") as f64
     }
 
-    /// Python twin: `_endgame_share`.
-    fn endgame_share(&self, pos: &State, player: usize, vp: f64, steps: i32, tiles: i32, paws: f64) -> f64 {
+    /// The win share with `vp`, `steps`, a Storm penalty of `penalty` Steps and `paws` paw points
+    /// in the path (C16, C15, C18). Python twin: `_endgame_share`.
+    fn endgame_share(&self, pos: &State, player: usize, vp: f64, steps: i32, penalty: i32, paws: f64) -> f64 {
         let (lead, ties) = others_lead(pos, player);
         let hit = weather_hit_chance(pos);
-        let if_hit = py_max(0.0, vp - 0.max(tiles - steps) as f64);
+        let if_hit = py_max(0.0, vp - storm_vp_loss(penalty, steps) as f64);
         let home = vp + paws;
         let walk_on = if home >= lead as f64 { share(home, lead, ties) } else { self.behind };
         hit * share(if_hit, lead, ties) + (1.0 - hit) * walk_on + 0.001 * (hit * if_hit + (1.0 - hit) * home)

@@ -25,11 +25,11 @@ impl State {
     pub fn new_game(players: usize, route: Route, ruleset: Ruleset) -> Result<State, ImpossiblePosition> {
         let threshold = ruleset
             .storm_threshold(players as i32)
-            .filter(|_| (1..=MAX_PLAYERS).contains(&players))
+            .filter(|_| ruleset.fits(players))
             .ok_or_else(|| ImpossiblePosition(format!("{players} players: the ruleset does not support them")))?;
-        let mut market = [0i32; KIND_COUNT];
+        let mut market = [0u8; KIND_COUNT];
         for &k in &route {
-            market[k as usize] = ruleset.stack_size;
+            market[k as usize] = ruleset.stack_size as u8;
         }
         let mut pos = State {
             ruleset,

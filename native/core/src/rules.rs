@@ -6,7 +6,7 @@
 use crate::catalogue::*;
 use crate::hash;
 use crate::rng::Rng;
-use crate::state::{Action, ActionList, Kind, State, Tie, Tiles, BAG_CAP, MAX_PLAYERS};
+use crate::state::{Action, ActionList, Kind, State, Tie, Tiles, MAX_PLAYERS};
 use crate::tiles::{effect_gain, effects, paw_total, Effect};
 
 /// `tile` while no tile is being resolved, `pending` before a choice (Python twin: `NO_CHOICE`).
@@ -534,7 +534,7 @@ fn settle_buys(pos: &mut State) {
         if n == 0 {
             continue;
         }
-        let supply = pos.market[kind as usize];
+        let supply = pos.market[kind as usize] as i32;
         let mut chosen = [0usize; MAX_PLAYERS];
         let mut m = 0;
         if n as i32 > supply {
@@ -555,7 +555,7 @@ fn settle_buys(pos: &mut State) {
             }
             let slots = supply - m as i32;
             if tied.len() as i32 > slots {
-                ties[tie_count] = Tie { kind, tied, slots };
+                ties[tie_count] = Tie { kind, tied, slots: slots as i8 };
                 tie_count += 1;
             } else {
                 for &p in tied.as_slice() {
@@ -608,7 +608,7 @@ fn tiebreak(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
     slots -= 1;
     let mut rest = [Tie::default(); 8];
     let mut n = 0;
-    if slots != 0 && tied.len() as i32 > slots {
+    if slots != 0 && tied.len() as i8 > slots {
         rest[0] = Tie { kind, tied, slots };
         n = 1;
     } else if slots != 0 {
@@ -683,10 +683,25 @@ fn check_storm(pos: &mut State) {
     start_turn(pos);
 }
 
+/// How many of `tiles` cost a Step when the Storm hits (C16): every one, unless the ruleset names
+/// the penalised kinds. Python twin: `penalised_count`.
+#[inline]
+pub fn penalised_count(ruleset: &crate::state::Ruleset, tiles: &[Kind]) -> i32 {
+    tiles.iter().filter(|&&k| ruleset.is_penalised(k)).count() as i32
+}
+
+/// VP the Storm costs a walker holding `steps` Steps for a penalty of `penalty` Steps: one per
+/// missing Step (C16). Python twin: `storm_vp_loss`.
+#[inline]
+pub fn storm_vp_loss(penalty: i32, steps: i32) -> i32 {
+    0.max(penalty - steps)
+}
+
 /// Steps the Storm costs a walker now: one per penalised tile in the path (C16). Python twin:
 /// `storm_penalty`.
+#[inline]
 pub fn storm_penalty(pos: &State, player: usize) -> i32 {
-    pos.paths[player].as_slice().iter().filter(|&&k| pos.ruleset.is_penalised(k)).count() as i32
+    penalised_count(&pos.ruleset, pos.paths[player].as_slice())
 }
 
 /// C16: walkers pay a Step per penalised tile, a VP per missing Step (floor 0). Python twin:
@@ -695,9 +710,9 @@ pub fn storm_hits(pos: &mut State) {
     for player in 0..pos.players {
         if pos.walking[player] {
             let penalty = storm_penalty(pos, player);
-            let paid = penalty.min(pos.steps[player]);
-            pos.steps[player] -= paid;
-            pos.vp[player] = 0.max(pos.vp[player] - (penalty - paid));
+            let steps = pos.steps[player];
+            pos.steps[player] = steps - penalty.min(steps);
+            pos.vp[player] = 0.max(pos.vp[player] - storm_vp_loss(penalty, steps));
         }
     }
 }
@@ -989,5 +1004,3 @@ fn illegal_message(pos: &State, action: Action) -> String {
     )
 }
 
-#[allow(dead_code)]
-const _: () = assert!(BAG_CAP >= 43);

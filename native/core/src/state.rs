@@ -6,15 +6,16 @@ use crate::catalogue::KIND_COUNT;
 /// Most seats a game has.
 pub const MAX_PLAYERS: usize = 4;
 /// Capacity of a bag or a path: a player owns at most 11 start tiles and the 32 tiles of a route.
-pub const BAG_CAP: usize = 48;
+pub const BAG_CAP: usize = 44;
 /// Capacity of a hand (a draw gives at most 2 tiles, C7).
 pub const HAND_CAP: usize = 2;
 /// Capacity of the tiles set aside for additional plays (C10).
 pub const SET_ASIDE_CAP: usize = 6;
-/// Capacity of the box (discarded tiles, C11, C15).
-pub const BOX_CAP: usize = 176;
-/// Capacity of a list of decisions (at most a "none" and 31 kinds to discard).
-pub const LEGAL_CAP: usize = 33;
+/// Capacity of the box (discarded tiles, C11, C15): every tile of a 4-player default game is 76.
+pub const BOX_CAP: usize = 80;
+/// Capacity of a list of decisions: at most "discard none", "discard second" and one per kind a
+/// player can own (the start bag's kinds and the route's 8).
+pub const LEGAL_CAP: usize = 24;
 /// Most contested stacks at one buy (one per route stack, C12).
 pub const TIES_CAP: usize = 8;
 
@@ -275,6 +276,24 @@ impl Ruleset {
         crate::encoding::read_ruleset(&mut cursor).ok()
     }
 
+    /// Whether a game of `players` under this ruleset fits the state's fixed capacities: a player
+    /// can own every start tile and every stack tile (`BAG_CAP`) and discard any of their kinds
+    /// (`LEGAL_CAP`), the box can hold every tile
+    /// (`BOX_CAP`), a stack fits a market count. The Python engine has no such limits; a caller
+    /// runs such a game in Python.
+    pub fn fits(&self, players: usize) -> bool {
+        let start = self.start_bag.len();
+        let stacks = 8 * self.stack_size.max(0) as usize;
+        let mut start_kinds = self.start_bag.as_slice().to_vec();
+        start_kinds.sort_unstable();
+        start_kinds.dedup();
+        (1..=MAX_PLAYERS).contains(&players)
+            && start + stacks <= BAG_CAP
+            && 2 + start_kinds.len() + 8 <= LEGAL_CAP
+            && players * start + stacks <= BOX_CAP
+            && self.stack_size <= u8::MAX as i32
+    }
+
     /// The default ruleset (Python twin: `DEFAULT_RULESET`).
     pub fn default_ruleset() -> Ruleset {
         Ruleset::named("default").expect("the catalogue holds the default ruleset")
@@ -294,7 +313,7 @@ pub fn route_named(name: &str) -> Option<Route> {
 pub struct Tie {
     pub kind: Kind,
     pub tied: Tiles<MAX_PLAYERS>,
-    pub slots: i32,
+    pub slots: i8,
 }
 
 /// The facts of a game of Refuge at one moment. Python twin: positions/kernel/state.py `State`
@@ -322,7 +341,7 @@ pub struct State {
     pub deck_suns: i32,
     pub deck_storms: i32,
     pub reserve: i32,
-    pub market: [i32; KIND_COUNT],
+    pub market: [u8; KIND_COUNT],
     pub box_: Tiles<BOX_CAP>,
     pub pending: [Action; MAX_PLAYERS],
     pub history: u64,
@@ -350,5 +369,16 @@ impl State {
         self.ties[..ties.len()].copy_from_slice(ties);
         self.ties[ties.len()..].fill(Tie::default());
         self.tie_count = ties.len() as u8;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A copy is one memcpy of the state: keep it small (issue 53: a copy ≤ 50 ns).
+    #[test]
+    fn state_stays_small() {
+        let size = std::mem::size_of::<super::State>();
+        eprintln!("State: {size} bytes");
+        assert!(size <= 1024, "State is {size} bytes");
     }
 }

@@ -14,7 +14,7 @@ use refuge_core::{heuristic_choice, Rng, State};
 fn conserved(pos: &State) -> Result<(), String> {
     let players = pos.players;
     for kind in 0..KIND_COUNT as u8 {
-        let mut held = pos.market[kind as usize] + pos.box_.count(kind) as i32 + (pos.tile == kind as i32) as i32;
+        let mut held = pos.market[kind as usize] as i32 + pos.box_.count(kind) as i32 + (pos.tile == kind as i32) as i32;
         for p in 0..players {
             held += (pos.bags[p].count(kind) + pos.hands[p].count(kind) + pos.paths[p].count(kind)
                 + pos.set_aside[p].count(kind)) as i32;

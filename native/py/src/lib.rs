@@ -251,6 +251,12 @@ impl State {
         Ok(self.inner.information_set_key(player))
     }
 
+    /// Whether `player`'s pending choice is public now (Python twin: `rules.choice_revealed`).
+    fn choice_revealed(&self, player: usize) -> PyResult<bool> {
+        self.check_player(player)?;
+        Ok(refuge_core::rules::choice_revealed(&self.inner, player))
+    }
+
     /// Python twin: `Position.determinize` without a belief.
     fn determinize(&self, player: usize, rng: &mut Rng) -> PyResult<State> {
         self.check_player(player)?;
