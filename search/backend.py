@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable, Mapping, Sequence
 
 from search.errors import SearchError
 from search.policies import UniformRandom
@@ -22,6 +22,8 @@ from search.request import RootSums, SearchRequest
 BACKEND_ENV = "REFUGE_BACKEND"
 """``python`` or ``native``: force the search's engine (unset: native where it can)."""
 BACKENDS = ("python", "native")
+NativeOutcome = tuple[list[RootSums], dict[tuple[int, ...], list[float]], int, int]
+"""One natively grown tree: every answer's root sums, the joint cells, its nodes, its iterations."""
 
 
 def forced_backend() -> str:
@@ -111,16 +113,17 @@ class KeptTree:
 
 
 def native_trees(state: Game, request: SearchRequest, seeds: Sequence[int], budgets: Sequence[int | None],
-                 table: Any = None) -> list[tuple[RootSums, int, int]] | None:
-    """Every worker's tree grown natively, in threads (root sums, node count and iterations, in
-    worker order),
+                 table: Any = None, also: Sequence[Game] = (),
+                 pinned: Mapping[int, int] | None = None) -> list[NativeOutcome] | None:
+    """Every worker's tree grown natively, in threads (every answer's root sums, the joint cells,
+    node count and iterations, in worker order; `also` and `pinned` as ``search_step``'s),
     on `table` when given (one worker: tree reuse); ``None`` when one of them met a leaf the core
     cannot value as Python would (run Python; `table` is left as it was)."""
     request = native_request(request)
     grow = state.native_search  # type: ignore[attr-defined]
 
     def one(job: tuple[int, int | None]) -> NativeTree | None:
-        return grow(request, job[0], job[1], table)  # type: ignore[no-any-return]
+        return grow(request, job[0], job[1], table, also, pinned)  # type: ignore[no-any-return]
 
     jobs = list(zip(seeds, budgets))
     if len(jobs) == 1:
@@ -131,4 +134,5 @@ def native_trees(state: Game, request: SearchRequest, seeds: Sequence[int], budg
     grown = [tree for tree in trees if tree is not None]
     if len(grown) < len(trees):
         return None
-    return [(RootSums(sums, player_sums), nodes, done) for sums, player_sums, nodes, done in grown]
+    return [([RootSums(sums, player_sums) for sums, player_sums in answers], joint, nodes, done)
+            for answers, joint, nodes, done in grown]

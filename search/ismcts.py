@@ -639,7 +639,8 @@ def search(state: Game, request: SearchRequest, on_progress: Progress | None = N
         outcomes = map_in_processes(run_tree, jobs)
     else:
         seconds = time.perf_counter() - start
-        outcomes = [TreeOutcome(sums.sums, sums.player_sums, done, seconds, nodes) for sums, nodes, done in grown]
+        outcomes = [TreeOutcome(answers[0].sums, answers[0].player_sums, done, seconds, nodes)
+                    for answers, _, nodes, done in grown]
     result = SearchResult.from_trees(player, state.legal_actions(),
                                      [RootSums(o.sums, o.player_sums) for o in outcomes],
                                      time.perf_counter() - start,
@@ -729,10 +730,16 @@ def search_step(decisions: Sequence[Game], request: SearchRequest,
     start = time.perf_counter()
     first, later = decisions[0], tuple(decisions[1:])
     budgets = split_iterations(request.iterations, request.workers)
-    jobs: list[tuple[Any, ...]] = [(first, request, derive_seed(request.seed, i), budget, None, 64, None, later,
-                                    pinned)
-                                   for i, budget in enumerate(budgets)]
-    outcomes = map_in_processes(run_tree, jobs)
+    seeds = [derive_seed(request.seed, i) for i in range(len(budgets))]
+    grown = native_trees(first, request, seeds, budgets, None, later, pinned) \
+        if choose_backend(first, request) == "native" else None
+    if grown is None:
+        jobs: list[tuple[Any, ...]] = [(first, request, seed, budget, None, 64, None, later, pinned)
+                                       for seed, budget in zip(seeds, budgets)]
+        outcomes = map_in_processes(run_tree, jobs)
+    else:
+        outcomes = [TreeOutcome(answers[0].sums, answers[0].player_sums, done, time.perf_counter() - start, nodes,
+                                None, tuple(answers), joint) for answers, joint, nodes, done in grown]
     seconds = time.perf_counter() - start
     results = []
     for index, decision in enumerate(decisions):

@@ -114,10 +114,12 @@ class PlaysOut(Protocol):
         ...
 
 
-NativeTree = tuple[dict[int, list[float]], dict[int, list[float]], int, int]
-"""One tree grown by a native core: per root action ``[visits, value_sum, score_sum, policy_sum]``,
-per root action played every player's return and score sums and the searcher's squared-score sum,
-the tree's information sets and the iterations run (the fields of ``search.ismcts.TreeOutcome``)."""
+NativeTree = tuple[list[tuple[dict[int, list[float]], dict[int, list[float]]]], dict[tuple[int, ...], list[float]],
+                   int, int]
+"""One tree grown by a native core: per answer node (the searching player's, then the later
+decisions of its step) per root action ``[visits, value_sum, score_sum, policy_sum]`` and per root
+action played every player's return and score sums and the decider's squared-score sum; the joint
+cells; the tree's information sets; the iterations run (``search.ismcts.TreeOutcome``'s fields)."""
 
 
 class SearchesNatively(Protocol):
@@ -128,10 +130,10 @@ class SearchesNatively(Protocol):
         """Why the core cannot grow `request`'s tree exactly as the Python search would ('' when it can)."""
         ...
 
-    def native_search(self, request: Any, seed: int, iterations: int | None,
-                      table: Any = None) -> NativeTree | None:
-        """``run_tree(self, request, seed, iterations)``'s root statistics, grown natively until
-        `iterations` and/or ``request.seconds`` (on
+    def native_search(self, request: Any, seed: int, iterations: int | None, table: Any = None,
+                      also: Sequence[Any] = (), pinned: Mapping[int, int] | None = None) -> NativeTree | None:
+        """``run_tree(self, request, seed, iterations, also=also, pinned=pinned)``'s statistics,
+        grown natively until `iterations` and/or ``request.seconds`` (on
         `table`, a :meth:`native_table` kept from earlier searches, when given); ``None`` where the
         core met a position it cannot value as Python would (the Python search runs; `table` is left
         as it was)."""

@@ -18,11 +18,13 @@ try:
 except ImportError:  # the crate is not built: the Python search runs
     refuge_native = None
 
-NativeTree = tuple[dict[int, list[float]], dict[int, list[float]], int, int]
-"""One tree's answer: per root action ``[visits, value_sum, score_sum, policy_sum]``, per root
-action played every player's return sum, score sum and the searcher's squared-score sum, the
-number of information sets in the tree and the iterations run (``search.ismcts.TreeOutcome``'s
-fields)."""
+Answer = tuple[dict[int, list[float]], dict[int, list[float]]]
+"""One answer node's statistics: per root action ``[visits, value_sum, score_sum, policy_sum]``, and
+per root action played every player's return sum, score sum and the decider's squared-score sum."""
+NativeTree = tuple[list[Answer], dict[tuple[int, ...], list[float]], int, int]
+"""One tree's answers (the searching player's first, then the later decisions of its step), the
+joint cells (several answers), the number of information sets and the iterations run
+(``search.ismcts.TreeOutcome``'s fields)."""
 
 _SIMULTANEOUS = ("uct", "rm", "exp3")
 
@@ -82,14 +84,15 @@ def new_table() -> Any:
     return refuge_native.SearchTable()
 
 
-def search(position: Encodable, request: Any, seed: int, iterations: int | None,
-           table: Any = None) -> NativeTree | None:
+def search(position: Encodable, request: Any, seed: int, iterations: int | None, table: Any = None,
+           also: Sequence[Encodable] = (), pinned: dict[int, int] | None = None) -> NativeTree | None:
     """One tree grown natively from `position` for `iterations` and/or ``request.seconds`` with the
     stream ``Random(seed)``
     (``search.ismcts.run_tree``'s root statistics, bit for bit), on `table` (:func:`new_table`, kept
     from the same player's earlier searches) when given, or ``None`` where the core met a leaf it
     cannot value exactly as Python would (an exact-endgame leaf; `table` is left as it was): run the
-    Python search.
+    Python search. With `also` (the later decisions of the same simultaneous step) and `pinned`
+    (decision index -> action), the tree of ``search_step``.
 
     The caller has checked :func:`unsupported`.
     """
@@ -98,7 +101,8 @@ def search(position: Encodable, request: Any, seed: int, iterations: int | None,
     evaluator = _weights(request.evaluator) if cutoff is not None else None
     below = request.exploration if request.exploration_below is None else request.exploration_below
     found = refuge_native.search(
-        position.to_ints(), seed, iterations, request.seconds, exploration=float(request.exploration),
+        position.to_ints(), seed, iterations, request.seconds, also=[p.to_ints() for p in also],
+        pinned=sorted((pinned or {}).items()), exploration=float(request.exploration),
         exploration_below=float(below), widening=float(request.widening), prior_weight=float(request.prior_weight),
         cutoff=cutoff, uniform_root=request.root_selection == "uniform", step_root=request.step_root,
         simultaneous=request.simultaneous, mixing=float(request.mixing), rollout=_heuristic(request.rollout),
@@ -106,6 +110,7 @@ def search(position: Encodable, request: Any, seed: int, iterations: int | None,
         oracle=request.oracle is not None, table=table)
     if found is None:
         return None
-    sums, player_sums, nodes, done = found
-    return ({action: [visits, value, score, policy] for action, visits, value, score, policy in sums},
-            dict(player_sums), nodes, done)
+    answers, joint, nodes, done = found
+    return ([({action: [visits, value, score, policy] for action, visits, value, score, policy in sums},
+              dict(player_sums)) for sums, player_sums in answers],
+            {tuple(cell): sums for cell, sums in joint}, nodes, done)

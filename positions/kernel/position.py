@@ -274,11 +274,12 @@ class Position(State):
         it can; ``search.protocol.SearchesNatively``)."""
         return native_core.unsupported(request)
 
-    def native_search(self, request: Any, seed: int, iterations: int | None,
-                      table: Any = None) -> native_core.NativeTree | None:
+    def native_search(self, request: Any, seed: int, iterations: int | None, table: Any = None,
+                      also: Sequence[Position] = (), pinned: dict[int, int] | None = None,
+                      ) -> native_core.NativeTree | None:
         """One search tree grown by the native core from here (``search.protocol.SearchesNatively``;
         :func:`positions.kernel.native_search.search`)."""
-        return native_core.search(self, request, seed, iterations, table)
+        return native_core.search(self, request, seed, iterations, table, also, pinned)
 
     def native_table(self) -> Any:
         """An empty node table of the native core (``search.protocol.SearchesNatively``)."""

@@ -100,8 +100,8 @@ def test_root_statistics_equal_the_python_search(preset: str, seed: int) -> None
         if native is None:
             continue  # an exact-endgame leaf: the Python search runs (tested below)
         python = run_tree(position, request, seed, iterations)
-        sums, player_sums, nodes, done = native
-        assert done == iterations
+        [(sums, player_sums)], joint, nodes, done = native
+        assert done == iterations and joint == {}
         assert sums == python.sums, name
         assert player_sums == python.player_sums, name
         assert nodes == python.nodes, name
@@ -126,7 +126,7 @@ def test_a_time_limit_stops_the_native_search_on_the_clock() -> None:
     position = load_example("opening-2p").position
     found = native_search.search(position, SearchRequest(seconds=0.05), 1, None)
     assert found is not None
-    sums, _, _, done = found
+    [(sums, _)], _, _, done = found
     assert done > 0 and sum(s[0] for s in sums.values()) == done
 
 
@@ -141,7 +141,7 @@ def test_a_kept_table_grows_as_the_python_one_across_searches() -> None:
         native = native_search.search(position, request, seed, 80, table)
         python = run_tree(position, request, seed, 80, nodes=python_table)
         assert native is not None
-        assert native == (python.sums, python.player_sums, python.nodes, python.iterations)
+        assert native == ([(python.sums, python.player_sums)], {}, python.nodes, python.iterations)
     converted = nodes_from_native(table.export())
     assert list(converted) == list(python_table)
     assert {k: {a: repr(s) for a, s in n.items()} for k, n in converted.items()} == \
@@ -178,3 +178,37 @@ def test_a_game_between_default_agents_is_the_same_on_both_backends(monkeypatch:
     monkeypatch.delenv("REFUGE_BACKEND")
     assert play("") == python
     assert backends == {"native", "python"}  # native, then the last walk's exact endgames in Python
+
+
+def step_decisions() -> list[Position]:
+    """Both seats' decisions of a simultaneous step, each as its seat sees it: played on from the
+    opening (seeded random play) to a step where both decide, seat 0's choice made for seat 1."""
+    rng = random.Random(4)
+    position = load_example("opening-2p").position
+    while True:
+        if position.is_chance():
+            position.apply(position.sample_chance(rng))
+            continue
+        legal = position.legal_actions()
+        if position.is_simultaneous() and position.current_player() == 0 and len(legal) > 1:
+            later = position.copy()
+            later.apply(legal[0])
+            if later.current_player() == 1 and later.is_simultaneous() and len(later.legal_actions()) > 1:
+                return [position, later]
+        position.apply(legal[int(rng.random() * len(legal))])
+
+
+@pytest.mark.parametrize("pinned", [None, {1: -1}])
+def test_a_step_search_equals_python(pinned: dict[int, int] | None) -> None:
+    """search_step's tree (an answer node per seat, the joint cells, pinned actions) natively."""
+    decisions = step_decisions()
+    if pinned is not None:
+        pinned = {1: decisions[1].legal_actions()[-1]}
+    request = advisor_request(iterations=200, seed=3)
+    native = native_search.search(decisions[0], request, 3, 200, None, decisions[1:], pinned)
+    python = run_tree(decisions[0], request, 3, 200, also=tuple(decisions[1:]), pinned=pinned)
+    assert native is not None
+    answers, joint, nodes, done = native
+    assert answers == [(a.sums, a.player_sums) for a in python.answers]
+    assert joint == python.joint and len(joint) > 1
+    assert (nodes, done) == (python.nodes, python.iterations)

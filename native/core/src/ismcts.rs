@@ -265,32 +265,46 @@ type Mix = (Vec<usize>, f64);
 /// One decision of an iteration's walk: node, edge index, chooser, mix (⇄ `ismcts.Step`).
 type Step = (usize, usize, usize, Option<Mix>);
 
-/// One tree's root statistics (⇄ `ismcts.TreeOutcome` for one answer node).
+/// Per root action: `(action, visits, value_sum, score_sum, policy_sum)`, in the node's order.
+pub type Sums = Vec<(i32, u64, f64, f64, f64)>;
+/// Per root action played: every player's return sum, score sum, the decider's squared-score sum,
+/// in the order the actions were first backed up.
+pub type PlayerSums = Vec<(i32, Vec<f64>)>;
+
+/// One tree's root statistics (⇄ `ismcts.TreeOutcome`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TreeOutcome {
-    /// Per root action: `(action, visits, value_sum, score_sum, policy_sum)`, in the node's order.
-    pub sums: Vec<(i32, u64, f64, f64, f64)>,
-    /// Per root action played: every player's return sum, score sum, the searcher's squared-score
-    /// sum, in the order the actions were first backed up.
-    pub player_sums: Vec<(i32, Vec<f64>)>,
+    /// The searching player's answer node's sums (`answers[0].0`).
+    pub sums: Sums,
+    /// The searching player's answer node's player sums (`answers[0].1`).
+    pub player_sums: PlayerSums,
     /// Iterations run.
     pub iterations: u64,
     /// Information sets in the table.
     pub nodes: usize,
+    /// Every answer node's statistics: the searching player's, then those of the later decisions
+    /// of the same step searched with it (⇄ `TreeOutcome.answers`).
+    pub answers: Vec<(Sums, PlayerSums)>,
+    /// With several answer nodes: per joint action of theirs (-1: not reached), the iterations,
+    /// then every player's return sum and score sum, in the order first met (⇄ `Tree.joint`).
+    pub joint: Vec<(Vec<i32>, Vec<f64>)>,
 }
 
-/// One tree's growth (⇄ `ismcts.Tree` for one answer node, without a belief, chance widening,
-/// score utility, pinned actions or a kept tree).
+/// One tree's growth (⇄ `ismcts.Tree`, without a belief, chance widening, score utility or a kept
+/// tree's edges).
 pub struct Tree<'a, G: Game> {
     config: &'a Config,
     helpers: &'a Helpers<'a, G>,
     rng: Rng,
     player: i32,
     root: G,
-    answer: (i32, G::Key),
+    answers: Vec<(i32, G::Key)>,
+    answer_players: Vec<i32>,
     table: &'a mut Table<G::Key>,
-    answer_sums: Vec<(i32, Vec<f64>)>,
-    answer_action: i32,
+    answer_sums: Vec<PlayerSums>,
+    answer_actions: Vec<i32>,
+    pinned: Vec<Option<i32>>,
+    joint: Vec<(Vec<i32>, Vec<f64>)>,
     widening: f64,
     path: Vec<Step>,
 }
@@ -307,8 +321,25 @@ impl<'a, G: Game> Tree<'a, G> {
         rng: Rng,
         table: &'a mut Table<G::Key>,
     ) -> Self {
-        let player = decision.current_player();
-        let root = tree_root(decision, config);
+        Tree::for_step(std::slice::from_ref(decision), &[None], config, helpers, rng, table)
+    }
+
+    /// A tree for several seats' decisions of one simultaneous step (in seat order, the first the
+    /// searching player's), grown from the step's start, each answer read at its seat's node; a
+    /// `pinned` action (per decision) is played there in every iteration (⇄ `Tree.__init__` with
+    /// `also` and `pinned`).
+    pub fn for_step(
+        decisions: &[G],
+        pinned: &[Option<i32>],
+        config: &'a Config,
+        helpers: &'a Helpers<'a, G>,
+        rng: Rng,
+        table: &'a mut Table<G::Key>,
+    ) -> Self {
+        let player = decisions[0].current_player();
+        let root = tree_root(decisions.last().expect("one decision or more"), config);
+        let answer_players: Vec<i32> = decisions.iter().map(|d| d.current_player()).collect();
+        let answers = decisions.iter().zip(&answer_players).map(|(d, &p)| (p, d.information_set_key(p))).collect();
         table.begin();
         Tree {
             config,
@@ -316,10 +347,13 @@ impl<'a, G: Game> Tree<'a, G> {
             rng,
             player,
             root,
-            answer: (player, decision.information_set_key(player)),
+            answers,
+            answer_players,
             table,
-            answer_sums: Vec::new(),
-            answer_action: -1,
+            answer_sums: vec![Vec::new(); decisions.len()],
+            answer_actions: vec![-1; decisions.len()],
+            pinned: pinned.to_vec(),
+            joint: Vec::new(),
             widening: if helpers.rollout.is_some() { config.widening } else { 0.0 },
             path: Vec::new(),
         }
@@ -340,8 +374,8 @@ impl<'a, G: Game> Tree<'a, G> {
     fn descend(&mut self, state: &mut G) {
         self.path.clear();
         let mut expanded = false;
-        let mut remaining = 1usize;
-        self.answer_action = -1;
+        let mut remaining = self.answers.len();
+        self.answer_actions.iter_mut().for_each(|a| *a = -1);
         loop {
             let actor = state.current_player();
             if actor < 0 {
@@ -353,7 +387,8 @@ impl<'a, G: Game> Tree<'a, G> {
                 continue;
             }
             let key = (actor, state.information_set_key(actor));
-            let at_answer = remaining > 0 && self.answer_action < 0 && key == self.answer;
+            let index = if remaining > 0 { self.answers.iter().position(|a| *a == key) } else { None };
+            let at_answer = index.is_some_and(|i| self.answer_actions[i] < 0);
             if remaining > 0 && !at_answer && !state.is_simultaneous() {
                 remaining = 0;
             }
@@ -371,10 +406,19 @@ impl<'a, G: Game> Tree<'a, G> {
                     node
                 }
             };
-            let (edge, action, mix) = self.select(node, state, at_answer, remaining > 0);
-            if at_answer {
+            let pinned = if at_answer { index.and_then(|i| self.pinned[i]) } else { None };
+            let (edge, action, mix) = match pinned {
+                Some(action) => {
+                    let entry = &mut self.table.nodes[node];
+                    let edge = entry.edge(action);
+                    entry.edges[edge].1.availability += 1;
+                    (edge, action, None)
+                }
+                None => self.select(node, state, at_answer, remaining > 0),
+            };
+            if let (true, Some(i)) = (at_answer, index) {
                 remaining -= 1;
-                self.answer_action = action;
+                self.answer_actions[i] = action;
             }
             self.path.push((node, edge, actor as usize, mix));
             state.apply(action);
@@ -451,39 +495,68 @@ impl<'a, G: Game> Tree<'a, G> {
                 node.edges[*edge].1.regret += value / probability;
             }
         }
-        if self.answer_action < 0 {
-            return;
-        }
         let players = returns.len();
-        let action = self.answer_action;
-        let at = match self.answer_sums.iter().position(|(a, _)| *a == action) {
-            Some(i) => i,
-            None => {
-                self.answer_sums.push((action, vec![0.0; 2 * players + 1]));
-                self.answer_sums.len() - 1
+        if self.answers.len() > 1 {
+            let at = match self.joint.iter().position(|(joint, _)| *joint == self.answer_actions) {
+                Some(i) => i,
+                None => {
+                    self.joint.push((self.answer_actions.clone(), vec![0.0; 1 + 2 * players]));
+                    self.joint.len() - 1
+                }
+            };
+            let cell = &mut self.joint[at].1;
+            cell[0] += 1.0;
+            for p in 0..players {
+                cell[1 + p] += returns[p];
+                cell[1 + players + p] += scores[p];
             }
-        };
-        let sums = &mut self.answer_sums[at].1;
-        for p in 0..players {
-            sums[p] += returns[p];
-            sums[players + p] += scores[p];
         }
-        let mine = scores[self.player as usize];
-        sums[2 * players] += mine * mine;
+        for (index, &action) in self.answer_actions.iter().enumerate() {
+            if action < 0 {
+                continue;
+            }
+            let sums = &mut self.answer_sums[index];
+            let at = match sums.iter().position(|(a, _)| *a == action) {
+                Some(i) => i,
+                None => {
+                    sums.push((action, vec![0.0; 2 * players + 1]));
+                    sums.len() - 1
+                }
+            };
+            let sums = &mut sums[at].1;
+            for p in 0..players {
+                sums[p] += returns[p];
+                sums[players + p] += scores[p];
+            }
+            let mine = scores[self.answer_players[index] as usize];
+            sums[2 * players] += mine * mine;
+        }
     }
 
-    /// The answer node's statistics so far (⇄ `Tree.root_sums` and `information_sets`).
+    /// Every answer node's statistics so far (⇄ `Tree.root_sums` and `information_sets`).
     pub fn outcome(&self, iterations: u64) -> TreeOutcome {
-        let root = self.table.index.get(&self.answer).map(|&i| &self.table.nodes[i]);
-        let sums = root
-            .map(|node| {
-                node.edges
-                    .iter()
-                    .map(|(a, s)| (*a, s.visits, s.value_sum, s.score_sum, s.policy_sum))
-                    .collect()
+        let answers: Vec<(Sums, PlayerSums)> = self
+            .answers
+            .iter()
+            .zip(&self.answer_sums)
+            .map(|(key, player_sums)| {
+                let sums = self
+                    .table
+                    .index
+                    .get(key)
+                    .map(|&i| {
+                        self.table.nodes[i]
+                            .edges
+                            .iter()
+                            .map(|(a, s)| (*a, s.visits, s.value_sum, s.score_sum, s.policy_sum))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                (sums, player_sums.clone())
             })
-            .unwrap_or_default();
-        TreeOutcome { sums, player_sums: self.answer_sums.clone(), iterations, nodes: self.table.len() }
+            .collect();
+        let (sums, player_sums) = answers[0].clone();
+        TreeOutcome { sums, player_sums, iterations, nodes: self.table.len(), answers, joint: self.joint.clone() }
     }
 }
 
@@ -523,9 +596,24 @@ pub fn run_tree<G: Game>(
     limit: impl Into<Limit>,
     table: &mut Table<G::Key>,
 ) -> Result<TreeOutcome, Unsupported> {
+    run_step_tree(std::slice::from_ref(decision), &[None], config, helpers, rng, limit, table)
+}
+
+/// [`run_tree`] for several seats' decisions of one simultaneous step, each answer read at its
+/// seat's node, `pinned` actions played in every iteration (⇄ `ismcts.run_tree` with `also` and
+/// `pinned`, as `search_step` calls it).
+pub fn run_step_tree<G: Game>(
+    decisions: &[G],
+    pinned: &[Option<i32>],
+    config: &Config,
+    helpers: &Helpers<'_, G>,
+    rng: Rng,
+    limit: impl Into<Limit>,
+    table: &mut Table<G::Key>,
+) -> Result<TreeOutcome, Unsupported> {
     let limit = limit.into();
     let deadline = limit.seconds.map(|s| Instant::now() + Duration::from_secs_f64(s));
-    let mut tree = Tree::new(decision, config, helpers, rng, table);
+    let mut tree = Tree::for_step(decisions, pinned, config, helpers, rng, table);
     let mut done = 0;
     while limit.iterations.is_none_or(|n| done < n) && deadline.is_none_or(|d| Instant::now() < d) {
         if let Err(unsupported) = tree.iterate() {

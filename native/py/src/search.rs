@@ -7,16 +7,17 @@ use pyo3::prelude::*;
 use refuge_core::evaluator::Model;
 use refuge_core::game::EndgameScope;
 use refuge_core::heuristic::Heuristic;
-use refuge_core::ismcts::{run_tree, Config, Helpers, Limit, Simultaneous, Table, TreeOutcome};
+use refuge_core::ismcts::{run_step_tree, Config, Helpers, Limit, PlayerSums, Simultaneous, Sums, Table, TreeOutcome};
 use refuge_core::rng::Rng;
 use refuge_core::state::State;
 
 use crate::guard;
 
-/// Per root action (action, visits, value sum, score sum, policy sum); per root action played,
-/// every player's return sum, score sum and the searcher's squared-score sum; the node count; the
+/// Per answer node (the searching player's first): per root action (action, visits, value sum,
+/// score sum, policy sum) and per root action played every player's return sum, score sum and the
+/// decider's squared-score sum; with several answers the joint cells; the node count; the
 /// iterations run.
-type RootStatistics = (Vec<(i32, u64, f64, f64, f64)>, Vec<(i32, Vec<f64>)>, usize, u64);
+type RootStatistics = (Vec<(Sums, PlayerSums)>, Vec<(Vec<i32>, Vec<f64>)>, usize, u64);
 
 /// A heuristic policy's parameters (aggression, max-value buying, draw gain, tie draw, behind, save
 /// ratio, save margin), as `HeuristicPolicy` holds them.
@@ -87,9 +88,11 @@ impl SearchTable {
 /// (whichever comes first) with the stream `random.Random(seed)`; its root statistics, or `None`
 /// where the native core cannot copy the Python search exactly (an exact-endgame leaf: the caller
 /// runs Python). With `table` the tree grows on it in place (tree reuse); a search that returns
-/// `None` leaves it as it was. Python twin: `search.ismcts.run_tree` (one answer node).
+/// `None` leaves it as it was. With `also` (the later decisions of the same simultaneous step) the
+/// tree grows from the step's start with an answer node per decision, `pinned` (decision index,
+/// action) played in every iteration. Python twin: `search.ismcts.run_tree`.
 #[pyfunction]
-#[pyo3(signature = (ints, seed, iterations, seconds=None, *, exploration, exploration_below, widening, prior_weight,
+#[pyo3(signature = (ints, seed, iterations, seconds=None, *, also=Vec::new(), pinned=Vec::new(), exploration, exploration_below, widening, prior_weight,
                     cutoff, uniform_root, step_root, simultaneous, mixing, rollout, prior, evaluator,
                     oracle, table=None))]
 #[allow(clippy::too_many_arguments)]
@@ -99,6 +102,8 @@ fn search(
     seed: u64,
     iterations: Option<u64>,
     seconds: Option<f64>,
+    also: Vec<Vec<i64>>,
+    pinned: Vec<(usize, i32)>,
     exploration: f64,
     exploration_below: f64,
     widening: f64,
@@ -114,9 +119,18 @@ fn search(
     oracle: bool,
     table: Option<PyRefMut<'_, SearchTable>>,
 ) -> PyResult<Option<RootStatistics>> {
-    let state = State::from_ints(&ints).map_err(|e| PyValueError::new_err(format!("search: {e}")))?;
-    if State::current_player(&state) < 0 {
-        return Err(PyValueError::new_err("search: the root is not a player's decision"));
+    let mut decisions = Vec::with_capacity(1 + also.len());
+    for ints in std::iter::once(&ints).chain(&also) {
+        let state = State::from_ints(ints).map_err(|e| PyValueError::new_err(format!("search: {e}")))?;
+        if State::current_player(&state) < 0 {
+            return Err(PyValueError::new_err("search: every position must be a player's decision"));
+        }
+        decisions.push(state);
+    }
+    let mut pins = vec![None; decisions.len()];
+    for (index, action) in pinned {
+        *pins.get_mut(index).ok_or_else(|| PyValueError::new_err(format!("search: no decision {index} to pin")))? =
+            Some(action);
     }
     let simultaneous = match simultaneous {
         "uct" => Simultaneous::Uct,
@@ -158,9 +172,9 @@ fn search(
             };
             // an exact-endgame leaf (Unsupported): None, the Python search runs
             let limit = Limit { iterations, seconds };
-            Ok(run_tree(&state, &config, &helpers, Rng::new(seed), limit, table)
+            Ok(run_step_tree(&decisions, &pins, &config, &helpers, Rng::new(seed), limit, table)
                 .ok()
-                .map(|TreeOutcome { sums, player_sums, nodes, iterations }| (sums, player_sums, nodes, iterations)))
+                .map(|TreeOutcome { answers, joint, nodes, iterations, .. }| (answers, joint, nodes, iterations)))
         })
     })
 }
