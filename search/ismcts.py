@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Iterator, Mapping, NamedTuple, Sequence
 
 from search.errors import SearchError
+from search.backend import KeptTree, choose_backend, native_trees
 from search.policies import UniformRandom
 from search.parallel import derive_seed, map_in_processes, split_iterations
 from search.protocol import CHANCE_PLAYER, TERMINAL_PLAYER, Evaluator, Game, Policy
@@ -520,8 +521,23 @@ def widened_actions(legal: Sequence[int], node: Node, widening: float, guide: in
     return [guide] + others[:int(widening * math.sqrt(visits))]
 
 
+def nodes_from_native(exported: Sequence[tuple[Hashable, Sequence[tuple[int, int, int, float, float, float, float]]]],
+                      ) -> dict[Hashable, Node]:
+    """A native core's node table as the Python tree keeps it (``SearchTable.export()``: per node
+    its key and every edge's action, visits, availability, value, score, regret and policy sums)."""
+    nodes: dict[Hashable, Node] = {}
+    for key, edges in exported:
+        node: Node = {}
+        for action, visits, availability, value_sum, score_sum, regret, policy_sum in edges:
+            stats = node[action] = EdgeStats()
+            stats.visits, stats.availability = visits, availability
+            stats.value_sum, stats.score_sum, stats.regret, stats.policy_sum = value_sum, score_sum, regret, policy_sum
+        nodes[key] = node
+    return nodes
+
+
 def search(state: Game, request: SearchRequest, on_progress: Progress | None = None,
-           progress_every: int = 64, reuse: dict[Hashable, Node] | None = None) -> SearchResult:
+           progress_every: int = 64, reuse: dict[Hashable, Node] | KeptTree | None = None) -> SearchResult:
     """Search the decision at `state` for its current player; never mutates `state`.
 
     With `on_progress` (one worker only) the growing search reports every `progress_every`
@@ -547,13 +563,26 @@ def search(state: Game, request: SearchRequest, on_progress: Progress | None = N
     start = time.perf_counter()
     budgets = split_iterations(limit.iterations, limit.workers)
     jobs = [TreeJob(state, request, derive_seed(limit.seed, i), budget) for i, budget in enumerate(budgets)]
-    if on_progress is not None or reuse is not None:
-        jobs = [jobs[0]._replace(on_progress=on_progress, progress_every=max(1, progress_every), nodes=reuse)]
-    outcomes = map_in_processes(run_tree, jobs)
+    kept = reuse if isinstance(reuse, KeptTree) else None
+    python_table = reuse.nodes if isinstance(reuse, KeptTree) else reuse
+    backend = choose_backend(state, request, on_progress is not None, python_table)
+    grown = native_trees(state, request, [job.seed for job in jobs], [job.iterations for job in jobs],
+                         kept.native_table(state) if kept is not None else None) if backend == "native" else None
+    if grown is None:
+        backend = "python"
+        table = kept.python_nodes(nodes_from_native) if kept is not None else reuse
+        if on_progress is not None or table is not None:
+            jobs = [jobs[0]._replace(on_progress=on_progress, progress_every=max(1, progress_every), nodes=table)]
+        outcomes = map_in_processes(run_tree, jobs)
+    else:
+        seconds = time.perf_counter() - start
+        outcomes = [TreeOutcome(answers[0].sums, answers[0].player_sums, done, seconds, nodes)
+                    for answers, _, nodes, done in grown]
     result = SearchResult.from_trees(player, state.legal_actions(),
                                      [RootSums(o.sums, o.player_sums) for o in outcomes],
                                      time.perf_counter() - start,
                                      by_win=config.root_selection == "uniform")
+    result = dataclasses.replace(result, backend=backend)
     if config.oracle is not None:
         solved = config.oracle.exact_options(state)
         if solved is not None:
@@ -640,9 +669,16 @@ def search_step(decisions: Sequence[Game], request: SearchRequest,
     first, later = decisions[0], tuple(decisions[1:])
     limit, config = request.limit, request.config
     budgets = split_iterations(limit.iterations, limit.workers)
-    jobs = [TreeJob(first, request, derive_seed(limit.seed, i), budget, also=later, pinned=pinned)
-            for i, budget in enumerate(budgets)]
-    outcomes = map_in_processes(run_tree, jobs)
+    seeds = [derive_seed(limit.seed, i) for i in range(len(budgets))]
+    grown = native_trees(first, request, seeds, budgets, None, later, pinned) \
+        if choose_backend(first, request) == "native" else None
+    if grown is None:
+        jobs = [TreeJob(first, request, seed, budget, also=later, pinned=pinned)
+                for seed, budget in zip(seeds, budgets)]
+        outcomes = map_in_processes(run_tree, jobs)
+    else:
+        outcomes = [TreeOutcome(answers[0].sums, answers[0].player_sums, done, time.perf_counter() - start, nodes,
+                                None, tuple(answers), joint) for answers, joint, nodes, done in grown]
     seconds = time.perf_counter() - start
     results = []
     for index, decision in enumerate(decisions):

@@ -103,6 +103,37 @@ class PlaysOut(Protocol):
         ...
 
 
+NativeTree = tuple[list[tuple[dict[int, list[float]], dict[int, list[float]]]], dict[tuple[int, ...], list[float]],
+                   int, int]
+"""One tree grown by a native core: per answer node (the searching player's, then the later
+decisions of its step) per root action ``[visits, value_sum, score_sum, policy_sum]`` and per root
+action played every player's return and score sums and the decider's squared-score sum; the joint
+cells; the tree's information sets; the iterations run (``search.ismcts.TreeOutcome``'s fields)."""
+
+
+class SearchesNatively(Protocol):
+    """A game whose native core grows a whole search tree in one call, equal bit for bit to the Python
+    tree's (optional; ``Position`` has it when the crate in native/ is built)."""
+
+    def native_unsupported(self, request: Any) -> str:
+        """Why the core cannot grow `request`'s tree exactly as the Python search would ('' when it can)."""
+        ...
+
+    def native_search(self, request: Any, seed: int, iterations: int | None, table: Any = None,
+                      also: Sequence[Any] = (), pinned: Mapping[int, int] | None = None) -> NativeTree | None:
+        """``run_tree(self, request, seed, iterations, also=also, pinned=pinned)``'s statistics,
+        grown natively until `iterations` and/or ``request.seconds`` (on
+        `table`, a :meth:`native_table` kept from earlier searches, when given); ``None`` where the
+        core met a position it cannot value as Python would (the Python search runs; `table` is left
+        as it was)."""
+        ...
+
+    def native_table(self) -> Any:
+        """An empty node table of the core, to keep between searches (``len``, ``in`` by node key,
+        ``export()``: see ``search.backend.KeptTree``)."""
+        ...
+
+
 class StepStart(Protocol):
     """A game that can go back to the start of a simultaneous step (optional; ``Position`` has it):
     the search of a decision whose step others have already chosen in, unseen, starts there."""

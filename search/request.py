@@ -400,6 +400,9 @@ class SearchResult:
     """The whole tree, if the request asked to keep it."""
     by_win: bool = False
     """The root selection was uniform, so ``chosen`` is the best mean win."""
+    backend: str = "python"
+    """Which engine grew the trees: ``"python"`` or ``"native"`` (the game's native core; the same
+    statistics, see :mod:`search.backend`)."""
 
     @property
     def recommendation(self) -> Recommendation:

@@ -67,6 +67,8 @@ class BenchLine:
     visits: tuple[tuple[str, int], ...]
     iterations: int
     seconds: float
+    backend: str = "python"
+    """Which engine searched it (``SearchResult.backend``)."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,11 @@ class BenchResult:
     signature: str
     iterations: int
     seconds: float
+
+    @property
+    def backend(self) -> str:
+        """Which engine searched the positions: ``python``, ``native``, or both named when they differed."""
+        return "+".join(sorted({line.backend for line in self.lines})) or "python"
 
     @property
     def speed(self) -> float:
@@ -93,7 +100,7 @@ def run_bench(iterations: int = DEFAULT_ITERATIONS) -> BenchResult:
         result = search(position, request)
         visits = tuple((str(action_from_code(s.action)), s.visits) for s in result.actions)
         lines.append(BenchLine(label, str(action_from_code(result.chosen)), visits, result.iterations,
-                               result.seconds))
+                               result.seconds, result.backend))
     digest = hashlib.sha256(json.dumps(
         [[line.label, line.chosen, [list(v) for v in line.visits]] for line in lines]).encode())
     return BenchResult(tuple(lines), digest.hexdigest()[:16], sum(line.iterations for line in lines),

@@ -38,6 +38,7 @@ def bench_command(iterations: int, as_json: bool) -> None:
                                "iterations": result.iterations,
                                "seconds": round(result.seconds, 3),
                                "iterations_per_second": round(result.speed, 1),
+                               "search": result.backend,
                                "engine": {m: native.build_state(m) for m in native.native_modules()}}))
         return
     for line in result.lines:
@@ -49,3 +50,4 @@ def bench_command(iterations: int, as_json: bool) -> None:
     click.echo(f"iterations/s: {result.speed:.0f}")
     click.echo(f"signature: {result.signature}")
     click.echo(f"engine: {native.summary()}")
+    click.echo(f"search: {result.backend}")

@@ -14,6 +14,7 @@ from advisor.players.specs import AgentSpec, AgentSpecError, parse_agent_spec
 from positions import Position
 from positions.errors import did_you_mean
 from positions.kernel.actions import Action, action_from_code
+from search.backend import KeptTree
 from search.request import LIMIT_FIELDS, Limit, SearchConfig, SearchRequest, SearchResult
 from search.seeds import seed_from_stream
 
@@ -68,8 +69,9 @@ class SearchAgent:
         self.oracle: Any = config.oracle if callable(getattr(config.oracle, "forget", None)) else None
         """Exact endgames with probes of this agent's own, emptied at each new game."""
         self.reuse = bool(reuse)
-        self.kept: dict[Hashable, Any] = {}
-        """With reuse: the node table of this agent's searches in the current game."""
+        self.kept = KeptTree()
+        """With reuse: the node table of this agent's searches in the current game (native while
+        they run natively)."""
         self.kept_at: tuple[int, int] = (-1, -1)
         """With reuse: (walk, turn) of the last search; an earlier one means a new game or an undo."""
         self.kept_root: Hashable = None
@@ -80,7 +82,7 @@ class SearchAgent:
         """This agent's search request with the given seed."""
         return self.template.replace(seed=seed)
 
-    def table_for(self, position: Position) -> dict[Hashable, Any] | None:
+    def table_for(self, position: Position) -> KeptTree | None:
         """With reuse, the node table to grow for a search at `position` (``None`` without reuse):
         the kept one while it is the same game going forward to a new decision and already holds the
         root's information set, else a fresh one — so a result never depends on another game, and
@@ -93,7 +95,7 @@ class SearchAgent:
             return None
         root = (position.current_player(), position.information_set_key(position.current_player()))
         if now < self.kept_at or root == self.kept_root or root not in self.kept or len(self.kept) > REUSE_LIMIT:
-            self.kept = {}  # a decision asked again (an engine's repeated go, a hint) starts afresh too
+            self.kept = KeptTree()  # a decision asked again (an engine's repeated go, a hint) starts afresh too
         self.kept_at, self.kept_root = now, root
         return self.kept
 

@@ -406,6 +406,13 @@ class LearnedEvaluator:
     def __reduce__(self) -> tuple[Any, ...]:
         return (LearnedEvaluator, (self.model,))  # the model, not the memo of bags seen
 
+    def native_weights(self) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
+        """The (win, score) weights for the native core's evaluator (native/core/src/evaluator.rs),
+        which infers the summary layout only; ``None`` for the other layouts."""
+        if self.model.layout != "summary":
+            return None
+        return self.model.win_weights, self.model.score_weights
+
     def evaluate(self, state: Position) -> tuple[list[float], list[float]]:
         """(win share per player, projected final score per player)."""
         rows = feature_rows(state)

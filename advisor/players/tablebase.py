@@ -143,6 +143,10 @@ class ExactEndgames:
     never pickled: a game's moves then depend on that game alone, whatever the worker count.
     """
 
+    native_scope = "endgames"
+    """The native core knows this oracle's scope (native/core/src/game.rs ``EndgameScope``): a search
+    that reaches a leaf in it runs in Python, where the solver is."""
+
     def __init__(self, max_nodes: int = DEFAULT_MAX_NODES, leaf_max_nodes: int = LEAF_MAX_NODES,
                  shared: bool = True) -> None:
         self.max_nodes = max_nodes

@@ -176,6 +176,11 @@ class HeuristicPolicy:
                 f"{self.draw_gain!r}, {self.tie_draw!r}, {self.behind!r}, {self.save_ratio!r}, "
                 f"{self.save_margin!r})")
 
+    def native_parameters(self) -> tuple[float, bool, float, float, float, float, float]:
+        """The parameters as the native core's ``Heuristic`` takes them (native/core/src/heuristic.rs)."""
+        return (float(self.aggression), self.buy_style == "max_value", float(self.draw_gain),
+                float(self.tie_draw), float(self.behind), float(self.save_ratio), float(self.save_margin))
+
     def choose(self, state: Position, rng: random.Random) -> int:
         """The heuristic's action for the player to move at `state` (ties broken by `rng`)."""
         legal = state.legal_actions()

@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 from array import array
 from fractions import Fraction
-from typing import Sequence
+from typing import Any, Sequence
 
+from positions.kernel import native_search as native_core
 from positions.kernel import encoding, phases, rules
 from positions.kernel.phases import CHANCE_PHASES, OVER, SIMULTANEOUS, TIEBREAK, WEATHER
 from positions.kernel.actions import Action
@@ -267,6 +268,22 @@ class Position(State):
         start = self.copy()
         rules._start_step(start, start.phase)  # the rules' own step start: forced choices, first seat
         return start
+
+    def native_unsupported(self, request: Any) -> str:
+        """Why the native core cannot grow `request`'s tree exactly as the Python search would ('' when
+        it can; ``search.protocol.SearchesNatively``)."""
+        return native_core.unsupported(request)
+
+    def native_search(self, request: Any, seed: int, iterations: int | None, table: Any = None,
+                      also: Sequence[Position] = (), pinned: dict[int, int] | None = None,
+                      ) -> native_core.NativeTree | None:
+        """One search tree grown by the native core from here (``search.protocol.SearchesNatively``;
+        :func:`positions.kernel.native_search.search`)."""
+        return native_core.search(self, request, seed, iterations, table, also, pinned)
+
+    def native_table(self) -> Any:
+        """An empty node table of the native core (``search.protocol.SearchesNatively``)."""
+        return native_core.new_table()
 
     def _believed_choice(self, other: Player, options: Sequence[Action], belief: Policy[Position],
                          rng: random.Random) -> Action:

@@ -19,8 +19,13 @@ from solver_positions import load_entries, replay
 
 
 def _root_visits(table: dict, pos: Position) -> int:
-    node = table.get((pos.current_player(), pos.information_set_key(pos.current_player())), {})
+    node = table.get(_root_key(pos), {})
     return sum(stats.visits for stats in node.values())
+
+
+def _root_key(pos: Position) -> tuple:
+    """The node-table key of `pos`'s decision."""
+    return (pos.current_player(), pos.information_set_key(pos.current_player()))
 
 
 def _next_decision_of(pos: Position, player: int, rng: random.Random) -> Position:
@@ -70,18 +75,21 @@ def test_agent_keeps_its_tree_only_within_a_game() -> None:
     rng = random.Random(5)
     pos = Position.new_game(2)
     table = agent.table_for(pos)
-    assert table == {}
+    assert table is not None and len(table) == 0
     search(pos, agent.request(1), reuse=table)
+    assert len(table) > 0
     later = _next_decision_of(pos, 0, rng)
     while later.turn == 0:
         later = _next_decision_of(later, 0, rng)
     if agent.table_for(later) is table:
-        assert _root_visits(table, later) > 0  # kept only because it holds the new root
+        assert _root_key(later) in table  # kept only because it holds the new root
     else:
-        assert _root_visits(table, later) == 0
-    assert agent.table_for(Position.new_game(2)) == {}  # an earlier turn: another game
+        assert _root_key(later) not in table
+    fresh = agent.table_for(Position.new_game(2))  # an earlier turn: another game
+    assert fresh is not table and fresh is not None and len(fresh) == 0
     assert make_agent("ismcts:iterations=50,reuse=0").table_for(pos) is None  # type: ignore[attr-defined]
-    assert make_agent("ismcts:iterations=50").table_for(pos) == {}  # type: ignore[attr-defined]  # default
+    default = make_agent("ismcts:iterations=50").table_for(pos)  # type: ignore[attr-defined]
+    assert default is not None and len(default) == 0
     assert make_agent("ismcts:iterations=50,workers=2").table_for(pos) is None  # type: ignore[attr-defined]
 
 

@@ -1,0 +1,174 @@
+//! The learned cut-off evaluator's inference (⇄ `advisor/players/learned.py`, the version-1
+//! "summary" layout the shipped `advisor/players/data/evaluator.json` has).
+//!
+//! Bit for bit: every sum is a left-to-right sequence of double additions in the order Python's
+//! `sum()` (3.11) adds them, every product in Python's operand order, `exp` the platform libm's.
+//! The weights are never copied by hand: Python reads the shipped file (`learned.shipped_model`)
+//! and hands them over ([`Model::new`]); the heuristics' tables are the generated catalogue's.
+
+use crate::catalogue::{PAW, STEP_VALUE, WORTH};
+use crate::rules::storms_to_hit;
+use crate::state::State;
+
+/// The win model's features (⇄ `learned.FEATURES`).
+pub const FEATURES: usize = 13;
+/// The score model's features: the win model's, walks left, a constant (⇄ `learned.SCORE_FEATURES`).
+pub const SCORE_FEATURES: usize = FEATURES + 2;
+
+/// A fitted summary model's weights (⇄ `learned.Model` of layout "summary").
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    win: [f64; FEATURES],
+    score: [f64; SCORE_FEATURES],
+}
+
+impl Model {
+    /// A model from the weights of a model file (⇄ `learned.Model.from_json`, which has already
+    /// checked them); an error names what is the wrong length.
+    pub fn new(win_weights: &[f64], score_weights: &[f64]) -> Result<Model, String> {
+        let win: [f64; FEATURES] = win_weights.try_into().map_err(|_| {
+            format!("evaluator: {} win weights, expected {FEATURES}", win_weights.len())
+        })?;
+        let score: [f64; SCORE_FEATURES] = score_weights.try_into().map_err(|_| {
+            format!("evaluator: {} score weights, expected {SCORE_FEATURES}", score_weights.len())
+        })?;
+        Ok(Model { win, score })
+    }
+}
+
+/// ⇄ `heuristics.projected_score`: `vp + 0.6 * paws + walks_left * 4.0 * bag_sum / max(1, bag_size)`.
+pub fn projected_score(vp: i32, paws: i32, walks_left: i32, bag_sum: f64, bag_size: usize) -> f64 {
+    vp as f64 + 0.6 * paws as f64 + walks_left as f64 * 4.0 * bag_sum / bag_size.max(1) as f64
+}
+
+/// ⇄ `learned._worth_sum` (and the inline `sum(worth[k] for k in tiles)`): left to right.
+fn worth_sum(worth: &[f64], tiles: &[u8]) -> f64 {
+    tiles.iter().fold(0.0, |total, &k| total + worth[k as usize])
+}
+
+/// ⇄ `learned.walks_left`.
+pub fn walks_left(state: &State) -> i32 {
+    (state.ruleset.walks - 1 - state.walk).max(0)
+}
+
+/// The row of `WORTH` and `STEP_VALUE` for the walk of `state` (⇄ `heuristics.walk_index`).
+fn walk_index(state: &State) -> usize {
+    (state.walk.max(0) as usize).min(STEP_VALUE.len() - 1)
+}
+
+/// Every player's win-model features (⇄ `learned.feature_rows`).
+pub fn feature_rows(state: &State) -> Vec<[f64; FEATURES]> {
+    let players = state.players;
+    let left = walks_left(state);
+    let row = walk_index(state);
+    let worth = &WORTH[row];
+    let step_value = STEP_VALUE[row];
+    let progress = f64::min(1.0, (state.walk + 1) as f64 / state.ruleset.walks as f64);
+    let to_hit = storms_to_hit(state);
+    let pressure = if to_hit > 1 { 1.0 / to_hit as f64 } else { 1.0 };
+    (0..players)
+        .map(|p| {
+            let best_other = (0..players).filter(|&q| q != p).map(|q| state.vp[q]).max().unwrap_or(0);
+            let vp = state.vp[p];
+            let lead = vp - best_other;
+            let path = state.paths[p].as_slice();
+            let bag = state.bags[p].as_slice();
+            let hand = state.hands[p].as_slice();
+            let aside = state.set_aside[p].as_slice();
+            let walking = state.walking[p];
+            let paws: i32 = if walking { path.iter().map(|&k| PAW[k as usize]).sum() } else { 0 };
+            let bag_sum = worth_sum(worth, bag);
+            let projection = projected_score(vp, paws, left, bag_sum, bag.len());
+            let hand_sum = worth_sum(worth, hand);
+            let owned = bag.len() + path.len() + hand.len() + aside.len() + state.owned_storms[p] as usize;
+            let owned_worth =
+                (bag_sum + worth_sum(worth, path) + hand_sum + worth_sum(worth, aside)) / owned.max(1) as f64;
+            [
+                vp as f64,
+                lead as f64,
+                lead as f64 * progress,
+                paws as f64,
+                paws as f64 * pressure,
+                if walking { path.len() as f64 * pressure } else { 0.0 },
+                left as f64 * owned_worth,
+                owned_worth,
+                state.steps[p] as f64 * step_value,
+                projection,
+                projection * progress,
+                if walking { 1.0 } else { 0.0 },
+                hand_sum,
+            ]
+        })
+        .collect()
+}
+
+/// Shares proportional to `exp(logit)`, summing to 1 (⇄ `learned.softmax`).
+pub fn softmax(logits: &[f64]) -> Vec<f64> {
+    let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let weights: Vec<f64> = logits.iter().map(|x| (x - top).exp()).collect();
+    let total = weights.iter().fold(0.0, |sum, w| sum + w);
+    weights.iter().map(|w| w / total).collect()
+}
+
+/// `sum(map(mul, weights, row))`: the dot product over the row's length, left to right.
+fn dot(weights: &[f64], row: &[f64]) -> f64 {
+    weights.iter().zip(row).fold(0.0, |sum, (w, x)| sum + w * x)
+}
+
+/// (win share per player, projected final score per player) at a cut-off
+/// (⇄ `learned.LearnedEvaluator.evaluate` with a summary model).
+pub fn evaluate(model: &Model, state: &State) -> (Vec<f64>, Vec<f64>) {
+    let rows = feature_rows(state);
+    let logits: Vec<f64> = rows.iter().map(|row| dot(&model.win, row)).collect();
+    let tail = model.score[SCORE_FEATURES - 2] * walks_left(state) as f64 + model.score[SCORE_FEATURES - 1];
+    let scores = rows.iter().map(|row| dot(&model.score, row) + tail).collect();
+    (softmax(&logits), scores)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position() -> State {
+        let mut state = State::new_named(2, "meadows").expect("a shipped route");
+        state.walk = 1;
+        state.vp[..2].copy_from_slice(&[5, 9]);
+        state.steps[..2].copy_from_slice(&[2, 0]);
+        state.walking[..2].copy_from_slice(&[true, false]);
+        state
+    }
+
+    #[test]
+    fn features_follow_their_definitions() {
+        let state = position();
+        let rows = feature_rows(&state);
+        let (walker, home) = (rows[0], rows[1]);
+        assert_eq!((walker[0], walker[1]), (5.0, -4.0)); // vp, lead over the best other
+        assert_eq!(walker[8], 2.0 * STEP_VALUE[1]); // Steps at walk 2's Step value
+        assert_eq!(walker[11], 1.0);
+        // not walking: no paws, no path at risk, walking 0
+        assert_eq!(&home[3..6], &[0.0, 0.0, 0.0]);
+        assert_eq!(home[11], 0.0);
+        let bag = state.bags[1].as_slice();
+        let mean = bag.iter().fold(0.0, |t, &k| t + WORTH[1][k as usize]) / bag.len() as f64;
+        assert_eq!(home[7], mean); // owned worth: the bag's mean worth (nothing else owned)
+        assert_eq!(home[9], projected_score(9, 0, walks_left(&state), mean * bag.len() as f64, bag.len()));
+    }
+
+    #[test]
+    fn win_shares_sum_to_one_and_follow_the_logits() {
+        let mut win = [0.0; FEATURES];
+        win[0] = 0.5; // only VP counts: 5 against 9
+        let model = Model::new(&win, &[1.0; SCORE_FEATURES]).unwrap();
+        let (wins, scores) = evaluate(&model, &position());
+        assert!((wins[0] + wins[1] - 1.0).abs() < 1e-15);
+        assert!((wins[1] / wins[0] - 2.0f64.exp()).abs() < 1e-12);
+        assert_eq!(scores.len(), 2);
+    }
+
+    #[test]
+    fn weights_of_the_wrong_length_are_refused() {
+        let error = Model::new(&[0.0; 12], &[0.0; SCORE_FEATURES]).unwrap_err();
+        assert_eq!(error, "evaluator: 12 win weights, expected 13");
+    }
+}

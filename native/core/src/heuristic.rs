@@ -1,0 +1,563 @@
+//! The heuristic rollout policy: returns by storm risk against what is at stake, plays tiles by
+//! value, buys by value (per Step); the last walker of the last walk plays for the win (C18).
+//! Python twin: positions/kernel/heuristics.py (`HeuristicPolicy`), float operations in the same
+//! order so that its choices are the same bit for bit.
+
+use crate::catalogue::*;
+use crate::rng::Rng;
+use crate::rules::{penalised_count, storm_penalty, storm_vp_loss, storms_to_hit, weather_hit_chance};
+use crate::state::{Action, Kind, State};
+use crate::tiles::{effect_gain, effects, paw_total, Effect};
+
+/// The heuristic's parameters (Python twin: `HeuristicPolicy.__init__`; `max_value` is
+/// `buy_style == "max_value"`). The shipped ones: `catalogue::DEFAULT_ROLLOUT`, `THRIFTY_ROLLOUT`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Heuristic {
+    pub aggression: f64,
+    pub max_value: bool,
+    pub draw_gain: f64,
+    pub tie_draw: f64,
+    pub behind: f64,
+    pub save_ratio: f64,
+    pub save_margin: f64,
+}
+
+/// Python's `max(a, b)` on floats: `a` unless `b` is greater.
+#[inline]
+fn py_max(a: f64, b: f64) -> f64 {
+    if b > a {
+        b
+    } else {
+        a
+    }
+}
+
+/// The first action of `legal` with the greatest value (Python: `max(legal, key=value)`).
+fn first_max(legal: &[Action], mut value: impl FnMut(Action) -> f64) -> Action {
+    let mut best = legal[0];
+    let mut best_value = value(best);
+    for &a in &legal[1..] {
+        let v = value(a);
+        if v > best_value {
+            best = a;
+            best_value = v;
+        }
+    }
+    best
+}
+
+/// The first action of `legal` with the least value (Python: `min(legal, key=value)`).
+fn first_min(legal: &[Action], mut value: impl FnMut(Action) -> f64) -> Action {
+    first_max(legal, |a| -value(a))
+}
+
+/// A player's final score as the heuristics project it (Python twin: `projected_score`).
+pub fn projected_score(vp: i32, paws: i32, walks_left: i32, bag_sum: f64, bag_size: usize) -> f64 {
+    vp as f64 + 0.6 * paws as f64 + walks_left as f64 * 4.0 * bag_sum / bag_size.max(1) as f64
+}
+
+/// Python twin: `_effect_value`.
+#[allow(clippy::too_many_arguments)]
+fn effect_value(e: &Effect, suns: i32, path_len: i32, paws: i32, steps: i32, vp: i32, step_value: f64, extra_value: f64) -> f64 {
+    let (gain_vp, gain_steps) = effect_gain(e, suns, path_len, paws, steps, vp);
+    let mut value = gain_vp as f64 + step_value * gain_steps as f64 + extra_value * e.extra_plays as f64;
+    if e.discards != 0 {
+        value += 0.5 * step_value * e.discards as f64;
+    }
+    value
+}
+
+/// The row of `STEP_VALUE` and `WORTH` for the walk (Python twin: `walk_index`).
+#[inline]
+pub fn walk_index(pos: &State) -> usize {
+    pos.walk.clamp(0, STEP_VALUE.len() as i32 - 1) as usize
+}
+
+/// Mean typical worth of the walk tiles in `bag` during `walk`, summed in bag order (Python twin:
+/// `bag_value`, without its memo).
+pub fn bag_value(walk: usize, bag: &[Kind]) -> f64 {
+    let worth = &WORTH[walk];
+    let mut sum = 0.0;
+    let mut n = 0;
+    for &k in bag {
+        if k != STORM {
+            sum += worth[k as usize];
+            n += 1;
+        }
+    }
+    if n == 0 {
+        0.0
+    } else {
+        sum / n as f64
+    }
+}
+
+/// A distribution over a count of Storms, inline (at most 2 per drawing player and the weather tile).
+#[derive(Clone, Copy)]
+struct Dist {
+    len: usize,
+    p: [f64; 12],
+}
+
+/// Python twin: `_convolve` (the same products, added in the same order).
+fn convolve(dist: &Dist, source: &[f64]) -> Dist {
+    let mut result = Dist { len: dist.len + source.len() - 1, p: [0.0; 12] };
+    for (i, &p) in dist.p[..dist.len].iter().enumerate() {
+        if p != 0.0 {
+            for (j, &q) in source.iter().enumerate() {
+                result.p[i + j] += p * q;
+            }
+        }
+    }
+    result
+}
+
+/// The chance the Storm hits at the end of this turn if the player draws (C5, C7, C13).
+/// Python twin: `storm_hit_chance`.
+pub fn storm_hit_chance(pos: &State) -> f64 {
+    let needed = storms_to_hit(pos);
+    if needed <= 0 {
+        return 1.0;
+    }
+    let mut dist = Dist { len: 1, p: [0.0; 12] };
+    dist.p[0] = 1.0;
+    for other in 0..pos.players {
+        if !pos.walking[other] {
+            continue;
+        }
+        let bag = &pos.bags[other];
+        let size = bag.len();
+        if size == 0 {
+            continue;
+        }
+        let storms = bag.count(STORM);
+        if storms == 0 {
+            continue;
+        }
+        if size == 1 {
+            dist = convolve(&dist, &[0.0, 1.0]);
+        } else {
+            let pairs = (size * (size - 1)) as f64;
+            let two = (storms * (storms - 1)) as f64 / pairs;
+            let none = ((size - storms) * (size - storms - 1)) as f64 / pairs;
+            dist = convolve(&dist, &[none, 1.0 - none - two, two]);
+        }
+    }
+    let total = pos.deck_suns + pos.deck_storms;
+    let weather = if total != 0 {
+        pos.deck_storms as f64 / total as f64
+    } else if pos.reserve != 0 {
+        1.0
+    } else {
+        0.0
+    };
+    dist = convolve(&dist, &[1.0 - weather, weather]);
+    let mut sum = 0.0;
+    for &p in dist.p[..dist.len].iter().skip(needed as usize) {
+        sum += p;
+    }
+    sum
+}
+
+/// C18: a win share against the best of the others (`ties` of them on `lead`). Python twin: `_share`.
+#[inline]
+fn share(score: f64, lead: i32, ties: usize) -> f64 {
+    if score > lead as f64 {
+        1.0
+    } else if score == lead as f64 {
+        1.0 / (1 + ties) as f64
+    } else {
+        0.0
+    }
+}
+
+/// The best of the others' VP and how many have it.
+fn others_lead(pos: &State, player: usize) -> (i32, usize) {
+    let others = (0..pos.players).filter(|&p| p != player).map(|p| pos.vp[p]);
+    let lead = others.clone().max().expect("a game of one player has no others");
+    (lead, others.filter(|&v| v == lead).count())
+}
+
+/// The walk tiles of a bag, in bag order.
+fn walk_tiles(pos: &State, player: usize) -> impl Iterator<Item = Kind> + '_ {
+    pos.bags[player].as_slice().iter().copied().filter(|&k| k != STORM)
+}
+
+impl Heuristic {
+    /// The heuristic's action for the player to move (ties broken by `rng`). Python twin:
+    /// `HeuristicPolicy.choose`.
+    pub fn choose(&self, pos: &State, rng: &mut Rng) -> Action {
+        let legal = pos.decisions();
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        let phase = pos.phase;
+        let player = pos.actor as usize;
+        if phase == DECIDE {
+            return self.decide(pos, player);
+        }
+        if (phase == CHOOSE || phase == OPTION || phase == DISCARD) && alone_at_the_end(pos, player) {
+            return first_max(legal, |a| self.endgame_value(pos, player, a));
+        }
+        match phase {
+            CHOOSE => {
+                let (first, second) = (legal[0], legal[1]);
+                if self.play_value(pos, player, (first - PLAY_BASE) as Kind)
+                    >= self.play_value(pos, player, (second - PLAY_BASE) as Kind)
+                {
+                    first
+                } else {
+                    second
+                }
+            }
+            BUY => self.buy(pos, player, legal),
+            OPTION => self.option(pos, player, legal),
+            DISCARD | RETURN_DISCARD => self.discard(pos, player, legal, phase == RETURN_DISCARD),
+            EXTRA => {
+                let kept = pos.hands[player].get(0);
+                if self.play_value(pos, player, kept) >= self.bag_value(pos, player) {
+                    legal[0]
+                } else {
+                    DRAW_CODE
+                }
+            }
+            _ => legal[rng.below(legal.len())],
+        }
+    }
+
+    /// C6 return or draw. Python twin: `_decide`.
+    fn decide(&self, pos: &State, player: usize) -> Action {
+        let path = pos.paths[player].as_slice();
+        let paws = paw_total(path);
+        let hit = storm_hit_chance(pos);
+        if alone_at_the_end(pos, player) {
+            return self.decide_alone_at_the_end(pos, player, paws, hit);
+        }
+        // C9/C13/C16: the tile played this turn joins the path before the weather tile is turned,
+        // so a Storm this turn penalises it too (counted as penalised: its kind is not known yet).
+        let steps = pos.steps[player];
+        let penalty = storm_penalty(pos, player) + 1;
+        let lost_vp = pos.vp[player].min(storm_vp_loss(penalty, steps));
+        let step_value = STEP_VALUE[walk_index(pos)];
+        let stake = (paws + lost_vp) as f64 + step_value * penalty.min(steps) as f64;
+        let gain = self.draw_gain * self.bag_value(pos, player);
+        if (1.0 - hit) * gain * self.aggression > hit * stake {
+            DRAW_CODE
+        } else {
+            RETURN_CODE
+        }
+    }
+
+    /// Behind at the end even after scoring the path (C12, C18). Python twin: `_behind_at_the_end`.
+    fn behind_at_the_end(&self, pos: &State, player: usize) -> bool {
+        if !alone_at_the_end(pos, player) {
+            return false;
+        }
+        let home = pos.vp[player] + paw_total(pos.paths[player].as_slice());
+        home < others_lead(pos, player).0
+    }
+
+    /// VP and paw points `kind` would bring if drawn and played now with `steps` Steps. Python
+    /// twin: `_endgame_points`.
+    fn endgame_points(&self, pos: &State, player: usize, kind: Kind, steps: i32) -> f64 {
+        let path = pos.paths[player].as_slice();
+        let (suns, paws, vp) = (pos.track_suns, paw_total(path), pos.vp[player]);
+        let mut best = 0.0;
+        for e in effects(kind) {
+            let gain_vp = effect_gain(e, suns, path.len() as i32, paws, steps, vp).0;
+            best = py_max(best, (gain_vp + e.extra_plays) as f64);
+        }
+        best + PAW[kind as usize] as f64
+    }
+
+    /// Behind at the end: the affordable tile that most raises what a draw brings on average.
+    /// Python twin: `_buy_to_catch_up`.
+    fn buy_to_catch_up(&self, pos: &State, player: usize, legal: &[Action]) -> Action {
+        let steps = pos.steps[player];
+        let bag_len = walk_tiles(pos, player).count();
+        let mut best = PASS_CODE;
+        let mut best_mean = if bag_len > 0 {
+            let mut sum = 0.0;
+            for k in walk_tiles(pos, player) {
+                sum += self.endgame_points(pos, player, k, steps);
+            }
+            sum / bag_len as f64
+        } else {
+            0.0
+        };
+        for &action in legal {
+            if action >= BUY_BASE {
+                let kind = (action - BUY_BASE) as Kind;
+                let left = steps - COST[kind as usize];
+                let mut sum = 0.0;
+                for k in walk_tiles(pos, player) {
+                    sum += self.endgame_points(pos, player, k, left);
+                }
+                let mean = (sum + self.endgame_points(pos, player, kind, left)) / (bag_len + 1) as f64;
+                if mean > best_mean {
+                    best = action;
+                    best_mean = mean;
+                }
+            }
+        }
+        best
+    }
+
+    /// The last walker's win share after `action` (C16, C15, C18). Python twin: `_endgame_value`.
+    fn endgame_value(&self, pos: &State, player: usize, action: Action) -> f64 {
+        let path = pos.paths[player].as_slice();
+        let hand = &pos.hands[player];
+        match pos.phase {
+            CHOOSE => {
+                let kind = (action - PLAY_BASE) as Kind;
+                let second = if hand.get(0) == kind { hand.get(1) } else { hand.get(0) };
+                let mut best = f64::NEG_INFINITY;
+                for (i, e) in effects(kind).iter().enumerate() {
+                    let v = self.effect_share(pos, player, kind, e, second as i32);
+                    if i == 0 || v > best {
+                        best = v;
+                    }
+                }
+                best
+            }
+            OPTION => {
+                let kind = pos.tile as Kind;
+                let option = action - OPTION_BASE;
+                let e = effects(kind).iter().find(|e| e.option == option).expect("an option of the tile");
+                let second = if hand.is_empty() { -1 } else { hand.get(0) as i32 };
+                self.effect_share(pos, player, kind, e, second)
+            }
+            _ => {
+                // the discard step (C11): the played tile joins the path once its discards are done
+                let kind = pos.tile as Kind;
+                let mut penalty = storm_penalty(pos, player) + penalised_count(&pos.ruleset, &[kind]);
+                let mut lost = 0;
+                if action != DISCARD_NONE_CODE && action != DISCARD_SECOND_CODE {
+                    let removed = (action - DISCARD_PATH_BASE) as Kind;
+                    lost = PAW[removed as usize];
+                    penalty -= penalised_count(&pos.ruleset, &[removed]);
+                }
+                self.endgame_share(pos, player, pos.vp[player] as f64, pos.steps[player], penalty,
+                                   (paw_total(path) + PAW[kind as usize] - lost) as f64)
+            }
+        }
+    }
+
+    /// The endgame win share of playing `kind` with `effect` (C9, C10). Python twin: `_effect_share`.
+    fn effect_share(&self, pos: &State, player: usize, kind: Kind, e: &Effect, mut second: i32) -> f64 {
+        let path = pos.paths[player].as_slice();
+        let (paws, steps, vp) = (paw_total(path), pos.steps[player], pos.vp[player]);
+        let (gain_vp, gain_steps) = effect_gain(e, pos.track_suns, path.len() as i32, paws, steps, vp);
+        // the tile joins the path, each additional play adds one (counted as penalised: not known
+        // yet), a discard takes the path's first tile of fewest paws
+        let mut penalty = storm_penalty(pos, player) + penalised_count(&pos.ruleset, &[kind]) + e.extra_plays;
+        let mut lost = 0;
+        if e.discards != 0 && !path.is_empty() {
+            let mut removed = path[0];
+            for &k in &path[1..] {
+                if PAW[k as usize] < PAW[removed as usize] {
+                    removed = k;
+                }
+            }
+            lost = PAW[removed as usize];
+            penalty -= penalised_count(&pos.ruleset, &[removed]);
+        }
+        let mut extra_vp = 0.0;
+        let mut extra_paws = 0.0;
+        if e.extra_plays != 0 {
+            let n = walk_tiles(pos, player).count();
+            let (draw_vp, draw_paws) = if n > 0 {
+                let mut vp_sum = 0.0;
+                let mut paw_sum = 0;
+                for k in walk_tiles(pos, player) {
+                    vp_sum += self.tile_vp(pos, player, k);
+                    paw_sum += PAW[k as usize];
+                }
+                (vp_sum / n as f64, paw_sum as f64 / n as f64)
+            } else {
+                (0.0, 0.0)
+            };
+            for _ in 0..e.extra_plays {
+                if second >= 0
+                    && self.tile_vp(pos, player, second as Kind) + PAW[second as usize] as f64 >= draw_vp + draw_paws
+                {
+                    extra_vp += self.tile_vp(pos, player, second as Kind);
+                    extra_paws += PAW[second as usize] as f64;
+                    second = -1;
+                } else {
+                    extra_vp += draw_vp;
+                    extra_paws += draw_paws;
+                }
+            }
+        }
+        self.endgame_share(pos, player, (vp + gain_vp) as f64 + extra_vp, steps + gain_steps, penalty,
+                           (paws + PAW[kind as usize] - lost) as f64 + extra_paws)
+    }
+
+    /// The most VP `kind`'s effect gives if played now (C9). Python twin: `_tile_vp`.
+    fn tile_vp(&self, pos: &State, player: usize, kind: Kind) -> f64 {
+        let path = pos.paths[player].as_slice();
+        let paws = paw_total(path);
+        effects(kind)
+            .iter()
+            .map(|e| effect_gain(e, pos.track_suns, path.len() as i32, paws, pos.steps[player], pos.vp[player]).0)
+            .max()
+            .expect("a kind has an effect") as f64
+    }
+
+    /// The win share with `vp`, `steps`, a Storm penalty of `penalty` Steps and `paws` paw points
+    /// in the path (C16, C15, C18). Python twin: `_endgame_share`.
+    fn endgame_share(&self, pos: &State, player: usize, vp: f64, steps: i32, penalty: i32, paws: f64) -> f64 {
+        let (lead, ties) = others_lead(pos, player);
+        let hit = weather_hit_chance(pos);
+        let if_hit = py_max(0.0, vp - storm_vp_loss(penalty, steps) as f64);
+        let home = vp + paws;
+        let walk_on = if home >= lead as f64 { share(home, lead, ties) } else { self.behind };
+        hit * share(if_hit, lead, ties) + (1.0 - hit) * walk_on + 0.001 * (hit * if_hit + (1.0 - hit) * home)
+    }
+
+    /// The last walker of the last walk plays for the win (C18). Python twin:
+    /// `_decide_alone_at_the_end`.
+    fn decide_alone_at_the_end(&self, pos: &State, player: usize, paws: i32, hit: f64) -> Action {
+        let home = pos.vp[player] + paws;
+        let (lead, ties) = others_lead(pos, player);
+        if home < lead {
+            return DRAW_CODE;
+        }
+        if home > lead {
+            let bag = &pos.bags[player];
+            let safe = storms_to_hit(pos) > bag.count(STORM) as i32 + 1;
+            let costly = home - lead <= 2 && bag.contains(MARSHMALLOWS);
+            return if safe && !costly { DRAW_CODE } else { RETURN_CODE };
+        }
+        let share = 1.0 / (1 + ties) as f64;
+        if (1.0 - hit) * self.tie_draw > share {
+            DRAW_CODE
+        } else {
+            RETURN_CODE
+        }
+    }
+
+    /// Python twin: `_bag_value`.
+    #[inline]
+    fn bag_value(&self, pos: &State, player: usize) -> f64 {
+        bag_value(walk_index(pos), pos.bags[player].as_slice())
+    }
+
+    /// Python twin: `_play_value`.
+    fn play_value(&self, pos: &State, player: usize, kind: Kind) -> f64 {
+        let path = pos.paths[player].as_slice();
+        let step_value = STEP_VALUE[walk_index(pos)];
+        let extra = 0.8 * self.bag_value(pos, player);
+        let paws = paw_total(path);
+        let mut best = f64::NEG_INFINITY;
+        for (i, e) in effects(kind).iter().enumerate() {
+            let v = effect_value(e, pos.track_suns, path.len() as i32, paws, pos.steps[player], pos.vp[player], step_value, extra);
+            if i == 0 || v > best {
+                best = v;
+            }
+        }
+        best + 0.7 * PAW[kind as usize] as f64
+    }
+
+    /// Python twin: `_option`.
+    fn option(&self, pos: &State, player: usize, legal: &[Action]) -> Action {
+        let path = pos.paths[player].as_slice();
+        let step_value = STEP_VALUE[walk_index(pos)];
+        let extra = 0.8 * self.bag_value(pos, player);
+        let paws = paw_total(path);
+        let kind = pos.tile as Kind;
+        first_max(legal, |action| {
+            let e = effects(kind).iter().find(|e| e.option == action - OPTION_BASE).expect("an option of the tile");
+            if e.discards != 0 {
+                self.discard_gain(pos, player)
+            } else {
+                effect_value(e, pos.track_suns, path.len() as i32, paws, pos.steps[player], pos.vp[player], step_value, extra)
+            }
+        })
+    }
+
+    /// Python twin: `_keep_value`.
+    #[inline]
+    fn keep_value(&self, pos: &State, kind: Kind) -> f64 {
+        WORTH[walk_index(pos)][kind as usize]
+    }
+
+    /// What discarding the weakest target is worth (C11). Python twin: `_discard_gain`.
+    fn discard_gain(&self, pos: &State, player: usize) -> f64 {
+        let walks_left = pos.ruleset.walks - 1 - pos.walk;
+        let targets = pos.paths[player].as_slice().iter().chain(pos.hands[player].as_slice());
+        if targets.clone().next().is_none() || walks_left == 0 {
+            return 0.0;
+        }
+        let mut weakest = f64::INFINITY;
+        for (i, &k) in targets.enumerate() {
+            let v = self.keep_value(pos, k);
+            if i == 0 || v < weakest {
+                weakest = v;
+            }
+        }
+        py_max(0.0, 1.5 - weakest) * walks_left as f64 * 0.5
+    }
+
+    /// Python twin: `_discard`.
+    fn discard(&self, pos: &State, player: usize, legal: &[Action], returning: bool) -> Action {
+        first_min(legal, |action| {
+            if action == DISCARD_NONE_CODE {
+                return if pos.walk < pos.ruleset.walks - 1 { 1.0 } else { -1.0 };
+            }
+            if action == DISCARD_SECOND_CODE {
+                return self.keep_value(pos, pos.hands[player].get(0));
+            }
+            let kind = (action - DISCARD_PATH_BASE) as Kind;
+            let at_stake = if returning { 0.0 } else { 0.7 * PAW[kind as usize] as f64 };
+            self.keep_value(pos, kind) + at_stake
+        })
+    }
+
+    /// C12 buying. Python twin: `_buy`.
+    fn buy(&self, pos: &State, player: usize, legal: &[Action]) -> Action {
+        if pos.walk >= pos.ruleset.walks - 1 {
+            if !self.behind_at_the_end(pos, player) {
+                return PASS_CODE;
+            }
+            return self.buy_to_catch_up(pos, player, legal);
+        }
+        let worth = &WORTH[walk_index(pos)];
+        let mut best = PASS_CODE;
+        let mut best_value = 0.0;
+        for &action in legal {
+            if action < BUY_BASE {
+                continue;
+            }
+            let kind = (action - BUY_BASE) as usize;
+            let value = if self.max_value {
+                worth[kind] - 0.1 * COST[kind] as f64
+            } else {
+                worth[kind] / COST[kind] as f64
+            };
+            if value > best_value {
+                best = action;
+                best_value = value;
+            }
+        }
+        if best != PASS_CODE && (self.save_ratio != 0.0 || self.save_margin != 0.0) {
+            let floor = self.save_ratio * self.bag_value(pos, player) + self.save_margin;
+            if worth[(best - BUY_BASE) as usize] < floor {
+                return PASS_CODE;
+            }
+        }
+        best
+    }
+}
+
+/// The last walk, every other player home: their scores are final (C15, C17). Python twin:
+/// `HeuristicPolicy._alone_at_the_end`.
+pub fn alone_at_the_end(pos: &State, player: usize) -> bool {
+    pos.walk == pos.ruleset.walks - 1 && !(0..pos.players).any(|p| p != player && pos.walking[p])
+}
+
+/// The default rollout policy's choice (Python twin: `DEFAULT_ROLLOUT.choose(state, rng)`).
+pub fn heuristic_choice(pos: &State, rng: &mut Rng) -> Action {
+    DEFAULT_ROLLOUT.choose(pos, rng)
+}

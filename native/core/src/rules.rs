@@ -1,0 +1,1006 @@
+//! The rules: what may be done at each point of a turn, and what doing it changes (C6–C17).
+//! Python twin: positions/kernel/rules.py, function for function (same names without the leading
+//! underscore). Decisions with a single legal action are applied automatically, so every stop is a
+//! real choice, a chance event or the end of the game.
+
+use crate::catalogue::*;
+use crate::hash;
+use crate::rng::Rng;
+use crate::state::{Action, ActionList, Kind, State, Tie, Tiles, MAX_PLAYERS};
+use crate::tiles::{effect_gain, effects, paw_total, Effect};
+
+/// `tile` while no tile is being resolved, `pending` before a choice (Python twin: `NO_CHOICE`).
+pub const NO_CHOICE: i32 = -1;
+/// `actor` while nobody acts (Python twin: `NO_ACTOR`).
+pub const NO_ACTOR: i32 = CHANCE_PLAYER;
+
+/// A well-formed action that is not legal here (Python twin: `positions.errors.IllegalActionError`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalAction(pub String);
+
+impl std::fmt::Display for IllegalAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for IllegalAction {}
+
+/// Whether the phase is a chance event (Python twin: `phases.CHANCE_PHASES`).
+#[inline]
+pub fn is_chance_phase(phase: i32) -> bool {
+    phase == DEAL || phase == EXTRA_DRAW || phase == TIEBREAK || phase == WEATHER
+}
+
+/// Whether the phase is a simultaneous step (Python twin: `phases.SIMULTANEOUS`, C6, C8, C12).
+#[inline]
+pub fn is_simultaneous_phase(phase: i32) -> bool {
+    phase == DECIDE || phase == CHOOSE || phase == BUY
+}
+
+/// Every Storm on the weather track (C5). Python twin: `storms_on_track`.
+#[inline]
+pub fn storms_on_track(pos: &State) -> i32 {
+    pos.track_storms + pos.owned_storms[..pos.players].iter().sum::<i32>()
+}
+
+/// How many more Storms make the Storm hit (C5). Python twin: `storms_to_hit`.
+#[inline]
+pub fn storms_to_hit(pos: &State) -> i32 {
+    pos.threshold - storms_on_track(pos)
+}
+
+/// The chance this turn's weather tile alone brings the Storm (C5, C13). Python twin:
+/// `weather_hit_chance`.
+pub fn weather_hit_chance(pos: &State) -> f64 {
+    let missing = storms_to_hit(pos);
+    if missing <= 0 {
+        return 1.0;
+    }
+    if missing > 1 {
+        return 0.0;
+    }
+    let total = pos.deck_suns + pos.deck_storms;
+    if total != 0 {
+        pos.deck_storms as f64 / total as f64
+    } else if pos.reserve != 0 {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+/// How many tiles of `kind` the game holds in all (C1, C3). Python twin: `supply`.
+pub fn supply(pos: &State, kind: Kind) -> i32 {
+    pos.ruleset.start_bag.count(kind) as i32 * pos.players as i32
+        + if pos.route.contains(&kind) { pos.ruleset.stack_size } else { 0 }
+}
+
+/// Whether `player`'s pending choice is public now (C15, C9–C11). Python twin: `choice_revealed`.
+pub fn choice_revealed(pos: &State, player: usize) -> bool {
+    pos.walking[player]
+        && player as i32 > pos.actor
+        && (pos.phase == RETURN_DISCARD
+            || ((pos.phase == OPTION || pos.phase == DISCARD || pos.phase == EXTRA || pos.phase == EXTRA_DRAW)
+                && !pos.hands[player].is_empty()))
+}
+
+/// Fold an event into the history (SPEC-portable section 1). Python twin: `_fold`.
+#[inline]
+fn fold(pos: &mut State, event: &[i64]) {
+    pos.history = hash::fold(pos.history, event);
+}
+
+/// An empty track, a full deck and a full reserve (C4, C17). Python twin: `reset_weather`.
+pub fn reset_weather(pos: &mut State) {
+    pos.track_suns = 0;
+    pos.track_storms = 0;
+    pos.deck_suns = pos.ruleset.deck_suns;
+    pos.deck_storms = pos.ruleset.deck_storms;
+    pos.reserve = pos.ruleset.reserve_storms;
+}
+
+/// No tile being resolved, no tie pending. Python twin: `reset_resolution`.
+pub fn reset_resolution(pos: &mut State) {
+    pos.tile = NO_CHOICE;
+    pos.extra_plays = 0;
+    pos.discards_left = 0;
+    pos.discards_required = 0;
+    pos.set_ties(&[]);
+}
+
+// --- simultaneous steps (C6, C8, C12) ----------------------------------------------------------
+
+/// Whether a player acts in the current simultaneous step (C7). Python twin: `takes_part`.
+pub fn takes_part(pos: &State, player: usize) -> bool {
+    !step_legal(pos, player).is_empty()
+}
+
+/// A player's options in the current simultaneous step; none if they sit it out (C6, C7, C8, C12).
+/// Python twin: `step_legal`.
+pub fn step_legal(pos: &State, player: usize) -> ActionList {
+    let mut out = ActionList::EMPTY;
+    if !pos.walking[player] {
+        return out;
+    }
+    match pos.phase {
+        DECIDE => {
+            out.push(RETURN_CODE);
+            if !pos.bags[player].is_empty() {
+                out.push(DRAW_CODE);
+            }
+        }
+        CHOOSE => {
+            let hand = &pos.hands[player];
+            if !hand.is_empty() {
+                out = choose_options(hand.as_slice());
+            }
+        }
+        _ => {
+            out.push(PASS_CODE);
+            let steps = pos.steps[player];
+            for &k in &pos.route {
+                if pos.market[k as usize] != 0 && COST[k as usize] <= steps {
+                    out.push(BUY_BASE + k as i32);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Which tile of a hand may be played: a priority tile must be, unless both have it (C8).
+/// Python twin: `choose_options`.
+pub fn choose_options(hand: &[Kind]) -> ActionList {
+    let mut out = ActionList::EMPTY;
+    if hand.len() == 1 || hand[0] == hand[1] {
+        out.push(PLAY_BASE + hand[0] as i32);
+        return out;
+    }
+    let (first, second) = (hand[0], hand[1]);
+    if PRIORITY[first as usize] != PRIORITY[second as usize] {
+        out.push(PLAY_BASE + if PRIORITY[first as usize] { first } else { second } as i32);
+        return out;
+    }
+    out.push(PLAY_BASE + first as i32);
+    out.push(PLAY_BASE + second as i32);
+    out
+}
+
+/// Start a simultaneous step (Python twin: `_start_step`).
+pub fn start_step(pos: &mut State, phase: i32) {
+    pos.phase = phase;
+    pos.pending = [NO_CHOICE; MAX_PLAYERS];
+    next_in_step(pos, 0);
+}
+
+/// The next seat with a choice in the step, forced choices taken; at the end the step's choices
+/// are folded into the history and carried out (Python twin: `_next_in_step`).
+fn next_in_step(pos: &mut State, start: usize) {
+    for player in start..pos.players {
+        let options = step_legal(pos, player);
+        if options.is_empty() {
+            continue;
+        }
+        if options.len() == 1 {
+            pos.pending[player] = options.as_slice()[0];
+            continue;
+        }
+        pos.actor = player as i32;
+        pos.legal = options;
+        return;
+    }
+    let mut event = [0i64; MAX_PLAYERS + 1];
+    event[0] = -(pos.phase as i64) - 1;
+    for p in 0..pos.players {
+        event[p + 1] = pos.pending[p] as i64;
+    }
+    fold(pos, &event[..pos.players + 1]);
+    match pos.phase {
+        DECIDE => next_returner(pos, 0),
+        CHOOSE => next_resolver(pos, 0),
+        _ => settle_buys(pos),
+    }
+}
+
+// --- C6 decide, C15 return ---------------------------------------------------------------------
+
+/// Begin a turn: every walking player decides to return or draw (C6). Python twin: `start_turn`.
+pub fn start_turn(pos: &mut State) {
+    start_step(pos, DECIDE);
+}
+
+/// The next returning player scores their paws and may discard (C15). Python twin: `_next_returner`.
+fn next_returner(pos: &mut State, start: usize) {
+    for player in start..pos.players {
+        if pos.pending[player] == RETURN_CODE && pos.walking[player] {
+            pos.vp[player] += paw_total(pos.paths[player].as_slice());
+            if !pos.paths[player].is_empty() {
+                pos.phase = RETURN_DISCARD;
+                pos.actor = player as i32;
+                pos.legal = return_discard_options(pos.paths[player].as_slice());
+                return;
+            }
+            go_home(pos, player);
+        }
+    }
+    next_deal(pos, 0);
+}
+
+/// The distinct kinds of a group in ascending order (Python: `sorted(set(path))`).
+fn sorted_kinds(tiles: &[Kind]) -> impl Iterator<Item = Kind> {
+    let mut seen = 0u32;
+    for &k in tiles {
+        seen |= 1 << k;
+    }
+    (0..KIND_COUNT as u8).filter(move |k| seen >> k & 1 == 1)
+}
+
+/// A returning player may discard one walk tile of their path, or none (C15). Python twin:
+/// `return_discard_options`.
+pub fn return_discard_options(path: &[Kind]) -> ActionList {
+    let mut out = ActionList::EMPTY;
+    out.push(DISCARD_NONE_CODE);
+    for k in sorted_kinds(path) {
+        out.push(DISCARD_PATH_BASE + k as i32);
+    }
+    out
+}
+
+/// The path joins the bag and the player is home (C15). Python twin: `_go_home`.
+fn go_home(pos: &mut State, player: usize) {
+    let path = pos.paths[player];
+    pos.bags[player].extend(path.as_slice());
+    pos.paths[player].clear();
+    pos.walking[player] = false;
+}
+
+// --- C7 draw -----------------------------------------------------------------------------------
+
+/// The next drawing player's deal, or the tile choice (C7). Python twin: `_next_deal`.
+fn next_deal(pos: &mut State, start: usize) {
+    for player in start..pos.players {
+        if pos.walking[player] && pos.pending[player] == DRAW_CODE {
+            pos.phase = DEAL;
+            pos.actor = player as i32;
+            pos.legal = ActionList::EMPTY;
+            return;
+        }
+    }
+    if !pos.walking[..pos.players].iter().any(|&w| w) {
+        end_walk(pos);
+        return;
+    }
+    start_step(pos, CHOOSE);
+}
+
+/// A drawing player's tiles come out of the bag; Storms go to the track (C5, C7). Python twin: `_deal`.
+fn deal(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
+    let player = pos.actor as usize;
+    let mut bag = pos.bags[player];
+    let mut drawn = [0i64; 2];
+    let count;
+    if action >= DRAWN_TWO_BASE {
+        if bag.len() < 2 {
+            return Err(IllegalAction(format!("{}: player {player} has only 1 tile to draw", describe(action))));
+        }
+        let code = (action - DRAWN_TWO_BASE) as i64;
+        drawn = [code / KIND_COUNT as i64, code % KIND_COUNT as i64];
+        count = 2;
+    } else {
+        if bag.len() != 1 {
+            return Err(IllegalAction(format!("{}: player {player} must draw 2 tiles", describe(action))));
+        }
+        drawn[0] = (action - DRAWN_ONE_BASE) as i64;
+        count = 1;
+    }
+    for &kind in &drawn[..count] {
+        if !(0..KIND_COUNT as i64).contains(&kind) || !bag.remove_first(kind as u8) {
+            return Err(IllegalAction(format!(
+                "{}: player {player}'s bag does not hold these tiles",
+                describe(action)
+            )));
+        }
+    }
+    pos.bags[player] = bag;
+    let mut hand = Tiles::EMPTY;
+    for &kind in &drawn[..count] {
+        if kind as u8 == STORM {
+            pos.owned_storms[player] += 1;
+        } else {
+            hand.push(kind as u8);
+        }
+    }
+    pos.hands[player] = hand;
+    next_deal(pos, player + 1);
+    Ok(())
+}
+
+// --- C8–C11 resolving the played tiles ---------------------------------------------------------
+
+/// The next player with a tile to play resolves it, then the buy (C8). Python twin: `_next_resolver`.
+fn next_resolver(pos: &mut State, start: usize) {
+    for player in start..pos.players {
+        let choice = pos.pending[player];
+        if choice >= 0 && pos.walking[player] {
+            let kind = (choice - PLAY_BASE) as Kind;
+            pos.actor = player as i32;
+            assert!(pos.hands[player].remove_first(kind), "a chosen tile is not in the hand");
+            play_tile(pos, kind);
+            return;
+        }
+    }
+    start_step(pos, BUY);
+}
+
+/// Whether the actor has a tile a discard could take (C11). Python twin: `_has_discard_target`.
+#[inline]
+fn has_discard_target(pos: &State) -> bool {
+    let a = pos.actor as usize;
+    !pos.hands[a].is_empty() || !pos.paths[a].is_empty()
+}
+
+/// Resolve a played tile: ask for its option if it has two open ones, else apply its effect (C9).
+/// Python twin: `play_tile`.
+pub fn play_tile(pos: &mut State, kind: Kind) {
+    let all = effects(kind);
+    let mut chosen = &all[0];
+    if all.len() > 1 {
+        let mut options = ActionList::EMPTY;
+        let mut last = 0;
+        for (i, e) in all.iter().enumerate() {
+            if e.discards_required == 0 || has_discard_target(pos) {
+                options.push(OPTION_BASE + e.option);
+                last = i;
+            }
+        }
+        if options.len() > 1 {
+            pos.phase = OPTION;
+            pos.tile = kind as i32;
+            pos.legal = options;
+            return;
+        }
+        chosen = &all[last];
+    }
+    let effect = *chosen;
+    apply_effect(pos, kind, &effect);
+}
+
+/// Apply an effect's gain, then its discards, then place the tile (C9, C11). Python twin:
+/// `_apply_effect`.
+fn apply_effect(pos: &mut State, kind: Kind, effect: &Effect) {
+    let player = pos.actor as usize;
+    let steps = pos.steps[player];
+    let vp = pos.vp[player];
+    if steps >= effect.pay_steps && vp >= effect.pay_vp {
+        let path = pos.paths[player].as_slice();
+        let paws = if effect.steps_per_paw != 0 || effect.vp_per_paw != 0 { paw_total(path) } else { 0 };
+        let (gained_vp, gained_steps) = effect_gain(effect, pos.track_suns, path.len() as i32, paws, steps, vp);
+        pos.steps[player] = steps + gained_steps;
+        pos.vp[player] = vp + gained_vp;
+        pos.extra_plays += effect.extra_plays;
+        if effect.discards != 0 && has_discard_target(pos) {
+            pos.tile = kind as i32;
+            pos.discards_left = effect.discards;
+            pos.discards_required = effect.discards_required;
+            offer_discard(pos);
+            return;
+        }
+    }
+    place(pos, kind);
+}
+
+/// Stop for a discard target of Cairn, Hiker or Cave, or take the only required one (C11).
+/// Python twin: `offer_discard`.
+pub fn offer_discard(pos: &mut State) {
+    let player = pos.actor as usize;
+    let mut targets = ActionList::EMPTY;
+    if pos.discards_required == 0 {
+        targets.push(DISCARD_NONE_CODE);
+    }
+    if !pos.hands[player].is_empty() {
+        targets.push(DISCARD_SECOND_CODE);
+    }
+    for k in sorted_kinds(pos.paths[player].as_slice()) {
+        targets.push(DISCARD_PATH_BASE + k as i32);
+    }
+    if pos.discards_required != 0 && targets.len() == 1 {
+        discard(pos, targets.as_slice()[0]);
+        return;
+    }
+    pos.phase = DISCARD;
+    pos.legal = targets;
+}
+
+/// Carry out a discard (C11). Python twin: `_discard`.
+fn discard(pos: &mut State, action: Action) {
+    let player = pos.actor as usize;
+    if action != DISCARD_NONE_CODE {
+        let kind;
+        if action == DISCARD_SECOND_CODE {
+            kind = pos.hands[player].get(0);
+            pos.hands[player].clear();
+        } else {
+            kind = (action - DISCARD_PATH_BASE) as Kind;
+            assert!(pos.paths[player].remove_first(kind), "a discarded tile is not in the path");
+        }
+        pos.box_.push(kind);
+        pos.discards_left -= 1;
+        pos.discards_required = 0.max(pos.discards_required - 1);
+        if pos.discards_left != 0 && has_discard_target(pos) {
+            offer_discard(pos);
+            return;
+        }
+    }
+    place(pos, pos.tile as Kind);
+}
+
+/// C20: the tile joins the path once its own effect is applied, before additional plays. Python
+/// twin: `_place`.
+fn place(pos: &mut State, kind: Kind) {
+    pos.paths[pos.actor as usize].push(kind);
+    pos.tile = NO_CHOICE;
+    pos.discards_left = 0;
+    pos.discards_required = 0;
+    continue_extra_plays(pos);
+}
+
+/// Go on with the additional plays still owed (C10), then with the next player to resolve.
+/// Python twin: `continue_extra_plays`.
+pub fn continue_extra_plays(pos: &mut State) {
+    let player = pos.actor as usize;
+    if pos.extra_plays != 0 {
+        let hand = pos.hands[player];
+        let has_bag = !pos.bags[player].is_empty();
+        if !hand.is_empty() && has_bag {
+            pos.phase = EXTRA;
+            pos.legal = ActionList::from_slice(&[PLAY_BASE + hand.get(0) as i32, DRAW_CODE]).unwrap_or_default();
+            return;
+        }
+        if !hand.is_empty() {
+            pos.extra_plays -= 1;
+            pos.hands[player].clear();
+            play_tile(pos, hand.get(0));
+            return;
+        }
+        if has_bag {
+            pos.phase = EXTRA_DRAW;
+            pos.legal = ActionList::EMPTY;
+            return;
+        }
+        pos.extra_plays = 0;
+    }
+    next_resolver(pos, player + 1);
+}
+
+/// An additional play: the second tile, or set it aside and draw (C10). Python twin: `_extra`.
+fn extra(pos: &mut State, action: Action) {
+    let player = pos.actor as usize;
+    let hand = pos.hands[player];
+    if action == DRAW_CODE {
+        pos.set_aside[player].extend(hand.as_slice());
+        pos.hands[player].clear();
+        pos.phase = EXTRA_DRAW;
+        pos.legal = ActionList::EMPTY;
+        return;
+    }
+    pos.extra_plays -= 1;
+    pos.hands[player].clear();
+    play_tile(pos, hand.get(0));
+}
+
+/// The tile drawn for an additional play (C10). Python twin: `_extra_draw`.
+fn extra_draw(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
+    let player = pos.actor as usize;
+    let kind = action - DRAWN_ONE_BASE;
+    if !(0..KIND_COUNT as i32).contains(&kind) || !pos.bags[player].contains(kind as u8) {
+        return Err(IllegalAction(format!("{action}: no such tile in player {player}'s bag")));
+    }
+    let kind = kind as Kind;
+    pos.bags[player].remove_first(kind);
+    pos.extra_plays -= 1;
+    if kind == STORM {
+        pos.owned_storms[player] += 1;
+        continue_extra_plays(pos);
+    } else {
+        play_tile(pos, kind);
+    }
+    Ok(())
+}
+
+// --- C12 buying --------------------------------------------------------------------------------
+
+/// Carry out the buys; contested stacks go by fewer VP, then fewer Steps, ties to chance (C12).
+/// Python twin: `_settle_buys`.
+fn settle_buys(pos: &mut State) {
+    let players = pos.players;
+    if pos.pending[..players].iter().all(|&c| c < BUY_BASE) {
+        pos.set_ties(&[]);
+        turn_weather(pos);
+        return;
+    }
+    let rank: [(i32, i32); MAX_PLAYERS] = std::array::from_fn(|p| (pos.vp[p], pos.steps[p]));
+    let mut ties = [Tie::default(); 8];
+    let mut tie_count = 0;
+    for kind in 0..KIND_COUNT as u8 {
+        let mut buyers = [0usize; MAX_PLAYERS];
+        let mut n = 0;
+        for (player, &choice) in pos.pending[..players].iter().enumerate() {
+            if choice == BUY_BASE + kind as i32 {
+                buyers[n] = player;
+                n += 1;
+            }
+        }
+        if n == 0 {
+            continue;
+        }
+        let supply = pos.market[kind as usize] as i32;
+        let mut chosen = [0usize; MAX_PLAYERS];
+        let mut m = 0;
+        if n as i32 > supply {
+            buyers[..n].sort_by_key(|&p| rank[p]); // stable, as Python's list.sort
+            let cut_index = if supply >= 1 { supply as usize - 1 } else { n - 1 };
+            let cut = rank[buyers[cut_index]];
+            for &p in &buyers[..n] {
+                if rank[p] < cut {
+                    chosen[m] = p;
+                    m += 1;
+                }
+            }
+            let mut tied = Tiles::<MAX_PLAYERS>::EMPTY;
+            for &p in &buyers[..n] {
+                if rank[p] == cut {
+                    tied.push(p as u8);
+                }
+            }
+            let slots = supply - m as i32;
+            if tied.len() as i32 > slots {
+                ties[tie_count] = Tie { kind, tied, slots: slots as i8 };
+                tie_count += 1;
+            } else {
+                for &p in tied.as_slice() {
+                    chosen[m] = p as usize;
+                    m += 1;
+                }
+            }
+        } else {
+            chosen = buyers;
+            m = n;
+        }
+        for &player in &chosen[..m] {
+            buy(pos, player, kind);
+        }
+    }
+    pos.set_ties(&ties[..tie_count]);
+    next_tie(pos);
+}
+
+/// A player pays for a tile and it goes into their bag (C12). Python twin: `_buy`.
+fn buy(pos: &mut State, player: usize, kind: Kind) {
+    pos.steps[player] -= COST[kind as usize];
+    pos.bags[player].push(kind);
+    pos.market[kind as usize] -= 1;
+}
+
+/// The next contested stack, or the weather (C12, C13). Python twin: `_next_tie`.
+fn next_tie(pos: &mut State) {
+    if pos.tie_count != 0 {
+        pos.phase = TIEBREAK;
+        pos.actor = NO_ACTOR;
+        pos.legal = ActionList::EMPTY;
+        return;
+    }
+    turn_weather(pos);
+}
+
+/// Chance picks who gets one of the last tiles of a contested stack (C12). Python twin: `_tiebreak`.
+fn tiebreak(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
+    let Tie { kind, mut tied, mut slots } = pos.ties[0];
+    let winner = action - TIEBREAK_BASE;
+    if !(0..MAX_PLAYERS as i32).contains(&winner) || !tied.contains(winner as u8) {
+        return Err(IllegalAction(format!(
+            "{action}: player {winner} is not in the tie for {}",
+            TILE_NAMES[kind as usize]
+        )));
+    }
+    buy(pos, winner as usize, kind);
+    tied.remove_first(winner as u8);
+    slots -= 1;
+    let mut rest = [Tie::default(); 8];
+    let mut n = 0;
+    if slots != 0 && tied.len() as i8 > slots {
+        rest[0] = Tie { kind, tied, slots };
+        n = 1;
+    } else if slots != 0 {
+        for &p in tied.as_slice() {
+            buy(pos, p as usize, kind);
+        }
+    }
+    for tie in &pos.ties[1..pos.tie_count as usize] {
+        rest[n] = *tie;
+        n += 1;
+    }
+    pos.set_ties(&rest[..n]);
+    next_tie(pos);
+    Ok(())
+}
+
+// --- C13 weather, C16 storm, C14 / C17 ends ----------------------------------------------------
+
+/// Turn the weather tile, or take a Storm from the reserve once the deck is empty (C13).
+/// Python twin: `_turn_weather`.
+fn turn_weather(pos: &mut State) {
+    if pos.deck_suns + pos.deck_storms != 0 {
+        pos.phase = WEATHER;
+        pos.actor = NO_ACTOR;
+        pos.legal = ActionList::EMPTY;
+        return;
+    }
+    if pos.reserve != 0 {
+        pos.reserve -= 1;
+        pos.track_storms += 1;
+    }
+    check_storm(pos);
+}
+
+/// The weather tile turned (C13). Python twin: `_weather`.
+fn weather(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
+    if action == SUN_CODE {
+        if pos.deck_suns == 0 {
+            return Err(IllegalAction("weather sun: no Sun left in the weather deck".into()));
+        }
+        pos.deck_suns -= 1;
+        pos.track_suns += 1;
+    } else {
+        if pos.deck_storms == 0 {
+            return Err(IllegalAction("weather storm: no Storm left in the weather deck".into()));
+        }
+        pos.deck_storms -= 1;
+        pos.track_storms += 1;
+    }
+    check_storm(pos);
+    Ok(())
+}
+
+/// The Storm hits and the walk ends, or the next turn begins (C5, C14, C16). Python twin:
+/// `_check_storm`.
+fn check_storm(pos: &mut State) {
+    if storms_to_hit(pos) <= 0 {
+        storm_hits(pos);
+        end_walk(pos);
+        return;
+    }
+    for player in 0..pos.players {
+        if !pos.hands[player].is_empty() || !pos.set_aside[player].is_empty() {
+            let (hand, aside) = (pos.hands[player], pos.set_aside[player]);
+            pos.bags[player].extend(hand.as_slice());
+            pos.bags[player].extend(aside.as_slice());
+            pos.hands[player].clear();
+            pos.set_aside[player].clear();
+        }
+    }
+    pos.turn += 1;
+    start_turn(pos);
+}
+
+/// How many of `tiles` cost a Step when the Storm hits (C16): every one, unless the ruleset names
+/// the penalised kinds. Python twin: `penalised_count`.
+#[inline]
+pub fn penalised_count(ruleset: &crate::state::Ruleset, tiles: &[Kind]) -> i32 {
+    tiles.iter().filter(|&&k| ruleset.is_penalised(k)).count() as i32
+}
+
+/// VP the Storm costs a walker holding `steps` Steps for a penalty of `penalty` Steps: one per
+/// missing Step (C16). Python twin: `storm_vp_loss`.
+#[inline]
+pub fn storm_vp_loss(penalty: i32, steps: i32) -> i32 {
+    0.max(penalty - steps)
+}
+
+/// Steps the Storm costs a walker now: one per penalised tile in the path (C16). Python twin:
+/// `storm_penalty`.
+#[inline]
+pub fn storm_penalty(pos: &State, player: usize) -> i32 {
+    penalised_count(&pos.ruleset, pos.paths[player].as_slice())
+}
+
+/// C16: walkers pay a Step per penalised tile, a VP per missing Step (floor 0). Python twin:
+/// `storm_hits`.
+pub fn storm_hits(pos: &mut State) {
+    for player in 0..pos.players {
+        if pos.walking[player] {
+            let penalty = storm_penalty(pos, player);
+            let steps = pos.steps[player];
+            pos.steps[player] = steps - penalty.min(steps);
+            pos.vp[player] = 0.max(pos.vp[player] - storm_vp_loss(penalty, steps));
+        }
+    }
+}
+
+/// C17: Storms, paths and hands back to the bags, weather reset; the game ends after the last
+/// walk (C18). Python twin: `end_walk`.
+pub fn end_walk(pos: &mut State) {
+    for player in 0..pos.players {
+        let (path, hand, aside) = (pos.paths[player], pos.hands[player], pos.set_aside[player]);
+        let bag = &mut pos.bags[player];
+        bag.extend(path.as_slice());
+        bag.extend(hand.as_slice());
+        bag.extend(aside.as_slice());
+        for _ in 0..pos.owned_storms[player] {
+            bag.push(STORM);
+        }
+        pos.paths[player].clear();
+        pos.hands[player].clear();
+        pos.set_aside[player].clear();
+        pos.owned_storms[player] = 0;
+        pos.walking[player] = true;
+    }
+    reset_weather(pos);
+    reset_resolution(pos);
+    pos.walk += 1;
+    pos.turn = 0;
+    if pos.walk >= pos.ruleset.walks {
+        pos.phase = OVER;
+        pos.actor = TERMINAL_PLAYER;
+        pos.legal = ActionList::EMPTY;
+        return;
+    }
+    start_turn(pos);
+}
+
+// --- chance ------------------------------------------------------------------------------------
+
+/// Each kind's count in a group.
+fn kind_counts(tiles: &[Kind]) -> [u32; KIND_COUNT] {
+    let mut counts = [0u32; KIND_COUNT];
+    for &k in tiles {
+        counts[k as usize] += 1;
+    }
+    counts
+}
+
+/// The `i`-th tile of a bag taken in ascending kind order (SPEC-portable section 3).
+fn nth_sorted(counts: &[u32; KIND_COUNT], mut i: usize) -> Kind {
+    for (k, &c) in counts.iter().enumerate() {
+        if i < c as usize {
+            return k as Kind;
+        }
+        i -= c as usize;
+    }
+    unreachable!("an index below the bag's size")
+}
+
+/// The outcome "these two tiles were drawn" (order does not matter). Python twin: `drawn_two`.
+#[inline]
+pub fn drawn_two(first: Kind, second: Kind) -> Action {
+    let (a, b) = if first > second { (second, first) } else { (first, second) };
+    DRAWN_TWO_BASE + a as i32 * KIND_COUNT as i32 + b as i32
+}
+
+/// Every outcome of the pending chance event with its number of ways, and the total. Python twin:
+/// `chance_weights`.
+pub fn chance_weights(pos: &State) -> (Vec<(Action, u64)>, u64) {
+    match pos.phase {
+        WEATHER => {
+            let mut out = Vec::with_capacity(2);
+            if pos.deck_suns > 0 {
+                out.push((SUN_CODE, pos.deck_suns as u64));
+            }
+            if pos.deck_storms > 0 {
+                out.push((WEATHER_STORM_CODE, pos.deck_storms as u64));
+            }
+            (out, (pos.deck_suns + pos.deck_storms) as u64)
+        }
+        TIEBREAK => {
+            let tied = pos.ties[0].tied;
+            (tied.as_slice().iter().map(|&p| (TIEBREAK_BASE + p as i32, 1)).collect(), tied.len() as u64)
+        }
+        _ => {
+            let bag = pos.bags[pos.actor as usize];
+            let counts = kind_counts(bag.as_slice());
+            let size = bag.len() as u64;
+            if pos.phase == EXTRA_DRAW || size == 1 {
+                let out = (0..KIND_COUNT)
+                    .filter(|&k| counts[k] > 0)
+                    .map(|k| (DRAWN_ONE_BASE + k as i32, counts[k] as u64))
+                    .collect();
+                return (out, size);
+            }
+            let mut out = Vec::new();
+            for first in 0..KIND_COUNT {
+                if counts[first] == 0 {
+                    continue;
+                }
+                for second in first..KIND_COUNT {
+                    if counts[second] == 0 {
+                        continue;
+                    }
+                    let ways = if first == second {
+                        counts[first] as u64 * (counts[first] as u64).saturating_sub(1)
+                    } else {
+                        2 * counts[first] as u64 * counts[second] as u64
+                    };
+                    if ways != 0 {
+                        out.push((drawn_two(first as Kind, second as Kind), ways));
+                    }
+                }
+            }
+            (out, size * size.saturating_sub(1))
+        }
+    }
+}
+
+/// Every outcome of the pending chance event with its probability. Python twin: `chance_outcomes`.
+pub fn chance_outcomes(pos: &State) -> Vec<(Action, f64)> {
+    let (weights, total) = chance_weights(pos);
+    weights.into_iter().map(|(a, w)| (a, w as f64 / total as f64)).collect()
+}
+
+/// One outcome of the pending chance event, drawn with its probability (SPEC-portable section 3).
+/// Python twin: `sample_chance`.
+pub fn sample_chance(pos: &State, rng: &mut Rng) -> Action {
+    match pos.phase {
+        WEATHER => {
+            let suns = pos.deck_suns;
+            if rng.random() * ((suns + pos.deck_storms) as f64) < suns as f64 {
+                SUN_CODE
+            } else {
+                WEATHER_STORM_CODE
+            }
+        }
+        TIEBREAK => {
+            let tied = pos.ties[0].tied;
+            TIEBREAK_BASE + tied.get(rng.below(tied.len())) as i32
+        }
+        _ => {
+            let bag = &pos.bags[pos.actor as usize];
+            let counts = kind_counts(bag.as_slice());
+            let size = bag.len();
+            let first = rng.below(size);
+            if pos.phase == EXTRA_DRAW || size == 1 {
+                return DRAWN_ONE_BASE + nth_sorted(&counts, first) as i32;
+            }
+            let mut second = rng.below(size - 1);
+            if second >= first {
+                second += 1;
+            }
+            drawn_two(nth_sorted(&counts, first), nth_sorted(&counts, second))
+        }
+    }
+}
+
+// --- apply -------------------------------------------------------------------------------------
+
+/// Play a decision or a chance outcome in place (the history folds it in). Python twin: `apply`.
+pub fn apply(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
+    let phase = pos.phase;
+    if is_chance_phase(phase) {
+        return apply_chance(pos, phase, action);
+    }
+    if !pos.legal.contains(action) {
+        return Err(IllegalAction(illegal_message(pos, action)));
+    }
+    if !is_simultaneous_phase(phase) {
+        fold(pos, &[pos.actor as i64, action as i64]);
+    }
+    decide(pos, phase, action);
+    Ok(())
+}
+
+/// Carry out a legal decision (checked and folded in by the caller). Python twin: `_decide`.
+pub fn decide(pos: &mut State, phase: i32, action: Action) {
+    match phase {
+        DECIDE | CHOOSE | BUY => {
+            pos.pending[pos.actor as usize] = action;
+            next_in_step(pos, pos.actor as usize + 1);
+        }
+        RETURN_DISCARD => {
+            let player = pos.actor as usize;
+            if action != DISCARD_NONE_CODE {
+                let kind = (action - DISCARD_PATH_BASE) as Kind;
+                assert!(pos.paths[player].remove_first(kind), "a discarded tile is not in the path");
+                pos.box_.push(kind);
+            }
+            go_home(pos, player);
+            next_returner(pos, player + 1);
+        }
+        OPTION => {
+            let option = action - OPTION_BASE;
+            let kind = pos.tile as Kind;
+            let effect = *effects(kind).iter().find(|e| e.option == option).expect("an option of the tile");
+            apply_effect(pos, kind, &effect);
+        }
+        DISCARD => discard(pos, action),
+        EXTRA => extra(pos, action),
+        _ => panic!("{action}: the game is over"),
+    }
+}
+
+/// Carry out a chance outcome of this phase (Python twin: `_CHANCE_EVENTS[phase]`).
+fn chance_event(pos: &mut State, phase: i32, action: Action) -> Result<(), IllegalAction> {
+    match phase {
+        DEAL => deal(pos, action),
+        EXTRA_DRAW => extra_draw(pos, action),
+        TIEBREAK => tiebreak(pos, action),
+        _ => weather(pos, action),
+    }
+}
+
+/// Fold a chance outcome in and carry it out; an illegal one leaves the position unchanged.
+/// Python twin: `_apply_chance`.
+fn apply_chance(pos: &mut State, phase: i32, action: Action) -> Result<(), IllegalAction> {
+    if !outcome_fits(pos, phase, action) {
+        return Err(IllegalAction(format!(
+            "{} is not a possible {} outcome",
+            describe(action),
+            PHASE_NAMES[phase as usize]
+        )));
+    }
+    let history = pos.history;
+    fold(pos, &[CHANCE_PLAYER as i64, action as i64]);
+    let result = chance_event(pos, phase, action);
+    if result.is_err() {
+        pos.history = history; // every outcome check comes before any other change
+    }
+    result
+}
+
+/// Whether `action` is an outcome of the right kind for this chance phase. Python twin:
+/// `_outcome_fits`.
+fn outcome_fits(pos: &State, phase: i32, action: Action) -> bool {
+    match phase {
+        DEAL => action >= DRAWN_TWO_BASE || (DRAWN_ONE_BASE..TIEBREAK_BASE).contains(&action),
+        EXTRA_DRAW => (DRAWN_ONE_BASE..TIEBREAK_BASE).contains(&action),
+        TIEBREAK => (TIEBREAK_BASE..TIEBREAK_BASE + pos.players as i32).contains(&action),
+        _ => action == SUN_CODE || action == WEATHER_STORM_CODE,
+    }
+}
+
+/// A policy for `playout`: the heuristic, or uniformly random decisions.
+#[derive(Clone, Copy, Debug)]
+pub enum Playout<'a> {
+    /// `legal[int(rng.random() * len(legal))]` at every decision.
+    Random,
+    /// The heuristic rollout policy's choice.
+    Heuristic(&'a crate::heuristic::Heuristic),
+}
+
+/// Play on in place to the end: the policy's decisions and chance outcomes from `sample_chance`,
+/// without folding decisions and outcomes into the history (the rollout fast path). Python twin:
+/// `playout` (with `policy=None` or a `HeuristicPolicy`).
+pub fn playout(pos: &mut State, rng: &mut Rng, policy: Playout<'_>) {
+    loop {
+        let phase = pos.phase;
+        if is_chance_phase(phase) {
+            let outcome = sample_chance(pos, rng);
+            chance_event(pos, phase, outcome).expect("a sampled outcome is legal");
+        } else if phase == OVER {
+            return;
+        } else {
+            let action = match policy {
+                Playout::Random => pos.legal.as_slice()[rng.below(pos.legal.len())],
+                Playout::Heuristic(h) => h.choose(pos, rng),
+            };
+            debug_assert!(pos.legal.contains(action));
+            decide(pos, phase, action);
+        }
+    }
+}
+
+/// An action's notation (Python twin: `_describe` / `str(Action)`).
+pub fn describe(action: Action) -> String {
+    crate::actions::name(action).unwrap_or_else(|| format!("action code {action}"))
+}
+
+/// The message of an illegal decision (Python twin: `_illegal_message`).
+fn illegal_message(pos: &State, action: Action) -> String {
+    let legal: Vec<String> = pos.legal.as_slice().iter().map(|&a| describe(a)).collect();
+    format!(
+        "{} is not legal for player {} at {} (legal: {})",
+        describe(action),
+        pos.actor,
+        PHASE_NAMES[pos.phase as usize],
+        legal.join(", ")
+    )
+}
+

@@ -1,0 +1,384 @@
+//! The fields of a position as plain fixed-size arrays, with no rules: `State` is `Copy`, so a copy is
+//! one memcpy. Python twin: positions/kernel/state.py (`State`), rulesets.py (`Ruleset`), routes.py.
+
+use crate::catalogue::KIND_COUNT;
+
+/// Most seats a game has.
+pub const MAX_PLAYERS: usize = 4;
+/// Capacity of a bag or a path: a player owns at most 11 start tiles and the 32 tiles of a route.
+pub const BAG_CAP: usize = 44;
+/// Capacity of a hand (a draw gives at most 2 tiles, C7).
+pub const HAND_CAP: usize = 2;
+/// Capacity of the tiles set aside for additional plays (C10).
+pub const SET_ASIDE_CAP: usize = 6;
+/// Capacity of the box (discarded tiles, C11, C15): every tile of a 4-player default game is 76.
+pub const BOX_CAP: usize = 80;
+/// Capacity of a list of decisions: at most "discard none", "discard second" and one per kind a
+/// player can own (the start bag's kinds and the route's 8).
+pub const LEGAL_CAP: usize = 24;
+/// Most contested stacks at one buy (one per route stack, C12).
+pub const TIES_CAP: usize = 8;
+
+/// An action code (positions/kernel/actions.py): decisions and chance outcomes share one space.
+pub type Action = i32;
+/// A tile kind, an index into the catalogue.
+pub type Kind = u8;
+
+/// An ordered group of tiles or seats (a Python tuple) of at most `CAP` items, stored inline.
+/// Equality and hashing see the items only (never the unused slots).
+#[derive(Clone, Copy)]
+pub struct Tiles<const CAP: usize> {
+    len: u8,
+    items: [u8; CAP],
+}
+
+impl<const CAP: usize> PartialEq for Tiles<CAP> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl<const CAP: usize> Eq for Tiles<CAP> {}
+
+impl<const CAP: usize> std::hash::Hash for Tiles<CAP> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state)
+    }
+}
+
+impl<const CAP: usize> std::fmt::Debug for Tiles<CAP> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl<const CAP: usize> Default for Tiles<CAP> {
+    fn default() -> Self {
+        Tiles { len: 0, items: [0; CAP] }
+    }
+}
+
+impl<const CAP: usize> Tiles<CAP> {
+    /// An empty group.
+    pub const EMPTY: Self = Tiles { len: 0, items: [0; CAP] };
+
+    /// The group holding `items`, or `None` if they exceed the capacity.
+    pub fn from_slice(items: &[u8]) -> Option<Self> {
+        let mut t = Self::EMPTY;
+        t.try_extend(items).then_some(t)
+    }
+
+    /// The items in order.
+    #[inline]
+    pub fn as_slice(&self) -> &[u8] {
+        &self.items[..self.len as usize]
+    }
+
+    /// How many items.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the group is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Append one item (Python: `t + (kind,)`). Panics beyond the capacity (a position the
+    /// validation in Python should have refused).
+    #[inline]
+    pub fn push(&mut self, item: u8) {
+        assert!((self.len as usize) < CAP, "a tile group is over its capacity of {CAP}");
+        self.items[self.len as usize] = item;
+        self.len += 1;
+    }
+
+    /// Append items (Python: `t + other`); panics beyond the capacity.
+    #[inline]
+    pub fn extend(&mut self, items: &[u8]) {
+        assert!(self.try_extend(items), "a tile group is over its capacity of {CAP}");
+    }
+
+    /// Append items if they fit; false (and unchanged) if not.
+    pub fn try_extend(&mut self, items: &[u8]) -> bool {
+        let len = self.len as usize;
+        if len + items.len() > CAP {
+            return false;
+        }
+        self.items[len..len + items.len()].copy_from_slice(items);
+        self.len += items.len() as u8;
+        true
+    }
+
+    /// Empty the group.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Where the first `item` is (Python: `t.index(item)`).
+    #[inline]
+    pub fn position(&self, item: u8) -> Option<usize> {
+        self.as_slice().iter().position(|&x| x == item)
+    }
+
+    /// Whether `item` is in the group.
+    #[inline]
+    pub fn contains(&self, item: u8) -> bool {
+        self.position(item).is_some()
+    }
+
+    /// How many of `item` (Python: `t.count(item)`).
+    #[inline]
+    pub fn count(&self, item: u8) -> usize {
+        self.as_slice().iter().filter(|&&x| x == item).count()
+    }
+
+    /// Remove the first `item`, keeping the order of the rest (Python: `list.remove`, rules.py
+    /// `_without`); false if it is absent.
+    #[inline]
+    pub fn remove_first(&mut self, item: u8) -> bool {
+        match self.position(item) {
+            Some(i) => {
+                let len = self.len as usize;
+                self.items.copy_within(i + 1..len, i);
+                self.len -= 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The item at `i`.
+    #[inline]
+    pub fn get(&self, i: usize) -> u8 {
+        self.as_slice()[i]
+    }
+}
+
+/// A short list of actions (a Python tuple of actions), stored inline; equality sees the actions only.
+#[derive(Clone, Copy)]
+pub struct ActionList {
+    len: u8,
+    items: [Action; LEGAL_CAP],
+}
+
+impl PartialEq for ActionList {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for ActionList {}
+
+impl std::fmt::Debug for ActionList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl Default for ActionList {
+    fn default() -> Self {
+        ActionList::EMPTY
+    }
+}
+
+impl ActionList {
+    /// No action.
+    pub const EMPTY: ActionList = ActionList { len: 0, items: [0; LEGAL_CAP] };
+
+    /// The list of `items`, or `None` beyond the capacity.
+    pub fn from_slice(items: &[Action]) -> Option<ActionList> {
+        if items.len() > LEGAL_CAP {
+            return None;
+        }
+        let mut list = ActionList::EMPTY;
+        list.items[..items.len()].copy_from_slice(items);
+        list.len = items.len() as u8;
+        Some(list)
+    }
+
+    /// The actions in order.
+    #[inline]
+    pub fn as_slice(&self) -> &[Action] {
+        &self.items[..self.len as usize]
+    }
+
+    /// Append an action.
+    #[inline]
+    pub fn push(&mut self, action: Action) {
+        self.items[self.len as usize] = action;
+        self.len += 1;
+    }
+
+    /// How many actions.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the list is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether `action` is in the list.
+    #[inline]
+    pub fn contains(&self, action: Action) -> bool {
+        self.as_slice().contains(&action)
+    }
+}
+
+/// The data that parameterise the rules (C1, C5, C16). Python twin: rulesets.py `Ruleset`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ruleset {
+    /// Each player's start tiles, Storms included (C1).
+    pub start_bag: Tiles<24>,
+    /// (player count, Storms on the track that make the Storm hit) (C5).
+    pub storm_thresholds: [(i32, i32); 4],
+    pub threshold_count: u8,
+    /// Kinds that cost a Step when the Storm hits, in stored order; `None`: every walk tile (C16).
+    pub penalised_kinds: Option<Tiles<32>>,
+    /// The same as a bit set over kinds (every bit when `penalised_kinds` is `None`).
+    pub penalised_mask: u32,
+    pub walks: i32,
+    pub start_steps: i32,
+    pub deck_suns: i32,
+    pub deck_storms: i32,
+    pub reserve_storms: i32,
+    pub stack_size: i32,
+}
+
+impl Ruleset {
+    /// Storms on the track at which the Storm hits with this many players (C5). Python twin:
+    /// `Ruleset.storm_threshold`.
+    pub fn storm_threshold(&self, players: i32) -> Option<i32> {
+        self.storm_thresholds[..self.threshold_count as usize]
+            .iter()
+            .find(|(count, _)| *count == players)
+            .map(|&(_, threshold)| threshold)
+    }
+
+    /// Whether a tile of this kind in a path costs a Step when the Storm hits (C16). Python twin:
+    /// `Ruleset.is_penalised`.
+    #[inline]
+    pub fn is_penalised(&self, kind: Kind) -> bool {
+        self.penalised_mask >> kind & 1 == 1
+    }
+
+    /// The shipped ruleset of this name (Python twin: `RULESETS[name]`).
+    pub fn named(name: &str) -> Option<Ruleset> {
+        let (_, ints) = crate::catalogue::RULESETS.iter().find(|(n, _)| *n == name)?;
+        let mut cursor = crate::encoding::Cursor::new(ints);
+        crate::encoding::read_ruleset(&mut cursor).ok()
+    }
+
+    /// Whether a game of `players` under this ruleset fits the state's fixed capacities: a player
+    /// can own every start tile and every stack tile (`BAG_CAP`) and discard any of their kinds
+    /// (`LEGAL_CAP`), the box can hold every tile
+    /// (`BOX_CAP`), a stack fits a market count. The Python engine has no such limits; a caller
+    /// runs such a game in Python.
+    pub fn fits(&self, players: usize) -> bool {
+        let start = self.start_bag.len();
+        let stacks = 8 * self.stack_size.max(0) as usize;
+        let mut start_kinds = self.start_bag.as_slice().to_vec();
+        start_kinds.sort_unstable();
+        start_kinds.dedup();
+        (1..=MAX_PLAYERS).contains(&players)
+            && start + stacks <= BAG_CAP
+            && 2 + start_kinds.len() + 8 <= LEGAL_CAP
+            && players * start + stacks <= BOX_CAP
+            && self.stack_size <= u8::MAX as i32
+    }
+
+    /// The default ruleset (Python twin: `DEFAULT_RULESET`).
+    pub fn default_ruleset() -> Ruleset {
+        Ruleset::named("default").expect("the catalogue holds the default ruleset")
+    }
+}
+
+/// A route: 4 object kinds then 4 landscape/animal kinds (C3). Python twin: routes.py `Route`.
+pub type Route = [Kind; 8];
+
+/// The shipped route of this name (Python twin: `ROUTES[name]`).
+pub fn route_named(name: &str) -> Option<Route> {
+    crate::catalogue::ROUTES.iter().find(|(n, _)| *n == name).map(|&(_, kinds)| kinds)
+}
+
+/// A contested stack at a buy (C12): the kind, the tied seats, the slots left for them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Tie {
+    pub kind: Kind,
+    pub tied: Tiles<MAX_PLAYERS>,
+    pub slots: i8,
+}
+
+/// The facts of a game of Refuge at one moment. Python twin: positions/kernel/state.py `State`
+/// (same fields, same meaning; tuples become inline arrays, `None`-like values -1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct State {
+    pub ruleset: Ruleset,
+    pub route: Route,
+    pub players: usize,
+    pub threshold: i32,
+    pub walk: i32,
+    pub turn: i32,
+    pub phase: i32,
+    pub actor: i32,
+    pub bags: [Tiles<BAG_CAP>; MAX_PLAYERS],
+    pub hands: [Tiles<HAND_CAP>; MAX_PLAYERS],
+    pub paths: [Tiles<BAG_CAP>; MAX_PLAYERS],
+    pub set_aside: [Tiles<SET_ASIDE_CAP>; MAX_PLAYERS],
+    pub steps: [i32; MAX_PLAYERS],
+    pub vp: [i32; MAX_PLAYERS],
+    pub walking: [bool; MAX_PLAYERS],
+    pub owned_storms: [i32; MAX_PLAYERS],
+    pub track_suns: i32,
+    pub track_storms: i32,
+    pub deck_suns: i32,
+    pub deck_storms: i32,
+    pub reserve: i32,
+    pub market: [u8; KIND_COUNT],
+    pub box_: Tiles<BOX_CAP>,
+    pub pending: [Action; MAX_PLAYERS],
+    pub history: u64,
+    pub tile: i32,
+    pub extra_plays: i32,
+    pub discards_left: i32,
+    pub discards_required: i32,
+    pub ties: [Tie; TIES_CAP],
+    pub tie_count: u8,
+    pub legal: ActionList,
+    /// Seats whose bag the player to decide cannot know; `determinize` deals them afresh.
+    pub hidden_bags: Tiles<MAX_PLAYERS>,
+}
+
+impl State {
+    /// The pending ties in order (Python: `pos.ties`).
+    #[inline]
+    pub fn ties(&self) -> &[Tie] {
+        &self.ties[..self.tie_count as usize]
+    }
+
+    /// Replace the pending ties (the unused slots cleared, so equal states compare equal).
+    #[inline]
+    pub fn set_ties(&mut self, ties: &[Tie]) {
+        self.ties[..ties.len()].copy_from_slice(ties);
+        self.ties[ties.len()..].fill(Tie::default());
+        self.tie_count = ties.len() as u8;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A copy is one memcpy of the state: keep it small (issue 53: a copy ≤ 50 ns).
+    #[test]
+    fn state_stays_small() {
+        let size = std::mem::size_of::<super::State>();
+        eprintln!("State: {size} bytes");
+        assert!(size <= 1024, "State is {size} bytes");
+    }
+}

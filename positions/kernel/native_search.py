@@ -1,0 +1,113 @@
+"""One search tree grown by the native core (``refuge_native.search``, the Rust crate in native/):
+what :meth:`Position.native_search` and :meth:`Position.native_unsupported` do for the search's
+optional verb ``search.protocol.SearchesNatively``.
+
+The request is read by duck typing (the kernel imports nothing above it): a rollout policy or prior
+is native when it has ``native_parameters()`` (a heuristic policy); an evaluator when it
+has ``native_weights()`` (the learned evaluator's summary model); an oracle when its
+``native_scope`` is ``"endgames"`` (the core stops at a leaf the exact endgames might answer, and
+the Python search runs instead).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, Sequence
+
+try:
+    import refuge_native  # type: ignore[import-not-found,unused-ignore]
+except ImportError:  # the crate is not built: the Python search runs
+    refuge_native = None
+
+Answer = tuple[dict[int, list[float]], dict[int, list[float]]]
+"""One answer node's statistics: per root action ``[visits, value_sum, score_sum, policy_sum]``, and
+per root action played every player's return sum, score sum and the decider's squared-score sum."""
+NativeTree = tuple[list[Answer], dict[tuple[int, ...], list[float]], int, int]
+"""One tree's answers (the searching player's first, then the later decisions of its step), the
+joint cells (several answers), the number of information sets and the iterations run
+(``search.ismcts.TreeOutcome``'s fields)."""
+
+_SIMULTANEOUS = ("uct", "rm", "exp3")
+
+
+class Encodable(Protocol):
+    """A position that crosses to the core as its canonical encoding (``Position.to_ints``)."""
+
+    def to_ints(self) -> list[int]:
+        """The canonical encoding."""
+        ...
+
+
+def built() -> bool:
+    """Whether the native core can be imported."""
+    return refuge_native is not None and hasattr(refuge_native, "search")
+
+
+def _heuristic(policy: Any) -> tuple[float, bool, float, float, float, float, float] | None:
+    """A heuristic policy's parameters as the core takes them (``None``: uniformly random)."""
+    return None if policy is None else policy.native_parameters()  # type: ignore[no-any-return]
+
+
+def _native_policy(policy: Any) -> bool:
+    """Whether the core plays this policy: none (uniformly random) or a heuristic policy."""
+    return policy is None or callable(getattr(policy, "native_parameters", None))
+
+
+def unsupported(request: Any) -> str:
+    """Why the native core cannot grow `request`'s tree exactly as the Python search would ('' when
+    it can)."""
+    if not built():
+        return "the native core is not built"
+    reasons = [
+        (request.keep_tree, "a kept tree"),
+        (request.simultaneous not in _SIMULTANEOUS, f"simultaneous={request.simultaneous}"),
+        (not _native_policy(request.rollout), f"the rollout policy {request.rollout!r}"),
+        (not _native_policy(request.prior), f"the prior {request.prior!r}"),
+        (request.evaluator is not None and request.rollout_cutoff is not None
+         and _weights(request.evaluator) is None, f"the evaluator {request.evaluator!r}"),
+        (request.oracle is not None and getattr(request.oracle, "native_scope", None) != "endgames",
+         f"the oracle {request.oracle!r}"),
+    ]
+    return ", ".join(reason for failed, reason in reasons if failed)
+
+
+def _weights(evaluator: Any) -> tuple[Sequence[float], Sequence[float]] | None:
+    weights = getattr(evaluator, "native_weights", None)
+    return weights() if weights is not None else None
+
+
+def new_table() -> Any:
+    """An empty node table of the core (``refuge_native.SearchTable``), kept between searches."""
+    assert refuge_native is not None
+    return refuge_native.SearchTable()
+
+
+def search(position: Encodable, request: Any, seed: int, iterations: int | None, table: Any = None,
+           also: Sequence[Encodable] = (), pinned: dict[int, int] | None = None) -> NativeTree | None:
+    """One tree grown natively from `position` for `iterations` and/or ``request.seconds`` with the
+    stream ``Random(seed)``
+    (``search.ismcts.run_tree``'s root statistics, bit for bit), on `table` (:func:`new_table`, kept
+    from the same player's earlier searches) when given, or ``None`` where the core met a leaf it
+    cannot value exactly as Python would (an exact-endgame leaf; `table` is left as it was): run the
+    Python search. With `also` (the later decisions of the same simultaneous step) and `pinned`
+    (decision index -> action), the tree of ``search_step``.
+
+    The caller has checked :func:`unsupported`.
+    """
+    assert refuge_native is not None
+    cutoff = request.rollout_cutoff if request.evaluator is not None else None
+    evaluator = _weights(request.evaluator) if cutoff is not None else None
+    below = request.exploration if request.exploration_below is None else request.exploration_below
+    found = refuge_native.search(
+        position.to_ints(), seed, iterations, request.seconds, also=[p.to_ints() for p in also],
+        pinned=sorted((pinned or {}).items()), exploration=float(request.exploration),
+        exploration_below=float(below), widening=float(request.widening), prior_weight=float(request.prior_weight),
+        cutoff=cutoff, uniform_root=request.root_selection == "uniform", step_root=request.step_root,
+        simultaneous=request.simultaneous, mixing=float(request.mixing), rollout=_heuristic(request.rollout),
+        prior=_heuristic(request.prior), evaluator=None if evaluator is None else (list(evaluator[0]), list(evaluator[1])),
+        oracle=request.oracle is not None, table=table)
+    if found is None:
+        return None
+    answers, joint, nodes, done = found
+    return ([({action: [visits, value, score, policy] for action, visits, value, score, policy in sums},
+              dict(player_sums)) for sums, player_sums in answers],
+            {tuple(cell): sums for cell, sums in joint}, nodes, done)

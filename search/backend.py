@@ -1,0 +1,186 @@
+"""Which engine grows a search's trees: the game's native core (one call per tree, the GIL released,
+workers as threads) when it is built and copies the request exactly, else the Python tree.
+
+``REFUGE_BACKEND=python`` or ``native`` forces either (``native`` refuses, naming why, a search the
+core cannot run); unset, the native core runs whatever it supports. The native trees equal the
+Python ones bit for bit (tests/native/test_search_identity.py), so the choice changes the speed,
+never the answer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, Hashable, Mapping, Sequence
+
+from search.errors import SearchError
+from search.policies import UniformRandom
+from search.protocol import Game, NativeTree
+from search.records import JointCell, PlayerSums, RootStats
+from search.request import MIXING, RootSums, SearchRequest
+
+BACKEND_ENV = "REFUGE_BACKEND"
+"""``python`` or ``native``: force the search's engine (unset: native where it can)."""
+BACKENDS = ("python", "native")
+NativeOutcome = tuple[list[RootSums], dict[tuple[int, ...], JointCell], int, int]
+"""One natively grown tree: every answer's root sums, the joint cells, its nodes, its iterations."""
+
+
+def forced_backend() -> str:
+    """The engine ``REFUGE_BACKEND`` forces ('' when unset).
+
+    Raises:
+        SearchError: another value.
+    """
+    forced = os.environ.get(BACKEND_ENV, "")
+    if forced not in ("", *BACKENDS):
+        raise SearchError(f"{BACKEND_ENV} must be python or native, got {forced!r}")
+    return forced
+
+
+@dataclasses.dataclass(frozen=True)
+class NativeRequest:
+    """A search request as the native core reads it: the limit's time, the configuration's fields
+    and the selection's constants, flat (the game's ``native_search`` reads it by name)."""
+
+    seconds: float | None
+    keep_tree: bool
+    exploration: float
+    exploration_below: float | None
+    widening: float
+    rollout: Any
+    rollout_cutoff: int | None
+    evaluator: Any
+    prior: Any
+    prior_weight: float
+    oracle: Any
+    root_selection: str
+    simultaneous: str
+    step_root: bool
+    mixing: float = MIXING
+
+
+def native_request(request: SearchRequest) -> NativeRequest:
+    """`request` as the native core reads it: a uniformly random rollout policy is the built-in
+    random rollout (as :func:`search.ismcts.rollout` treats it), unless widening asks it for guides."""
+    config = request.config
+    rollout = None if isinstance(config.rollout, UniformRandom) and not config.widening else config.rollout
+    return NativeRequest(
+        seconds=request.limit.seconds, keep_tree=request.keep_tree, exploration=config.exploration,
+        exploration_below=config.exploration_below, widening=config.widening, rollout=rollout,
+        rollout_cutoff=config.rollout_cutoff, evaluator=config.evaluator, prior=config.prior,
+        prior_weight=config.prior_weight, oracle=config.oracle, root_selection=config.root_selection,
+        simultaneous=config.simultaneous, step_root=config.step_root)
+
+
+def native_unsupported(state: Game, request: SearchRequest, hooked: bool, reuse: dict[Hashable, Any] | None) -> str:
+    """Why the native core cannot run this search exactly ('' when it can)."""
+    unsupported = getattr(state, "native_unsupported", None)
+    if unsupported is None:
+        return "the game has no native core"
+    if hooked:
+        return "a progress hook"
+    if reuse is not None:
+        return "tree reuse in a Python node table"
+    return str(unsupported(native_request(request)))
+
+
+def choose_backend(state: Game, request: SearchRequest, hooked: bool = False,
+                   reuse: dict[Hashable, Any] | None = None) -> str:
+    """``"native"`` or ``"python"`` for this search (see the module's docstring).
+
+    Raises:
+        SearchError: ``REFUGE_BACKEND`` is not python or native, or forces native where it cannot run.
+    """
+    forced = forced_backend()
+    if forced == "python":
+        return "python"
+    why = native_unsupported(state, request, hooked, reuse)
+    if not why:
+        return "native"
+    if forced == "native":
+        raise SearchError(f"search: {BACKEND_ENV}=native, but the native core cannot run this search: {why}")
+    return "python"
+
+
+class KeptTree:
+    """A node table kept between one player's searches of a game (tree reuse, ``search(reuse=...)``):
+    the game's native core's while the searches run there; from the first that runs in Python on,
+    a Python node table (the native one converted once: the same statistics)."""
+
+    def __init__(self) -> None:
+        self.native: Any = None
+        """The core's table (``SearchesNatively.native_table()``), made by the first native search."""
+        self.nodes: dict[Hashable, Any] | None = None
+        """The Python node table, once a search ran in Python."""
+
+    def __len__(self) -> int:
+        if self.nodes is not None:
+            return len(self.nodes)
+        return 0 if self.native is None else len(self.native)
+
+    def __contains__(self, key: object) -> bool:
+        if self.nodes is not None:
+            return key in self.nodes
+        return self.native is not None and key in self.native
+
+    def native_table(self, state: Game) -> Any:
+        """The core's table to grow (made at the first native search)."""
+        if self.native is None:
+            self.native = state.native_table()  # type: ignore[attr-defined]
+        return self.native
+
+    def python_nodes(self, convert: Callable[[Any], dict[Hashable, Any]]) -> dict[Hashable, Any]:
+        """The Python node table to grow: the native one converted by `convert` (from its
+        ``export()``) the first time."""
+        if self.nodes is None:
+            self.nodes = {} if self.native is None else convert(self.native.export())
+            self.native = None
+        return self.nodes
+
+
+def native_trees(state: Game, request: SearchRequest, seeds: Sequence[int], budgets: Sequence[int | None],
+                 table: Any = None, also: Sequence[Game] = (),
+                 pinned: Mapping[int, int] | None = None) -> list[NativeOutcome] | None:
+    """Every worker's tree grown natively, in threads (every answer's root sums, the joint cells,
+    node count and iterations, in worker order; `also` and `pinned` as ``search_step``'s),
+    on `table` when given (one worker: tree reuse); ``None`` when one of them met a leaf the core
+    cannot value as Python would (run Python; `table` is left as it was)."""
+    request = native_request(request)
+    grow = state.native_search  # type: ignore[attr-defined]
+
+    def one(job: tuple[int, int | None]) -> NativeTree | None:
+        return grow(request, job[0], job[1], table, also, pinned)  # type: ignore[no-any-return]
+
+    jobs = list(zip(seeds, budgets))
+    if len(jobs) == 1:
+        trees = [one(jobs[0])]
+    else:
+        with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
+            trees = list(pool.map(one, jobs))
+    grown = [tree for tree in trees if tree is not None]
+    if len(grown) < len(trees):
+        return None
+    return [([root_sums(sums, player_sums) for sums, player_sums in answers],
+             {cell: joint_cell(sums) for cell, sums in joint.items()}, nodes, done)
+            for answers, joint, nodes, done in grown]
+
+
+def root_sums(sums: Mapping[int, Sequence[float]], player_sums: Mapping[int, Sequence[float]]) -> RootSums:
+    """One answer's flat statistics from the core as named records: per action ``[visits, value,
+    score, policy]``, and per action every player's returns, then their scores, then the decider's
+    squared score."""
+    return RootSums({action: RootStats(*values) for action, values in sums.items()},
+                    {action: _player_sums(values) for action, values in player_sums.items()})
+
+
+def _player_sums(flat: Sequence[float]) -> PlayerSums:
+    players = (len(flat) - 1) // 2
+    return PlayerSums(list(flat[:players]), list(flat[players:2 * players]), flat[2 * players])
+
+
+def joint_cell(flat: Sequence[float]) -> JointCell:
+    """A joint cell from the core: ``[iterations, *returns, *scores]``."""
+    players = (len(flat) - 1) // 2
+    return JointCell(flat[0], list(flat[1:1 + players]), list(flat[1 + players:]))

@@ -1,0 +1,236 @@
+"""The native search and evaluator equal the Python ones bit for bit (issue 53, native/SEARCH.md).
+
+Equality here is ``==`` on floats, not a tolerance: the Rust core adds in Python's order (Python
+3.11's ``sum()`` is a plain left-to-right sum; 3.12's compensated one would differ) and takes
+``exp``, ``log`` and ``sqrt`` from the same platform libm CPython's ``math`` calls (``sqrt`` is
+exact in IEEE arithmetic; ``exp`` and ``log`` are assumed to be glibc's on both sides — a Rust
+build linked against another libm may differ in the last bit, and these tests would say so).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from advisor.players.agents import SearchAgent
+from advisor.players.presets import advisor_request
+from advisor.players.learned import LearnedEvaluator
+from positions import Position
+from positions.examples import example_names, load_example
+from positions.kernel import native_search
+from positions.kernel.heuristics import DEFAULT_ROLLOUT, THRIFTY_ROLLOUT
+from search.ismcts import nodes_from_native, run_tree
+from search.backend import joint_cell, native_request, root_sums
+from search.request import Limit, SearchRequest
+
+refuge_native = pytest.importorskip("refuge_native")
+if not native_search.built():
+    pytest.skip("refuge_native has no search (built without native/py/src/search.rs)", allow_module_level=True)
+
+ROUTES = ("meadows", "forest", "mountains")
+
+
+def played_positions(games: int, every: int = 5) -> list[Position]:
+    """Decisions met in seeded random games of 2 to 4 players on every route (every `every`-th)."""
+    found = []
+    for game in range(games):
+        players = 2 + game % 3
+        position = Position.new_game(players, ROUTES[game % len(ROUTES)])
+        rng = random.Random(game)
+        events = 0
+        while not position.is_terminal():
+            if position.is_chance():
+                position.apply(position.sample_chance(rng))
+                continue
+            events += 1
+            if events % every == 0:
+                found.append(position.copy())
+            legal = position.legal_actions()
+            position.apply(legal[int(rng.random() * len(legal))])
+    return found
+
+
+def test_the_evaluator_equals_python_on_a_corpus_of_positions() -> None:
+    evaluator = LearnedEvaluator()
+    weights = evaluator.native_weights()
+    assert weights is not None
+    positions = played_positions(30, every=2)
+    assert len(positions) > 500
+    for position in positions:
+        native = refuge_native.evaluate(position.to_ints(), list(weights[0]), list(weights[1]))
+        wins, scores = evaluator.evaluate(position)
+        assert native == (wins, [float(s) for s in scores]), position
+
+
+def grow(position: Position, *args: object) -> tuple | None:
+    """One native tree (``native_search.search``) with its statistics as the search's named records."""
+    found = native_search.search(position, *args)  # type: ignore[arg-type]
+    if found is None:
+        return None
+    answers, joint, nodes, done = found
+    records = [root_sums(sums, player_sums) for sums, player_sums in answers]
+    return ([(r.sums, r.player_sums) for r in records], {cell: joint_cell(v) for cell, v in joint.items()},
+            nodes, done)
+
+
+def decision_examples() -> list[tuple[str, Position]]:
+    """The shipped examples at a player's decision."""
+    examples = [(name, load_example(name).position) for name in example_names()]
+    return [(name, position) for name, position in examples if position.current_player() >= 0]
+
+
+def agent_request(iterations: int) -> SearchRequest:
+    """The agent's default preset (one worker, no tree reuse: reuse is the caller's table)."""
+    return SearchAgent("native", Limit(iterations=iterations), reuse=False).request(0)
+
+
+PRESETS = {
+    "random rollouts": lambda n: SearchRequest.of(iterations=n),
+    "advisor": lambda n: advisor_request(iterations=n),
+    "advisor, uniform root": lambda n: advisor_request(iterations=n, root_selection="uniform"),
+    "agent": agent_request,
+    "agent, thrifty rollout and prior": lambda n: SearchRequest.of(
+        iterations=n, rollout=THRIFTY_ROLLOUT, prior=THRIFTY_ROLLOUT, rollout_cutoff=4,
+        evaluator=LearnedEvaluator()),
+    "regret matching, step root": lambda n: SearchRequest.of(iterations=n, rollout=DEFAULT_ROLLOUT,
+                                                         simultaneous="rm", step_root=True),
+    "exp3, widening": lambda n: SearchRequest.of(iterations=n, rollout=DEFAULT_ROLLOUT, simultaneous="exp3",
+                                              widening=0.5, exploration_below=0.4),
+}
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("seed", [1, 2712])
+def test_root_statistics_equal_the_python_search(preset: str, seed: int) -> None:
+    iterations = 150
+    request = PRESETS[preset](iterations)
+    assert native_search.unsupported(native_request(request)) == ""
+    compared = 0
+    for name, position in decision_examples():
+        native = grow(position, native_request(request), seed, iterations)
+        if native is None:
+            continue  # an exact-endgame leaf: the Python search runs (tested below)
+        python = run_tree(position, request, seed, iterations)
+        [(sums, player_sums)], joint, nodes, done = native
+        assert done == iterations and joint == {}
+        assert sums == python.sums, name
+        assert player_sums == python.player_sums, name
+        assert nodes == python.nodes, name
+        compared += 1
+    assert compared >= 5
+
+
+def test_an_exact_endgame_leaf_hands_the_search_back_to_python() -> None:
+    position = load_example("endgame-solo").position
+    request = agent_request(50)
+    assert grow(position, native_request(request), 1, 50) is None
+    without_oracle = SearchRequest.of(iterations=50, rollout=DEFAULT_ROLLOUT)
+    assert grow(position, native_request(without_oracle), 1, 50) is not None
+
+
+class FirstLegal:
+    """A rollout policy the core does not play: the first legal action."""
+
+    def choose(self, state: Position, rng: random.Random) -> int:
+        """The first legal action."""
+        return state.legal_actions()[0]
+
+
+def test_requests_the_core_cannot_copy_are_named() -> None:
+    assert native_search.unsupported(native_request(SearchRequest.of(iterations=10, keep_tree=True))) == "a kept tree"
+    first_legal = FirstLegal()
+    assert native_search.unsupported(native_request(SearchRequest.of(iterations=10, rollout=first_legal))) \
+        == f"the rollout policy {first_legal!r}"
+
+
+def test_a_time_limit_stops_the_native_search_on_the_clock() -> None:
+    position = load_example("opening-2p").position
+    found = grow(position, native_request(SearchRequest.of(seconds=0.05)), 1, None)
+    assert found is not None
+    [(sums, _)], _, _, done = found
+    assert done > 0 and sum(s.visits for s in sums.values()) == done
+
+
+def test_a_kept_table_grows_as_the_python_one_across_searches() -> None:
+    """Tree reuse: two searches on one native table give what two on one Python table give, and
+    the native table converted (search.backend.KeptTree) is the Python one."""
+    first, second = decision_examples()[0][1], decision_examples()[1][1]
+    request = agent_request(80)
+    table = native_search.new_table()
+    python_table: dict = {}
+    for position, seed in ((first, 3), (first, 4), (second, 5)):
+        native = grow(position, native_request(request), seed, 80, table)
+        python = run_tree(position, request, seed, 80, nodes=python_table)
+        assert native is not None
+        assert native == ([(python.sums, python.player_sums)], {}, python.nodes, python.iterations)
+    converted = nodes_from_native(table.export())
+    assert list(converted) == list(python_table)
+    assert {k: {a: repr(s) for a, s in n.items()} for k, n in converted.items()} == \
+        {k: {a: repr(s) for a, s in n.items()} for k, n in python_table.items()}
+
+
+def test_a_game_between_default_agents_is_the_same_on_both_backends(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The agent's default (tree reuse, exact endgames: the last walk falls back to Python with the
+    table converted) plays the same moves and finds the same statistics on both backends."""
+
+    backends: set[str] = set()
+
+    def play(backend: str) -> list[tuple[int, tuple]]:
+        monkeypatch.setenv("REFUGE_BACKEND", backend)
+        agents = [SearchAgent(f"seat {seat}", Limit(iterations=40)) for seat in range(2)]
+        position = Position.new_game(2, "forest")
+        rng = random.Random(5)
+        moves: list[tuple[int, tuple]] = []
+        while not position.is_terminal() and len(moves) < 120:
+            if position.is_chance():
+                position.apply(position.sample_chance(rng))
+                continue
+            agent = agents[position.current_player()]
+            action = agent.choose(position, rng)
+            searched = agent.last.actions if agent.last is not None and len(position.legal_actions()) > 1 else ()
+            if agent.last is not None and backend == "":
+                backends.add(agent.last.backend)
+            moves.append((int(action), searched))
+            agent.last = None
+            position.apply(int(action))
+        return moves
+
+    python = play("python")
+    monkeypatch.delenv("REFUGE_BACKEND")
+    assert play("") == python
+    assert backends == {"native", "python"}  # native, then the last walk's exact endgames in Python
+
+
+def step_decisions() -> list[Position]:
+    """Both seats' decisions of a simultaneous step, each as its seat sees it: played on from the
+    opening (seeded random play) to a step where both decide, seat 0's choice made for seat 1."""
+    rng = random.Random(4)
+    position = load_example("opening-2p").position
+    while True:
+        if position.is_chance():
+            position.apply(position.sample_chance(rng))
+            continue
+        legal = position.legal_actions()
+        if position.is_simultaneous() and position.current_player() == 0 and len(legal) > 1:
+            later = position.copy()
+            later.apply(legal[0])
+            if later.current_player() == 1 and later.is_simultaneous() and len(later.legal_actions()) > 1:
+                return [position, later]
+        position.apply(legal[int(rng.random() * len(legal))])
+
+
+@pytest.mark.parametrize("pinned", [None, {1: -1}])
+def test_a_step_search_equals_python(pinned: dict[int, int] | None) -> None:
+    """search_step's tree (an answer node per seat, the joint cells, pinned actions) natively."""
+    decisions = step_decisions()
+    if pinned is not None:
+        pinned = {1: decisions[1].legal_actions()[-1]}
+    request = advisor_request(iterations=200, seed=3)
+    native = grow(decisions[0], native_request(request), 3, 200, None, decisions[1:], pinned)
+    python = run_tree(decisions[0], request, 3, 200, also=tuple(decisions[1:]), pinned=pinned)
+    assert native is not None
+    answers, joint, nodes, done = native
+    assert answers == [(a.sums, a.player_sums) for a in python.answers]
+    assert joint == python.joint and len(joint) > 1
+    assert (nodes, done) == (python.nodes, python.iterations)

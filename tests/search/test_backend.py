@@ -1,0 +1,72 @@
+"""Which engine a search runs on (search/backend.py): the native core where it copies the request
+exactly, else Python; ``REFUGE_BACKEND`` forces either; the answer is the same."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.players.presets import advisor_request
+from positions.examples import load_example
+from positions.kernel import native_search
+from search.errors import SearchError
+from search.ismcts import search
+from search.request import SearchRequest
+from toy_games import DiceGame
+
+needs_native = pytest.mark.skipif(not native_search.built(), reason="the native core is not built")
+
+
+def test_a_game_without_a_native_core_runs_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("REFUGE_BACKEND", raising=False)
+    assert search(DiceGame(), SearchRequest.of(iterations=20)).backend == "python"
+    monkeypatch.setenv("REFUGE_BACKEND", "native")
+    with pytest.raises(SearchError, match="REFUGE_BACKEND=native, but .*: the game has no native core"):
+        search(DiceGame(), SearchRequest.of(iterations=20))
+
+
+def test_a_backend_that_does_not_exist_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REFUGE_BACKEND", "fortran")
+    with pytest.raises(SearchError, match="REFUGE_BACKEND must be python or native, got 'fortran'"):
+        search(DiceGame(), SearchRequest.of(iterations=20))
+
+
+def test_forcing_python_runs_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REFUGE_BACKEND", "python")
+    position = load_example("opening-2p").position
+    assert search(position, SearchRequest.of(iterations=20)).backend == "python"
+
+
+def test_a_request_the_core_cannot_copy_runs_in_python_and_forcing_native_names_why(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    position = load_example("opening-2p").position
+    request = SearchRequest.of(iterations=20, keep_tree=True)
+    monkeypatch.delenv("REFUGE_BACKEND", raising=False)
+    assert search(position, request).backend == "python"
+    monkeypatch.setenv("REFUGE_BACKEND", "native")
+    why = "a kept tree" if native_search.built() else "the native core is not built"
+    with pytest.raises(SearchError, match=why):
+        search(position, request)
+
+
+@needs_native
+@pytest.mark.parametrize("workers", [1, 2])
+def test_both_backends_give_the_same_result(monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
+    position = load_example("which-tile").position
+    request = advisor_request(iterations=300, seed=11, workers=workers)
+    monkeypatch.setenv("REFUGE_BACKEND", "python")
+    python = search(position, request)
+    monkeypatch.setenv("REFUGE_BACKEND", "native")
+    native = search(position, request)
+    assert native.backend == "native" and python.backend == "python"
+    assert native.actions == python.actions
+    assert (native.chosen, native.per_worker_iterations) == (python.chosen, python.per_worker_iterations)
+
+
+@needs_native
+def test_a_progress_hook_or_tree_reuse_keeps_the_search_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("REFUGE_BACKEND", raising=False)
+    position = load_example("opening-2p").position
+    request = SearchRequest.of(iterations=20)
+    assert search(position, request).backend == "native"
+    assert search(position, request, on_progress=lambda result, tree: None).backend == "python"
+    assert search(position, request, reuse={}).backend == "python"
