@@ -59,3 +59,12 @@ def test_a_seat_out_of_range_is_refused() -> None:
     nat = refuge_native.State.new_game(2, "meadows")
     with pytest.raises(ValueError, match="player 2: the game has 2 players"):
         nat.information_set_key(2)
+
+
+def test_the_heuristic_is_asked_only_at_a_decision() -> None:
+    nat = refuge_native.State.new_game(2, "meadows")
+    rng = refuge_native.Rng(1)
+    while not nat.is_chance():
+        nat.apply(nat.heuristic_choice(rng))
+    with pytest.raises(ValueError, match="not at a decision"):
+        nat.heuristic_choice(rng)

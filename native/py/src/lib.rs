@@ -119,8 +119,9 @@ impl Heuristic {
         Heuristic { inner: THRIFTY_ROLLOUT }
     }
 
-    /// The policy's choice at `state` (Python twin: `HeuristicPolicy.choose`).
+    /// The policy's choice at `state`, a decision (Python twin: `HeuristicPolicy.choose`).
     fn choose(&self, state: &State, rng: &mut Rng) -> PyResult<i32> {
+        state.check_decision()?;
         guard(|| Ok(self.inner.choose(&state.inner, &mut rng.inner)))
     }
 }
@@ -284,8 +285,9 @@ impl State {
         }))
     }
 
-    /// The default rollout policy's choice (Python twin: `DEFAULT_ROLLOUT.choose`).
+    /// The default rollout policy's choice at a decision (Python twin: `DEFAULT_ROLLOUT.choose`).
     fn heuristic_choice(&self, rng: &mut Rng) -> PyResult<i32> {
+        self.check_decision()?;
         guard(|| Ok(heuristic::heuristic_choice(&self.inner, &mut rng.inner)))
     }
 
@@ -300,6 +302,13 @@ impl State {
 }
 
 impl State {
+    fn check_decision(&self) -> PyResult<()> {
+        if self.inner.decisions().is_empty() || self.inner.is_chance() {
+            return Err(PyValueError::new_err("heuristic: the position is not at a decision"));
+        }
+        Ok(())
+    }
+
     fn check_player(&self, player: usize) -> PyResult<()> {
         if player >= self.inner.players {
             return Err(PyValueError::new_err(format!("player {player}: the game has {} players", self.inner.players)));
