@@ -20,8 +20,8 @@ ROOTS = ("positions", "search", "advisor", "lab")
 """Our top-level packages; imports of anything else (the standard library, numpy, ...) are free."""
 PRODUCT = ("positions", "search", "advisor")
 """The packages `refuge` ships; ``lab`` (experiments and their scripts) may import them, never the reverse."""
-ENTRY_POINTS = ("advisor.__main__",)
-"""Where the product starts: `refuge` (whose commands include `refuge serve`)."""
+ENTRY_POINTS = ("advisor.__main__", "advisor.api")
+"""Where the product starts: `refuge` (whose commands include `refuge serve`) and the Python API."""
 
 ALLOWED: dict[str, tuple[str, ...]] = {
     "positions": ("positions",),

@@ -52,7 +52,7 @@ def test_annotate_never_calls_best_a_move_below_the_move_played() -> None:
 
 
 def test_rank_notes_say_why_a_lower_win_chance_is_ranked_first() -> None:
-    advice = Advice(_decide_position(), WITHIN_NOISE, SearchRequest(iterations=1), None)
+    advice = Advice(_decide_position(), WITHIN_NOISE, SearchRequest.of(iterations=1), None)
     rows = advice_rows(advice)
     assert [row[1] for row in rows] == ["return", "draw"] and rows[0][2] == "73.2%" < rows[1][2]
     assert "first: higher exp. score, win within noise" in rows[0][-1]
@@ -61,7 +61,7 @@ def test_rank_notes_say_why_a_lower_win_chance_is_ranked_first() -> None:
 
 def test_rank_notes_explain_a_starved_option_ranked_below_a_lower_win() -> None:
     starved = _result(_stats(RETURN, 1900, 0.50, 0.02, 40.0), _stats(DRAW, 30, 0.60, 0.17, 41.0))
-    advice = Advice(_decide_position(), starved, SearchRequest(iterations=1), None)
+    advice = Advice(_decide_position(), starved, SearchRequest.of(iterations=1), None)
     rows = advice_rows(advice)
     assert [row[1] for row in rows] == ["return", "draw"]
     assert "few visits" in rows[1][-1]
@@ -69,7 +69,7 @@ def test_rank_notes_explain_a_starved_option_ranked_below_a_lower_win() -> None:
 
 def test_rows_in_win_order_carry_no_rank_note() -> None:
     clear = _result(_stats(RETURN, 1500, 0.30, 0.02, 40.0), _stats(DRAW, 500, 0.70, 0.04, 45.0))
-    rows = advice_rows(Advice(_decide_position(), clear, SearchRequest(iterations=1), None))
+    rows = advice_rows(Advice(_decide_position(), clear, SearchRequest.of(iterations=1), None))
     assert [row[1] for row in rows] == ["draw", "return"] and rows[0][-1] == rows[1][-1] == ""
 
 
@@ -83,7 +83,7 @@ def test_the_difference_is_in_percentage_points_and_within_minus_one_to_one() ->
 def test_best_move_json_carries_the_difference_interval_of_its_verdict() -> None:
     for result in (WITHIN_NOISE, _result(_stats(RETURN, 1500, 0.30, 0.02, 40.0),
                                          _stats(DRAW, 500, 0.70, 0.04, 45.0))):
-        advice = Advice(_decide_position(), result, SearchRequest(iterations=1), None)
+        advice = Advice(_decide_position(), result, SearchRequest.of(iterations=1), None)
         data = advice_to_data(advice)
         gap = data["difference_to_second"]
         low, high = gap["ci95"]

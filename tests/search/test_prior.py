@@ -54,8 +54,10 @@ def test_a_search_with_a_prior_is_deterministic_by_seed(workers: int) -> None:
 
 def test_prior_is_used_only_when_asked() -> None:
     """Without a prior the root's first visit is a uniform pick among untried actions; with one,
-    the prior's action is tried first, and the prior is asked once per new node."""
-    pos = midgame()
+    the prior's action is tried first, and the prior is asked once per new node (a midgame decision
+    that is not a later seat of a simultaneous step, whose tree would grow from the step's start)."""
+    pos = midgame(decisions=23)
+    assert not pos.is_simultaneous()
     legal = list(pos.legal_actions())
     assert len(legal) > 1
     prior = Always(-1)

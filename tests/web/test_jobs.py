@@ -72,6 +72,14 @@ def test_an_analysis_streams_its_growing_search_until_the_iteration_cap(client: 
         assert report["table"]["note"].startswith("noise (95%): the search's Monte Carlo noise")
 
 
+def as_tabulated(cell: str) -> str:
+    """A table cell as tabulate prints it: a decimal number read as one ("54.0" -> "54")."""
+    try:
+        return format(float(cell), "g") if "." in cell else cell
+    except ValueError:
+        return cell
+
+
 def test_an_analysis_shows_what_best_move_shows(client: TestClient) -> None:
     """The final report holds `refuge best-move --json`'s answer for the same budget and seed, and
     its table, reason and line as best-move prints them (the same request: exact endgames too)."""
@@ -89,7 +97,8 @@ def test_an_analysis_shows_what_best_move_shows(client: TestClient) -> None:
     assert f"Recommendation: {result['best']} ({result['reason']})" in printed
     assert f"Line: {result['line_text']}" in printed and result["table"]["note"] in printed
     for row in result["table"]["rows"]:
-        assert re.search(r"\s+".join(re.escape(str(cell)) for cell in row if cell != ""), printed), row
+        shown = (as_tabulated(str(cell)) for cell in row if cell != "")
+        assert re.search(r"\s+".join(re.escape(cell) for cell in shown), printed), row
 
 
 def test_a_solved_endgame_is_marked_exact_while_the_search_grows(games: str) -> None:
