@@ -570,7 +570,7 @@ def search(state: Game, request: SearchRequest, on_progress: Progress | None = N
                          kept.native_table(state) if kept is not None else None) if backend == "native" else None
     if grown is None:
         backend = "python"
-        table = kept.python_nodes(nodes_from_native) if kept is not None else reuse
+        table = kept.python_nodes(nodes_from_native) if kept is not None else python_table
         if on_progress is not None or table is not None:
             jobs = [jobs[0]._replace(on_progress=on_progress, progress_every=max(1, progress_every), nodes=table)]
         outcomes = map_in_processes(run_tree, jobs)
