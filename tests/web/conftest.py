@@ -9,7 +9,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from advisor.web.app import create_app
-from webtools import CHROMIUM, CHROMIUM_ARGS, LiveServer, make_games, small_config, LOCAL
+from webtools import CHROMIUM, CHROMIUM_ARGS, SCREENS, LiveServer, make_games, small_config, LOCAL
 
 
 @pytest.fixture
@@ -42,3 +42,25 @@ def browser():
         yield chromium
         chromium.close()
 
+
+
+@pytest.fixture
+def page_at(browser):
+    """A fresh page at one of :data:`SCREENS`; a script error on any page fails the test."""
+    from test_browser import TIMEOUT_MS
+
+    contexts, errors = [], []
+
+    def make(screen: str):
+        width, height = SCREENS[screen]
+        context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS * 3)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, f"script errors on the page: {errors}"

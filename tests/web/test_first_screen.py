@@ -11,30 +11,10 @@ import os
 import pytest
 
 from test_browser import TIMEOUT_MS, not_blank
-from webtools import GAME, LiveServer
+from webtools import GAME, SCREENS, LiveServer
 
-SCREENS = {"desktop": (1280, 800), "phone": (390, 844)}
 DATA = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data")
 
-
-@pytest.fixture
-def context_at(browser):
-    contexts = []
-    errors: list[str] = []
-
-    def make(screen: str):
-        width, height = SCREENS[screen]
-        context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS * 3)
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
-    assert not errors, f"script errors on the page: {errors}"
 
 
 def first_screen(page, tmp_path, name: str) -> None:
@@ -53,9 +33,9 @@ def in_view(page, selector: str) -> bool:
 
 
 @pytest.mark.parametrize("screen", ["desktop", "phone"])
-def test_the_decision_its_options_and_the_answer_are_on_the_first_screen(context_at, live: LiveServer,
+def test_the_decision_its_options_and_the_answer_are_on_the_first_screen(page_at, live: LiveServer,
                                                                           tmp_path, screen) -> None:
-    page = context_at(screen)
+    page = page_at(screen)
     page.goto(f"{live.url}/board?example=storm-one-away")
     page.wait_for_selector(".player >> nth=1")
     assert page.inner_text("#decision-text") == "Ann (0) to decide: return or draw"
@@ -89,9 +69,9 @@ def _polyline_values(page) -> list[list[float]]:
         line.getAttribute('points').trim().split(' ').map((xy) => 1 - (parseFloat(xy.split(",")[1]) - 12) / (200 - 12 - 20)))""")
 
 
-def test_the_review_graph_is_every_players_chance_with_the_result_and_the_budget(context_at, live: LiveServer,
+def test_the_review_graph_is_every_players_chance_with_the_result_and_the_budget(page_at, live: LiveServer,
                                                                                  tmp_path) -> None:
-    page = context_at("desktop")
+    page = page_at("desktop")
     page.goto(f"{live.url}/review?file={GAME}&iterations=3")
     page.wait_for_selector('.move[data-event="0"].current')
     assert page.inner_text("#result") == "unfinished: 141 events"  # this record stops in walk 4
@@ -111,9 +91,9 @@ def test_the_review_graph_is_every_players_chance_with_the_result_and_the_budget
     first_screen(page, tmp_path, "review-desktop")
 
 
-def test_review_on_a_phone_stays_put_and_keeps_the_stepper_on_one_line(context_at, live: LiveServer,
+def test_review_on_a_phone_stays_put_and_keeps_the_stepper_on_one_line(page_at, live: LiveServer,
                                                                        tmp_path) -> None:
-    page = context_at("phone")
+    page = page_at("phone")
     page.goto(f"{live.url}/review?file={GAME}")
     page.wait_for_selector('.move[data-event="0"].current')
     page.keyboard.press("ArrowRight")
@@ -129,8 +109,8 @@ def test_review_on_a_phone_stays_put_and_keeps_the_stepper_on_one_line(context_a
     first_screen(page, tmp_path, "index-phone")
 
 
-def test_an_invalid_upload_opens_the_editor_with_its_problems(context_at, live: LiveServer, tmp_path) -> None:
-    page = context_at("desktop")
+def test_an_invalid_upload_opens_the_editor_with_its_problems(page_at, live: LiveServer, tmp_path) -> None:
+    page = page_at("desktop")
     page.goto(f"{live.url}/")
     page.wait_for_selector("#example-list li")
     bad = json.loads(page.evaluate("fetch('/api/examples/opening-2p').then((r) => r.text())"))
@@ -143,9 +123,9 @@ def test_an_invalid_upload_opens_the_editor_with_its_problems(context_at, live: 
     first_screen(page, tmp_path, "invalid-upload")
 
 
-def test_a_mistyped_example_gets_a_did_you_mean_and_an_unknown_bag_says_unknown(context_at, live: LiveServer,
+def test_a_mistyped_example_gets_a_did_you_mean_and_an_unknown_bag_says_unknown(page_at, live: LiveServer,
                                                                                tmp_path) -> None:
-    page = context_at("phone")
+    page = page_at("phone")
     page.goto(f"{live.url}/board?example=storm-one-awy")
     page.wait_for_selector("#errors .error")
     assert "did you mean 'storm-one-away'?" in page.inner_text("#errors")

@@ -17,9 +17,8 @@ from click.testing import CliRunner
 from advisor.cli import cli
 from test_browser import TIMEOUT_MS, not_blank
 from test_insights_page import KEY, _serial
-from webtools import GAME, LiveServer, make_games, small_config
+from webtools import GAME, SCREENS, LiveServer, make_games, small_config
 
-SCREENS = {"desktop": (1280, 800), "phone": (390, 844)}
 REVIEWED = "reviewed.json"
 """A copy of GAME with an annotation saved beside it (the other copy has none)."""
 PAGES = ["/", "/board?example=storm-one-away", "/editor", f"/review?file={REVIEWED}", "/track",
@@ -58,24 +57,6 @@ def site(tmp_path_factory, annotation) -> Iterator[LiveServer]:
         yield server
 
 
-@pytest.fixture
-def open_at(browser):
-    contexts, errors = [], []
-
-    def make(screen: str):
-        width, height = SCREENS[screen]
-        context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS * 3)
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
-    assert not errors, f"script errors on the page: {errors}"
-
 
 def screenshot(page, tmp_path, name: str) -> str:
     path = os.path.join(tmp_path, f"{name}.png")
@@ -102,9 +83,9 @@ def cursor_x(page) -> float:
 
 # --- the review ------------------------------------------------------------------------------------
 
-def test_the_review_shows_board_graph_and_current_move_on_one_screen(open_at, site: LiveServer, tmp_path,
+def test_the_review_shows_board_graph_and_current_move_on_one_screen(page_at, site: LiveServer, tmp_path,
                                                                    annotation: dict) -> None:
-    page = open_at("desktop")
+    page = page_at("desktop")
     page.goto(f"{site.url}/review?file={REVIEWED}")
     page.wait_for_selector('.move[data-event="0"].current')
     page.wait_for_selector("svg.win-chart polyline.curve >> nth=1")  # the saved annotation, no job
@@ -145,8 +126,8 @@ def test_the_review_shows_board_graph_and_current_move_on_one_screen(open_at, si
     assert not overlapping, overlapping[:3]
 
 
-def test_the_review_on_a_phone_is_no_wider_than_the_screen(open_at, site: LiveServer, tmp_path) -> None:
-    page = open_at("phone")
+def test_the_review_on_a_phone_is_no_wider_than_the_screen(page_at, site: LiveServer, tmp_path) -> None:
+    page = page_at("phone")
     page.goto(f"{site.url}/review?file={REVIEWED}")
     page.wait_for_selector("svg.win-chart polyline.curve >> nth=1")
     page.keyboard.press("ArrowRight")
@@ -157,9 +138,9 @@ def test_the_review_on_a_phone_is_no_wider_than_the_screen(open_at, site: LiveSe
     screenshot(page, tmp_path, "review-phone")
 
 
-def test_refuge_annotates_json_dropped_on_the_review_is_shown_and_saved(open_at, site: LiveServer, tmp_path,
+def test_refuge_annotates_json_dropped_on_the_review_is_shown_and_saved(page_at, site: LiveServer, tmp_path,
                                                                        annotation: dict) -> None:
-    page = open_at("desktop")
+    page = page_at("desktop")
     page.goto(f"{site.url}/review?file={GAME}")
     page.wait_for_selector('.move[data-event="0"].current')
     assert page.locator("svg.win-chart polyline.curve").count() == 0
@@ -177,9 +158,9 @@ def test_refuge_annotates_json_dropped_on_the_review_is_shown_and_saved(open_at,
 # --- the board ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("screen", ["desktop", "phone"])
-def test_the_board_analyses_as_you_move_with_win_chances_on_the_buttons(open_at, site: LiveServer, tmp_path,
+def test_the_board_analyses_as_you_move_with_win_chances_on_the_buttons(page_at, site: LiveServer, tmp_path,
                                                                         screen: str) -> None:
-    page = open_at(screen)
+    page = page_at(screen)
     page.goto(f"{site.url}/board?example=storm-one-away")
     assert page.locator("#engine").is_checked()  # on until switched off
     page.wait_for_selector('#decision .action[data-seat="0"] .win >> nth=1')
@@ -200,8 +181,8 @@ def test_the_board_analyses_as_you_move_with_win_chances_on_the_buttons(open_at,
     screenshot(page, tmp_path, f"board-{screen}")
 
 
-def test_the_engine_switch_stays_as_set(open_at, site: LiveServer) -> None:
-    page = open_at("desktop")
+def test_the_engine_switch_stays_as_set(page_at, site: LiveServer) -> None:
+    page = page_at("desktop")
     page.goto(f"{site.url}/board?example=opening-2p")
     page.wait_for_selector("#options tbody tr >> nth=1")
     page.uncheck("#engine")
@@ -221,8 +202,8 @@ def test_the_engine_switch_stays_as_set(open_at, site: LiveServer) -> None:
 # --- every page ----------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path", PAGES)
-def test_no_page_is_wider_than_a_phone(open_at, site: LiveServer, tmp_path, path: str) -> None:
-    page = open_at("phone")
+def test_no_page_is_wider_than_a_phone(page_at, site: LiveServer, tmp_path, path: str) -> None:
+    page = page_at("phone")
     page.goto(f"{site.url}{path}")
     page.wait_for_load_state("networkidle")
     page.wait_for_timeout(300)
@@ -237,8 +218,8 @@ def test_no_page_is_wider_than_a_phone(open_at, site: LiveServer, tmp_path, path
     screenshot(page, tmp_path, "phone" + path.split("?")[0].replace("/", "-"))
 
 
-def test_a_problem_beside_a_field_does_not_widen_its_row(open_at, site: LiveServer, tmp_path) -> None:
-    page = open_at("desktop")
+def test_a_problem_beside_a_field_does_not_widen_its_row(page_at, site: LiveServer, tmp_path) -> None:
+    page = page_at("desktop")
     page.goto(f"{site.url}/editor")
     page.wait_for_selector(".validity.ok")
     steps = '[data-path="players[1].steps"]'

@@ -73,3 +73,6 @@ def stubborn_job(conn: object) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     while True:
         time.sleep(0.05)
+
+SCREENS = {"desktop": (1280, 800), "phone": (390, 844)}
+"""The two screens pages are looked at on: a laptop and a phone (CSS pixels)."""
