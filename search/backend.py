@@ -148,11 +148,11 @@ def native_trees(state: Game, request: SearchRequest, seeds: Sequence[int], budg
     node count, iterations and kept tree, in worker order; `also` and `pinned` as ``search_step``'s),
     on `table` when given (one worker: tree reuse); ``None`` when one of them met a leaf the core
     cannot value as Python would (run Python; `table` is left as it was)."""
-    request = native_request(request)
+    flat = native_request(request)
     grow = state.native_search  # type: ignore[attr-defined]
 
     def one(job: tuple[int, int | None]) -> NativeTree | None:
-        return grow(request, job[0], job[1], table, also, pinned)  # type: ignore[no-any-return]
+        return grow(flat, job[0], job[1], table, also, pinned)  # type: ignore[no-any-return]
 
     jobs = list(zip(seeds, budgets))
     if len(jobs) == 1:

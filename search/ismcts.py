@@ -541,7 +541,8 @@ def tree_from_native(exported: NativeKept) -> SearchTree:
     nodes as indices into them)."""
     exported_nodes, walked = exported
     keys = [key for key, _ in exported_nodes]
-    nodes = {key: {action: (visits, value_sum) for action, visits, value_sum in edges} for key, edges in exported_nodes}
+    nodes: dict[Hashable, dict[int, tuple[float, float]]] = {
+        key: {action: (visits, value_sum) for action, visits, value_sum in edges} for key, edges in exported_nodes}
     following: Following = {(keys[start], action): {keys[child]: times for child, times in children}
                              for (start, action), children in walked}
     return SearchTree(nodes, following)
@@ -581,7 +582,7 @@ def search(state: Game, request: SearchRequest, on_progress: Progress | None = N
                          kept.native_table(state) if kept is not None else None) if backend == "native" else None
     if grown is None:
         backend = "python"
-        table = kept.python_nodes(nodes_from_native) if kept is not None else reuse
+        table = kept.python_nodes(nodes_from_native) if kept is not None else python_table
         if on_progress is not None or table is not None:
             jobs = [jobs[0]._replace(on_progress=on_progress, progress_every=max(1, progress_every), nodes=table)]
         outcomes = map_in_processes(run_tree, jobs)

@@ -23,7 +23,10 @@ type RootStatistics = (Vec<(Sums, PlayerSums)>, Vec<(Vec<i32>, Vec<f64>)>, usize
 
 /// A kept tree: every node of the table as `(key, [(action, visits, value_sum), ...])` in the order
 /// added, and the edges walked with the nodes as indices into that list.
-type KeptTree = (Vec<(NodeKey, Vec<(i32, u64, f64)>)>, Walked);
+type KeptTree = (Vec<KeptNode>, Walked);
+
+/// A kept node: its key and every action's (action, visits, value sum).
+type KeptNode = (NodeKey, Vec<(i32, u64, f64)>);
 
 /// A heuristic policy's parameters (aggression, max-value buying, draw gain, tie draw, behind, save
 /// ratio, save margin), as `HeuristicPolicy` holds them.
@@ -52,7 +55,7 @@ pub struct SearchTable {
 
 /// The table's nodes with every action's (visits, value sum), in the order added (⇄ the node
 /// half of `search.ismcts._kept`).
-fn kept_nodes(table: &Table<(usize, u64, i32)>) -> Vec<(NodeKey, Vec<(i32, u64, f64)>)> {
+fn kept_nodes(table: &Table<(usize, u64, i32)>) -> Vec<KeptNode> {
     table
         .entries()
         .map(|(key, node)| (*key, node.edges.iter().map(|(a, e)| (*a, e.visits, e.value_sum)).collect()))
