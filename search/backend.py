@@ -16,15 +16,16 @@ from typing import Any, Callable, Hashable, Mapping, Sequence
 
 from search.errors import SearchError
 from search.policies import UniformRandom
-from search.protocol import Game, NativeTree
+from search.protocol import Game, NativeKept, NativeTree
 from search.records import JointCell, PlayerSums, RootStats
 from search.request import MIXING, RootSums, SearchRequest
 
 BACKEND_ENV = "REFUGE_BACKEND"
 """``python`` or ``native``: force the search's engine (unset: native where it can)."""
 BACKENDS = ("python", "native")
-NativeOutcome = tuple[list[RootSums], dict[tuple[int, ...], JointCell], int, int]
-"""One natively grown tree: every answer's root sums, the joint cells, its nodes, its iterations."""
+NativeOutcome = tuple[list[RootSums], dict[tuple[int, ...], JointCell], int, int, NativeKept | None]
+"""One natively grown tree: every answer's root sums, the joint cells, its nodes, its iterations, and
+with ``keep_tree`` its kept tree as the core exports it."""
 
 
 def forced_backend() -> str:
@@ -144,7 +145,7 @@ def native_trees(state: Game, request: SearchRequest, seeds: Sequence[int], budg
                  table: Any = None, also: Sequence[Game] = (),
                  pinned: Mapping[int, int] | None = None) -> list[NativeOutcome] | None:
     """Every worker's tree grown natively, in threads (every answer's root sums, the joint cells,
-    node count and iterations, in worker order; `also` and `pinned` as ``search_step``'s),
+    node count, iterations and kept tree, in worker order; `also` and `pinned` as ``search_step``'s),
     on `table` when given (one worker: tree reuse); ``None`` when one of them met a leaf the core
     cannot value as Python would (run Python; `table` is left as it was)."""
     flat = native_request(request)
@@ -163,8 +164,8 @@ def native_trees(state: Game, request: SearchRequest, seeds: Sequence[int], budg
     if len(grown) < len(trees):
         return None
     return [([root_sums(sums, player_sums) for sums, player_sums in answers],
-             {cell: joint_cell(sums) for cell, sums in joint.items()}, nodes, done)
-            for answers, joint, nodes, done in grown]
+             {cell: joint_cell(sums) for cell, sums in joint.items()}, nodes, done, kept)
+            for answers, joint, nodes, done, kept in grown]
 
 
 def root_sums(sums: Mapping[int, Sequence[float]], player_sums: Mapping[int, Sequence[float]]) -> RootSums:

@@ -30,7 +30,7 @@ from search.errors import SearchError
 from search.backend import KeptTree, choose_backend, native_trees
 from search.policies import UniformRandom
 from search.parallel import derive_seed, map_in_processes, split_iterations
-from search.protocol import CHANCE_PLAYER, TERMINAL_PLAYER, Evaluator, Game, Policy
+from search.protocol import CHANCE_PLAYER, TERMINAL_PLAYER, Evaluator, Game, NativeKept, Policy
 from search.records import JointCell, PlayerSums, RootStats
 from search.request import (MIXING, Following, RootSums, SearchConfig, SearchRequest, SearchResult, SearchTree,
                             with_exact_values)
@@ -536,6 +536,18 @@ def nodes_from_native(exported: Sequence[tuple[Hashable, Sequence[tuple[int, int
     return nodes
 
 
+def tree_from_native(exported: NativeKept) -> SearchTree:
+    """A native core's kept tree as :func:`_kept` makes it (nodes, then the edges walked with the
+    nodes as indices into them)."""
+    exported_nodes, walked = exported
+    keys = [key for key, _ in exported_nodes]
+    nodes: dict[Hashable, dict[int, tuple[float, float]]] = {
+        key: {action: (visits, value_sum) for action, visits, value_sum in edges} for key, edges in exported_nodes}
+    following: Following = {(keys[start], action): {keys[child]: times for child, times in children}
+                             for (start, action), children in walked}
+    return SearchTree(nodes, following)
+
+
 def search(state: Game, request: SearchRequest, on_progress: Progress | None = None,
            progress_every: int = 64, reuse: dict[Hashable, Node] | KeptTree | None = None) -> SearchResult:
     """Search the decision at `state` for its current player; never mutates `state`.
@@ -576,8 +588,9 @@ def search(state: Game, request: SearchRequest, on_progress: Progress | None = N
         outcomes = map_in_processes(run_tree, jobs)
     else:
         seconds = time.perf_counter() - start
-        outcomes = [TreeOutcome(answers[0].sums, answers[0].player_sums, done, seconds, nodes)
-                    for answers, _, nodes, done in grown]
+        outcomes = [TreeOutcome(answers[0].sums, answers[0].player_sums, done, seconds, nodes,
+                                None if kept is None else tree_from_native(kept))
+                    for answers, _, nodes, done, kept in grown]
     result = SearchResult.from_trees(player, state.legal_actions(),
                                      [RootSums(o.sums, o.player_sums) for o in outcomes],
                                      time.perf_counter() - start,
@@ -678,7 +691,7 @@ def search_step(decisions: Sequence[Game], request: SearchRequest,
         outcomes = map_in_processes(run_tree, jobs)
     else:
         outcomes = [TreeOutcome(answers[0].sums, answers[0].player_sums, done, time.perf_counter() - start, nodes,
-                                None, tuple(answers), joint) for answers, joint, nodes, done in grown]
+                                None, tuple(answers), joint) for answers, joint, nodes, done, _ in grown]
     seconds = time.perf_counter() - start
     results = []
     for index, decision in enumerate(decisions):

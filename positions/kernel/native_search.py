@@ -21,10 +21,13 @@ except ImportError:  # the crate is not built: the Python search runs
 Answer = tuple[dict[int, list[float]], dict[int, list[float]]]
 """One answer node's statistics: per root action ``[visits, value_sum, score_sum, policy_sum]``, and
 per root action played every player's return sum, score sum and the decider's squared-score sum."""
-NativeTree = tuple[list[Answer], dict[tuple[int, ...], list[float]], int, int]
+Kept = tuple[list[tuple[Any, list[tuple[int, int, float]]]], list[tuple[tuple[int, int], list[tuple[int, int]]]]]
+"""A kept tree: every node as ``(key, [(action, visits, value_sum), ...])`` in the order added, and
+the edges walked as ``((node index, action), [(next node index, times walked), ...])``."""
+NativeTree = tuple[list[Answer], dict[tuple[int, ...], list[float]], int, int, Kept | None]
 """One tree's answers (the searching player's first, then the later decisions of its step), the
-joint cells (several answers), the number of information sets and the iterations run
-(``search.ismcts.TreeOutcome``'s fields)."""
+joint cells (several answers), the number of information sets, the iterations run and, with
+``keep_tree``, the kept tree (``search.ismcts.TreeOutcome``'s fields)."""
 
 _SIMULTANEOUS = ("uct", "rm", "exp3")
 
@@ -58,7 +61,6 @@ def unsupported(request: Any) -> str:
     if not built():
         return "the native core is not built"
     reasons = [
-        (request.keep_tree, "a kept tree"),
         (request.simultaneous not in _SIMULTANEOUS, f"simultaneous={request.simultaneous}"),
         (not _native_policy(request.rollout), f"the rollout policy {request.rollout!r}"),
         (not _native_policy(request.prior), f"the prior {request.prior!r}"),
@@ -104,10 +106,10 @@ def search(position: Encodable, request: Any, seed: int, iterations: int | None,
         cutoff=cutoff, uniform_root=request.root_selection == "uniform", step_root=request.step_root,
         simultaneous=request.simultaneous, mixing=float(request.mixing), rollout=_heuristic(request.rollout),
         prior=_heuristic(request.prior), evaluator=None if evaluator is None else (list(evaluator[0]), list(evaluator[1])),
-        oracle=request.oracle is not None, table=table)
+        oracle=request.oracle is not None, table=table, keep_tree=bool(request.keep_tree))
     if found is None:
         return None
-    answers, joint, nodes, done = found
+    answers, joint, nodes, done, kept = found
     return ([({action: [visits, value, score, policy] for action, visits, value, score, policy in sums},
               dict(player_sums)) for sums, player_sums in answers],
-            {tuple(cell): sums for cell, sums in joint}, nodes, done)
+            {tuple(cell): sums for cell, sums in joint}, nodes, done, kept)

@@ -13,6 +13,7 @@ import random
 
 import pytest
 
+from advisor.analysis.best_move import advise
 from advisor.players.agents import SearchAgent
 from advisor.players.presets import advisor_request
 from advisor.players.learned import LearnedEvaluator
@@ -20,7 +21,7 @@ from positions import Position
 from positions.examples import example_names, load_example
 from positions.kernel import native_search
 from positions.kernel.heuristics import DEFAULT_ROLLOUT, THRIFTY_ROLLOUT
-from search.ismcts import nodes_from_native, run_tree
+from search.ismcts import nodes_from_native, run_tree, search
 from search.backend import joint_cell, native_request, root_sums
 from search.request import Limit, SearchRequest
 
@@ -68,7 +69,7 @@ def grow(position: Position, *args: object) -> tuple | None:
     found = native_search.search(position, *args)  # type: ignore[arg-type]
     if found is None:
         return None
-    answers, joint, nodes, done = found
+    answers, joint, nodes, done, _ = found
     records = [root_sums(sums, player_sums) for sums, player_sums in answers]
     return ([(r.sums, r.player_sums) for r in records], {cell: joint_cell(v) for cell, v in joint.items()},
             nodes, done)
@@ -138,7 +139,7 @@ class FirstLegal:
 
 
 def test_requests_the_core_cannot_copy_are_named() -> None:
-    assert native_search.unsupported(native_request(SearchRequest.of(iterations=10, keep_tree=True))) == "a kept tree"
+    assert native_search.unsupported(native_request(SearchRequest.of(iterations=10, keep_tree=True))) == ""
     first_legal = FirstLegal()
     assert native_search.unsupported(native_request(SearchRequest.of(iterations=10, rollout=first_legal))) \
         == f"the rollout policy {first_legal!r}"
@@ -168,6 +169,57 @@ def test_a_kept_table_grows_as_the_python_one_across_searches() -> None:
     assert list(converted) == list(python_table)
     assert {k: {a: repr(s) for a, s in n.items()} for k, n in converted.items()} == \
         {k: {a: repr(s) for a, s in n.items()} for k, n in python_table.items()}
+
+
+KEPT_EXAMPLES = ("opening-2p", "map-chain-4p", "buy-bear-deer-or-save", "which-tile", "thinning-cave-3p")
+
+
+def kept_examples() -> list[tuple[str, Position]]:
+    """A few shipped examples at a player's decision for the kept-tree comparisons."""
+    return [(name, position) for name, position in decision_examples() if name in KEPT_EXAMPLES]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("seed", [1, 2712])
+def test_a_kept_tree_equals_the_python_one(monkeypatch: pytest.MonkeyPatch, seed: int, workers: int) -> None:
+    """The advisor's preset with keep_tree: the native search's tree (every node's (visits, value)
+    per action, every edge walked; several workers merged) is the Python search's, in the same order."""
+    request = advisor_request(iterations=120, seed=seed, workers=workers, keep_tree=True)
+    compared = 0
+    for name, position in kept_examples():
+        monkeypatch.setenv("REFUGE_BACKEND", "native")
+        native = search(position, request)
+        if native.backend != "native":
+            continue  # an exact-endgame leaf: the whole search ran in Python
+        monkeypatch.setenv("REFUGE_BACKEND", "python")
+        python = search(position, request)
+        assert native.tree is not None and python.tree is not None
+        assert native.tree.nodes == python.tree.nodes, name
+        assert native.tree.following == python.tree.following, name
+        assert list(native.tree.nodes) == list(python.tree.nodes), name
+        assert list(native.tree.following) == list(python.tree.following), name
+        assert native.actions == python.actions, name
+        compared += 1
+    assert compared >= 3
+
+
+@pytest.mark.parametrize("seed", [1, 2712])
+def test_the_advice_is_the_same_on_both_backends(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """``advise`` (keep_tree: the principal line, the widened intervals) runs natively and gives
+    the Python backend's options and line."""
+    request = advisor_request(iterations=200, seed=seed)
+    compared = 0
+    for name, position in kept_examples():
+        monkeypatch.setenv("REFUGE_BACKEND", "native")
+        native = advise(position, request)
+        monkeypatch.setenv("REFUGE_BACKEND", "python")
+        python = advise(position, request)
+        assert native.result.actions == python.result.actions, name
+        assert native.line == python.line and len(native.line) >= 1, name
+        assert native.ranked == python.ranked, name
+        assert native.exact_mix == python.exact_mix, name
+        compared += native.result.backend == "native"
+    assert compared >= 3
 
 
 def test_a_game_between_default_agents_is_the_same_on_both_backends(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,9 +3,12 @@ exactly, else Python; ``REFUGE_BACKEND`` forces either; the answer is the same."
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from advisor.players.presets import advisor_request
+from positions import Position
 from positions.examples import load_example
 from positions.kernel import native_search
 from search.errors import SearchError
@@ -36,14 +39,22 @@ def test_forcing_python_runs_python(monkeypatch: pytest.MonkeyPatch) -> None:
     assert search(position, SearchRequest.of(iterations=20)).backend == "python"
 
 
+class FirstLegal:
+    """A rollout policy the core does not play: the first legal action."""
+
+    def choose(self, state: Position, rng: random.Random) -> int:
+        """The first legal action."""
+        return state.legal_actions()[0]
+
+
 def test_a_request_the_core_cannot_copy_runs_in_python_and_forcing_native_names_why(
         monkeypatch: pytest.MonkeyPatch) -> None:
     position = load_example("opening-2p").position
-    request = SearchRequest.of(iterations=20, keep_tree=True)
+    request = SearchRequest.of(iterations=20, rollout=FirstLegal())
     monkeypatch.delenv("REFUGE_BACKEND", raising=False)
     assert search(position, request).backend == "python"
     monkeypatch.setenv("REFUGE_BACKEND", "native")
-    why = "a kept tree" if native_search.built() else "the native core is not built"
+    why = "the rollout policy" if native_search.built() else "the native core is not built"
     with pytest.raises(SearchError, match=why):
         search(position, request)
 
@@ -60,6 +71,14 @@ def test_both_backends_give_the_same_result(monkeypatch: pytest.MonkeyPatch, wor
     assert native.backend == "native" and python.backend == "python"
     assert native.actions == python.actions
     assert (native.chosen, native.per_worker_iterations) == (python.chosen, python.per_worker_iterations)
+
+
+@needs_native
+def test_a_kept_tree_runs_natively(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REFUGE_BACKEND", "native")
+    result = search(load_example("which-tile").position, advisor_request(iterations=100, seed=2, keep_tree=True))
+    assert result.backend == "native" and result.tree is not None
+    assert sum(visits for visits, _ in result.tree.nodes[next(iter(result.tree.nodes))].values()) == 100
 
 
 @needs_native

@@ -107,6 +107,8 @@ pub struct Config {
     pub simultaneous: Simultaneous,
     /// ⇄ `mixing`.
     pub mixing: f64,
+    /// ⇄ `keep_tree`: record the edges walked ([`TreeOutcome::edges`]).
+    pub keep_tree: bool,
 }
 
 impl Default for Config {
@@ -122,6 +124,7 @@ impl Default for Config {
             step_root: true,
             simultaneous: Simultaneous::Uct,
             mixing: 0.1,
+            keep_tree: false,
         }
     }
 }
@@ -271,6 +274,35 @@ pub type Sums = Vec<(i32, u64, f64, f64, f64)>;
 /// in the order the actions were first backed up.
 pub type PlayerSums = Vec<(i32, Vec<f64>)>;
 
+/// The edges walked, in the order first walked: per (node index, action) where an edge starts,
+/// every next node (index) with the times walked, in the order first reached (⇄ the `edges` dict
+/// of `ismcts.Tree`, `search.request.Following`, with nodes as indices into the table).
+pub type Walked = Vec<((usize, i32), Vec<(usize, u64)>)>;
+
+/// The edges walked while they grow: [`Walked`] and where each start sits in it (⇄ `Tree.edges`).
+#[derive(Clone, Debug, Default)]
+struct Following {
+    index: HashMap<(usize, i32), usize>,
+    walked: Walked,
+}
+
+impl Following {
+    /// Count one walk from `start` (node, action) to the node `next` (⇄ `Tree.descend`'s
+    /// `walked[key] = walked.get(key, 0) + 1`).
+    fn walk(&mut self, start: (usize, i32), next: usize) {
+        let walked = &mut self.walked;
+        let at = *self.index.entry(start).or_insert_with(|| {
+            walked.push((start, Vec::new()));
+            walked.len() - 1
+        });
+        let children = &mut walked[at].1;
+        match children.iter_mut().find(|(child, _)| *child == next) {
+            Some((_, times)) => *times += 1,
+            None => children.push((next, 1)),
+        }
+    }
+}
+
 /// One tree's root statistics (⇄ `ismcts.TreeOutcome`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TreeOutcome {
@@ -288,10 +320,12 @@ pub struct TreeOutcome {
     /// With several answer nodes: per joint action of theirs (-1: not reached), the iterations,
     /// then every player's return sum and score sum, in the order first met (⇄ `Tree.joint`).
     pub joint: Vec<(Vec<i32>, Vec<f64>)>,
+    /// With `keep_tree`, the edges walked (⇄ `TreeOutcome.tree`'s `following`, the nodes being
+    /// the table's).
+    pub edges: Option<Walked>,
 }
 
-/// One tree's growth (⇄ `ismcts.Tree`, without a belief, chance widening, score utility or a kept
-/// tree's edges).
+/// One tree's growth (⇄ `ismcts.Tree`, without a belief, chance widening or score utility).
 pub struct Tree<'a, G: Game> {
     config: &'a Config,
     helpers: &'a Helpers<'a, G>,
@@ -307,6 +341,7 @@ pub struct Tree<'a, G: Game> {
     joint: Vec<(Vec<i32>, Vec<f64>)>,
     widening: f64,
     path: Vec<Step>,
+    edges: Option<Following>,
 }
 
 impl<'a, G: Game> Tree<'a, G> {
@@ -356,6 +391,7 @@ impl<'a, G: Game> Tree<'a, G> {
             joint: Vec::new(),
             widening: if helpers.rollout.is_some() { config.widening } else { 0.0 },
             path: Vec::new(),
+            edges: if config.keep_tree { Some(Following::default()) } else { None },
         }
     }
 
@@ -376,6 +412,7 @@ impl<'a, G: Game> Tree<'a, G> {
         let mut expanded = false;
         let mut remaining = self.answers.len();
         self.answer_actions.iter_mut().for_each(|a| *a = -1);
+        let mut came_from: Option<(usize, i32)> = None;
         loop {
             let actor = state.current_player();
             if actor < 0 {
@@ -406,6 +443,9 @@ impl<'a, G: Game> Tree<'a, G> {
                     node
                 }
             };
+            if let (Some(edges), Some(start)) = (self.edges.as_mut(), came_from) {
+                edges.walk(start, node);
+            }
             let pinned = if at_answer { index.and_then(|i| self.pinned[i]) } else { None };
             let (edge, action, mix) = match pinned {
                 Some(action) => {
@@ -421,6 +461,7 @@ impl<'a, G: Game> Tree<'a, G> {
                 self.answer_actions[i] = action;
             }
             self.path.push((node, edge, actor as usize, mix));
+            came_from = Some((node, action));
             state.apply(action);
         }
     }
@@ -556,7 +597,8 @@ impl<'a, G: Game> Tree<'a, G> {
             })
             .collect();
         let (sums, player_sums) = answers[0].clone();
-        TreeOutcome { sums, player_sums, iterations, nodes: self.table.len(), answers, joint: self.joint.clone() }
+        let edges = self.edges.as_ref().map(|edges| edges.walked.clone());
+        TreeOutcome { sums, player_sums, iterations, nodes: self.table.len(), answers, joint: self.joint.clone(), edges }
     }
 }
 
@@ -999,6 +1041,27 @@ mod tests {
         let mut visited = Node::default();
         visited.edges.push((0, EdgeStats { visits: 16, ..EdgeStats::default() }));
         assert_eq!(widened_actions(&[0, 1, 2, 3], &visited, 0.5, 2), vec![2, 0, 1]);
+    }
+
+    #[test]
+    fn a_kept_tree_counts_every_walk_below_the_root() {
+        // every decision of a walk but the first is reached along an edge: the edges walked add up
+        // to the visits of every node minus one per iteration
+        let config = Config { keep_tree: true, ..Config::default() };
+        let mut table = Table::default();
+        let outcome = run_tree(&dice(), &config, &Helpers::default(), Rng::new(3), 300, &mut table).unwrap();
+        let edges = outcome.edges.expect("keep_tree records the edges");
+        let walked: u64 = edges.iter().flat_map(|(_, children)| children.iter().map(|c| c.1)).sum();
+        let visits: u64 = table.entries().flat_map(|(_, n)| n.edges.iter().map(|e| e.1.visits)).sum();
+        assert_eq!(walked, visits - 300);
+        // an edge starts at a node's played action and ends at a node of the table
+        for ((start, action), children) in &edges {
+            assert!(table.nodes[*start].edges.iter().any(|(a, s)| a == action && s.visits > 0));
+            assert!(children.iter().all(|(next, times)| *next < table.len() && *times > 0));
+        }
+        let plain = run(&dice(), &Config::default(), &Helpers::default(), Rng::new(3), 300).unwrap();
+        assert_eq!(plain.edges, None);
+        assert_eq!(plain.sums, outcome.sums, "keeping the tree changes no statistic");
     }
 
     #[test]

@@ -7,7 +7,9 @@ use pyo3::prelude::*;
 use refuge_core::evaluator::Model;
 use refuge_core::game::EndgameScope;
 use refuge_core::heuristic::Heuristic;
-use refuge_core::ismcts::{run_step_tree, Config, Helpers, Limit, PlayerSums, Simultaneous, Sums, Table, TreeOutcome};
+use refuge_core::ismcts::{
+    run_step_tree, Config, Helpers, Limit, PlayerSums, Simultaneous, Sums, Table, TreeOutcome, Walked,
+};
 use refuge_core::rng::Rng;
 use refuge_core::state::State;
 
@@ -16,8 +18,15 @@ use crate::guard;
 /// Per answer node (the searching player's first): per root action (action, visits, value sum,
 /// score sum, policy sum) and per root action played every player's return sum, score sum and the
 /// decider's squared-score sum; with several answers the joint cells; the node count; the
-/// iterations run.
-type RootStatistics = (Vec<(Sums, PlayerSums)>, Vec<(Vec<i32>, Vec<f64>)>, usize, u64);
+/// iterations run; with `keep_tree` the kept tree.
+type RootStatistics = (Vec<(Sums, PlayerSums)>, Vec<(Vec<i32>, Vec<f64>)>, usize, u64, Option<KeptTree>);
+
+/// A kept tree: every node of the table as `(key, [(action, visits, value_sum), ...])` in the order
+/// added, and the edges walked with the nodes as indices into that list.
+type KeptTree = (Vec<KeptNode>, Walked);
+
+/// A kept node: its key and every action's (action, visits, value sum).
+type KeptNode = (NodeKey, Vec<(i32, u64, f64)>);
 
 /// A heuristic policy's parameters (aggression, max-value buying, draw gain, tie draw, behind, save
 /// ratio, save margin), as `HeuristicPolicy` holds them.
@@ -42,6 +51,15 @@ fn heuristic(parameters: Option<HeuristicParameters>) -> Option<Heuristic> {
 #[derive(Default)]
 pub struct SearchTable {
     inner: Table<(usize, u64, i32)>,
+}
+
+/// The table's nodes with every action's (visits, value sum), in the order added (⇄ the node
+/// half of `search.ismcts._kept`).
+fn kept_nodes(table: &Table<(usize, u64, i32)>) -> Vec<KeptNode> {
+    table
+        .entries()
+        .map(|(key, node)| (*key, node.edges.iter().map(|(a, e)| (*a, e.visits, e.value_sum)).collect()))
+        .collect()
 }
 
 /// A node's key as Python writes it: `(actor, (player, history, own))`.
@@ -90,11 +108,12 @@ impl SearchTable {
 /// runs Python). With `table` the tree grows on it in place (tree reuse); a search that returns
 /// `None` leaves it as it was. With `also` (the later decisions of the same simultaneous step) the
 /// tree grows from the step's start with an answer node per decision, `pinned` (decision index,
-/// action) played in every iteration. Python twin: `search.ismcts.run_tree`.
+/// action) played in every iteration. With `keep_tree` also the tree: every node's (visits, value
+/// sum) per action and the edges walked ([`KeptTree`]). Python twin: `search.ismcts.run_tree`.
 #[pyfunction]
 #[pyo3(signature = (ints, seed, iterations, seconds=None, *, also=Vec::new(), pinned=Vec::new(), exploration, exploration_below, widening, prior_weight,
                     cutoff, uniform_root, step_root, simultaneous, mixing, rollout, prior, evaluator,
-                    oracle, table=None))]
+                    oracle, table=None, keep_tree=false))]
 #[allow(clippy::too_many_arguments)]
 fn search(
     py: Python<'_>,
@@ -118,6 +137,7 @@ fn search(
     evaluator: Option<(Vec<f64>, Vec<f64>)>,
     oracle: bool,
     table: Option<PyRefMut<'_, SearchTable>>,
+    keep_tree: bool,
 ) -> PyResult<Option<RootStatistics>> {
     let mut decisions = Vec::with_capacity(1 + also.len());
     for ints in std::iter::once(&ints).chain(&also) {
@@ -148,6 +168,7 @@ fn search(
         step_root,
         simultaneous,
         mixing,
+        keep_tree,
     };
     let rollout = heuristic(rollout);
     let prior = heuristic(prior);
@@ -172,9 +193,11 @@ fn search(
             };
             // an exact-endgame leaf (Unsupported): None, the Python search runs
             let limit = Limit { iterations, seconds };
-            Ok(run_step_tree(&decisions, &pins, &config, &helpers, Rng::new(seed), limit, table)
-                .ok()
-                .map(|TreeOutcome { answers, joint, nodes, iterations, .. }| (answers, joint, nodes, iterations)))
+            let grown = run_step_tree(&decisions, &pins, &config, &helpers, Rng::new(seed), limit, table).ok();
+            Ok(grown.map(|TreeOutcome { answers, joint, nodes, iterations, edges, .. }| {
+                let kept = edges.map(|edges| (kept_nodes(table), edges));
+                (answers, joint, nodes, iterations, kept)
+            }))
         })
     })
 }
