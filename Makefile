@@ -9,13 +9,12 @@ NATIVE_STAMP   := $(VENV)/.native-stamp
 NATIVE_SOURCES := $(wildcard native/Cargo.toml native/Cargo.lock native/*/Cargo.toml native/*/pyproject.toml \
                              native/*/src/*.rs)
 
-.PHONY: demo test bench typecheck lint native native-core native-identity native-bench clean
+.PHONY: demo test bench typecheck lint native native-identity native-bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,plot,openspiel,cluster,native,web]'
-	$(BIN)/python scripts/build_native.py
+	$(BIN)/python -m pip install --quiet -e '.[test,plot,openspiel,cluster,web]'
 	touch $(STAMP)
 
 $(NATIVE_STAMP): $(STAMP) $(NATIVE_SOURCES)
@@ -40,15 +39,10 @@ typecheck: $(STAMP)
 	$(BIN)/python -m mypy
 
 lint: $(STAMP)
-	$(BIN)/ruff check positions search advisor lab benchmarks scripts tests
-
-# Recompile the hot path (positions/kernel/rules.py, positions/kernel/heuristics.py) after editing it; until then
-# the edited sources run as Python (positions/native.py keeps stale builds out).
-native: $(STAMP)
-	$(BIN)/python scripts/build_native.py
+	$(BIN)/ruff check positions search advisor lab benchmarks tests
 
 # Rebuild the Rust core into the virtual environment now (make demo / make test do when it changed).
-native-core: $(STAMP)
+native: $(STAMP)
 	rm -f $(NATIVE_STAMP)
 	$(MAKE) $(NATIVE_STAMP)
 
@@ -61,5 +55,4 @@ native-bench:
 	cd native && cargo bench -p refuge-core
 
 clean:
-	$(PYTHON) scripts/build_native.py --clean
 	rm -rf $(VENV) build *.egg-info .pytest_cache .benchmarks .hypothesis native/target

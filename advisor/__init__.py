@@ -2,7 +2,3 @@
 
 See docs/architecture.md for what each package owns and where a new piece goes.
 """
-
-from positions import native
-
-native.install()  # before positions.kernel.heuristics is imported: a stale compiled build must never load

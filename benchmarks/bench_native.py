@@ -13,7 +13,7 @@ from positions.kernel.heuristics import DEFAULT_ROLLOUT
 from positions.kernel.position import Position
 
 refuge_native = pytest.importorskip(
-    "refuge_native", reason="the native module is not built (make native-core, or pip install ./native/py)")
+    "refuge_native", reason="the native module is not built (make native, or pip install ./native/py)")
 
 START = Position.new_game(2, "meadows")
 

@@ -1,9 +1,5 @@
 """Refuge, the game: tile catalogue, routes, rulesets, positions, rules and notation."""
 
-from positions import native
-
-native.install()  # before the rules are imported: a stale compiled build must never load
-
 from positions.kernel.actions import Action, parse_action
 from positions.errors import (
     IllegalActionError, ImpossiblePositionError, InvalidActionError, MalformedFileError, RefugeError,

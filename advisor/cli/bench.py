@@ -8,7 +8,6 @@ import time
 import click
 
 from advisor.arena.bench import BENCH_POSITIONS, BENCH_SEED, DEFAULT_ITERATIONS, run_bench
-from positions import native
 
 
 BENCH_AGENT = "ismcts:iterations={iterations},reuse=0"
@@ -38,8 +37,7 @@ def bench_command(iterations: int, as_json: bool) -> None:
                                "iterations": result.iterations,
                                "seconds": round(result.seconds, 3),
                                "iterations_per_second": round(result.speed, 1),
-                               "search": result.backend,
-                               "engine": {m: native.build_state(m) for m in native.native_modules()}}))
+                               "search": result.backend}))
         return
     for line in result.lines:
         top = max(line.visits, key=lambda v: v[1])
@@ -49,5 +47,4 @@ def bench_command(iterations: int, as_json: bool) -> None:
     click.echo(f"seconds: {time.perf_counter() - started:.2f}")
     click.echo(f"iterations/s: {result.speed:.0f}")
     click.echo(f"signature: {result.signature}")
-    click.echo(f"engine: {native.summary()}")
     click.echo(f"search: {result.backend}")

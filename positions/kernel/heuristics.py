@@ -2,7 +2,7 @@
 
 It reads only what its player may know: public facts (bags, paths, weather, market, scores are all
 seen by everyone, C7) and its own hand; never another player's unrevealed choice (``pending``).
-This module is on the rollout hot path: ``make`` compiles it with mypyc (see ``positions.native``).
+This module is on the rollout hot path; the native core copies it (native/core/src/heuristic.rs).
 """
 
 from __future__ import annotations

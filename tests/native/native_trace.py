@@ -17,7 +17,7 @@ from positions.kernel.position import Position
 from positions.kernel.rules import choice_revealed
 
 refuge_native = pytest.importorskip(
-    "refuge_native", reason="the native module is not built (make native-core, or pip install ./native/py)")
+    "refuge_native", reason="the native module is not built (make native, or pip install ./native/py)")
 
 ROUTES = ("meadows", "forest", "mountains")
 POLICIES = ("random", "heuristic")
