@@ -24,6 +24,8 @@ from advisor.players.bots import HeuristicEvaluator
 from advisor.players.learned import LearnedEvaluator, load_model
 from advisor.players.specs import AgentSpecError
 from positions.errors import RefugeError
+from positions.kernel.position import Position
+from search.protocol import Evaluator
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,7 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.decisions < 1:
         parser.error(f"--decisions must be at least 1, got {args.decisions}")
     try:
-        evaluators = [("shipped model", LearnedEvaluator()), ("HeuristicEvaluator", HeuristicEvaluator())]
+        evaluators: list[tuple[str, Evaluator[Position]]] = [
+            ("shipped model", LearnedEvaluator()), ("HeuristicEvaluator", HeuristicEvaluator())]
         evaluators += [(path, LearnedEvaluator(load_model(path))) for path in args.model]
         reference = make_agent(args.reference)
         buys = ranked_buys(list(stored_decisions(args.db)), args.decisions, args.seed)

@@ -25,12 +25,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
+from typing import Any
 
 import httpx
 
 PAGES = ["/", "/board", "/editor", "/review", "/track", "/static/common.js", "/static/style.css"]
 EXAMPLES = ["opening-2p", "storm-one-away", "which-tile", "buy-bear-deer-or-save"]
-GAME = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "blunder-game.json")
+GAME = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "data", "blunder-game.json")
 REQUEST_TIMEOUT = 15.0
 
 
@@ -106,7 +108,21 @@ async def analysis_client(http: httpx.AsyncClient, until: float, rng: random.Ran
                     break  # the client goes away: the server must cancel the search
 
 
-async def run(url: str, seconds: float, clients: int, analyses: int) -> dict[str, object]:
+@dataclass(frozen=True)
+class LoadResult:
+    """What the clients measured and what the server said at the end."""
+
+    pages: list[float]
+    api: list[float]
+    errors: list[str]
+    status: dict[str, Any]
+    finals: list[dict[str, Any]]
+    gaps: list[float]
+    firsts: list[float]
+
+
+async def run(url: str, seconds: float, clients: int, analyses: int) -> LoadResult:
+    """Run the page and analysis clients for `seconds`, then wait for the server to settle."""
     limits = httpx.Limits(max_connections=clients + 2 * analyses + 4)
     timeout = httpx.Timeout(REQUEST_TIMEOUT, read=REQUEST_TIMEOUT)
     pages: list[float] = []
@@ -128,8 +144,7 @@ async def run(url: str, seconds: float, clients: int, analyses: int) -> dict[str
                 break
             await asyncio.sleep(0.2)
         finals = [(await http.get(f"/api/analyses/{job}")).json() for job in started]
-    return {"pages": pages, "api": api, "errors": errors, "status": status, "finals": finals,
-            "gaps": gaps, "firsts": firsts}
+    return LoadResult(pages, api, errors, status, finals, gaps, firsts)
 
 
 def main() -> int:
@@ -159,33 +174,34 @@ def main() -> int:
         result = asyncio.run(run(url, args.seconds, args.clients, args.analyses))
     finally:
         server.send_signal(signal.SIGINT)
+        code: int | None
         try:
             code = server.wait(15)
         except subprocess.TimeoutExpired:
             server.kill()
             code = None
         shutil.rmtree(folder, ignore_errors=True)
-    finals = result["finals"]
+    finals = result.finals
     states: dict[str, int] = {}
-    for job in finals:  # type: ignore[union-attr]
+    for job in finals:
         key = f"{job['state']}:{job['reason']}"
         states[key] = states.get(key, 0) + 1
-    gaps = result["gaps"]
+    gaps = result.gaps
     print(f"{args.clients} page clients + {args.analyses} analysis clients for {args.seconds:.0f} s on {url} "
           f"({os.cpu_count()} cores, analysis time cap {args.max_seconds} s)")
-    print(f"pages and static files: {percentiles(result['pages'])}")  # type: ignore[arg-type]
-    print(f"JSON views:             {percentiles(result['api'])}")  # type: ignore[arg-type]
-    print(f"analysis first report:  {percentiles(result['firsts'])}")  # type: ignore[arg-type]
+    print(f"pages and static files: {percentiles(result.pages)}")
+    print(f"JSON views:             {percentiles(result.api)}")
+    print(f"analysis first report:  {percentiles(result.firsts)}")
     if gaps:
-        print(f"analysis updates:       {len(gaps)} gaps, median {statistics.median(gaps) * 1000:.0f} ms "  # type: ignore[arg-type]
-              f"(= {1 / statistics.median(gaps):.1f} updates/s), p90 {sorted(gaps)[int(0.9 * len(gaps))] * 1000:.0f} ms")  # type: ignore[arg-type]
-    print(f"analyses started: {len(finals)}; final states: {states}")  # type: ignore[arg-type]
-    print(f"server status after: {result['status']}")
-    errors = result["errors"]
-    print(f"errors: {len(errors)} {sorted(set(errors))[:5] if errors else ''}")  # type: ignore[arg-type]
+        print(f"analysis updates:       {len(gaps)} gaps, median {statistics.median(gaps) * 1000:.0f} ms "
+              f"(= {1 / statistics.median(gaps):.1f} updates/s), p90 {sorted(gaps)[int(0.9 * len(gaps))] * 1000:.0f} ms")
+    print(f"analyses started: {len(finals)}; final states: {states}")
+    print(f"server status after: {result.status}")
+    errors = result.errors
+    print(f"errors: {len(errors)} {sorted(set(errors))[:5] if errors else ''}")
     print(f"server exit on Ctrl-C: {code}")
-    bad = [j for j in finals if j["state"] not in ("capped", "cancelled")]  # type: ignore[union-attr]
-    leftover = result["status"]["processes"]  # type: ignore[index]
+    bad = [j for j in finals if j["state"] not in ("capped", "cancelled")]
+    leftover = result.status["processes"]
     ok = not bad and not leftover and not errors and code == 0
     print("OK: every search capped or cancelled, no process left" if ok else "FAILED")
     return 0 if ok else 1
