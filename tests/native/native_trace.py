@@ -11,7 +11,7 @@ from typing import Callable
 import pytest
 
 from positions.errors import RefugeError
-from positions.kernel.actions import ACTION_SPACE
+from positions.kernel.actions import ACTION_SPACE, DRAW, RETURN, Action
 from positions.kernel.heuristics import DEFAULT_ROLLOUT
 from positions.kernel.position import Position
 from positions.kernel.rules import choice_revealed
@@ -20,7 +20,9 @@ refuge_native = pytest.importorskip(
     "refuge_native", reason="the native module is not built (make native, or pip install ./native/py)")
 
 ROUTES = ("meadows", "forest", "mountains")
-POLICIES = ("random", "heuristic")
+POLICIES = ("random", "heuristic", "walker")
+"""How decisions are chosen: uniformly, by the heuristic rollout policy, or a walker who never goes
+home while a draw is legal (long walks, Storm hits, empty bags) and is uniform otherwise."""
 
 
 def same_state(py: Position, nat: "refuge_native.State", where: str) -> None:
@@ -65,6 +67,11 @@ def illegal_probe(py: Position, rng: random.Random) -> int:
     return int(legal[int(rng.random() * len(legal))]) + 1
 
 
+def walker_options(legal: list[Action]) -> list[Action]:
+    """The walker's options: every legal action but going home while drawing is legal."""
+    return [a for a in legal if a != RETURN] if DRAW in legal else legal
+
+
 def play_game(players: int, route: str, policy: str, seed: int) -> int:
     """Play one seeded game on both sides, comparing after every event; also probe an illegal
     action and a determinization at some events. Returns the number of events."""
@@ -94,7 +101,7 @@ def play_game(players: int, route: str, policy: str, seed: int) -> int:
             action = DEFAULT_ROLLOUT.choose(py, py_rng)
             assert nat.heuristic_choice(nat_rng) == action, f"{where}: heuristic choice"
         else:
-            legal = py.legal_actions()
+            legal = walker_options(py.legal_actions()) if policy == "walker" else py.legal_actions()
             action = legal[int(py_rng.random() * len(legal))]
             assert int(nat_rng.random() * len(legal)) == legal.index(action)
         py.apply(action)

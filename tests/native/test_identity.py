@@ -1,5 +1,5 @@
 """The native rules equal the Python kernel after every event (issue 53, "Proof of identity"):
-seeded games (2-4 players x every route x random and heuristic decisions), the shipped examples,
+seeded games (2-4 players x every route x random, heuristic and walker decisions), the shipped examples,
 hidden bags dealt afresh, and hypothesis-drawn action sequences with illegal actions.
 
 ``REFUGE_NATIVE_GAMES`` sets the number of seeded games (2,016 by default; ``make native-identity``
