@@ -1,8 +1,9 @@
 """The `refuge` command's entry point (and `python -m advisor`): load the command line, then run it.
 
-It sits outside `advisor.cli` so that nothing but the `advisor` package (its compiled-build guard)
-loads before it can catch Ctrl-C: the commands take about half a second to import, and a Ctrl-C in
-that time ends with one line, as it does once a command runs, instead of Python's traceback.
+It sits outside `advisor.cli` so that nothing but the `advisor` package loads before it can catch
+Ctrl-C: a Ctrl-C while the command line loads ends with one line, as it does once a command runs,
+instead of Python's traceback (each command's own modules load when it runs:
+``advisor.cli.main.LAZY_COMMANDS``).
 """
 
 from __future__ import annotations

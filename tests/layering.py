@@ -27,7 +27,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "positions": ("positions",),
     "positions.kernel": ("positions.kernel", "positions.errors"),
     "search": ("search",),
-    "advisor": ("advisor", "positions"),  # advisor/__init__.py only: installs the compiled-build guard
+    "advisor": ("advisor", "positions"),  # advisor/__init__.py and the entry point advisor/__main__.py
     "advisor.players": ("advisor.players", "search", "positions"),
     "advisor.analysis": ("advisor.analysis", "advisor.players", "search", "positions"),
     "advisor.arena": ("advisor.arena", "advisor.players", "search", "positions"),

@@ -20,7 +20,6 @@ from advisor.players.presets import advisor_request
 from advisor.cli.errors import fail, reports_bad_input
 from advisor.cli.files import load_saved_arg
 from advisor.cli.progress import Spinner
-from advisor.analysis.tree_export import write_tree
 from positions import Position
 from positions.kernel.actions import action_from_code
 from positions.render import render
@@ -93,6 +92,8 @@ def best_move(position_file: str, iterations: int | None, seconds: float | None,
                  if not as_json else False):
         advice = advise(position, request)
     if tree_path and advice.result.tree is not None:
+        from advisor.analysis.tree_export import write_tree  # networkx, for --tree only
+
         root = (advice.result.player, position.information_set_key(advice.result.player))
         graph = write_tree(advice.result.tree, root, tree_path)
         if not as_json:

@@ -2,42 +2,66 @@
 
 from __future__ import annotations
 
+import importlib
 import signal
 import sys
 from types import FrameType
 
 import click
 
-from advisor.cli.advise import COMMANDS as ADVISE_COMMANDS
-from advisor.cli.annotate import annotate
-from advisor.cli.arena import arena_command
-from advisor.cli.bench import bench_command
-from advisor.cli.catalogue import catalogue_command
-from advisor.cli.engine import engine_command
-from advisor.cli.ladder import ladder_command
-from advisor.cli.files import COMMANDS as FILE_COMMANDS
-from advisor.cli.insights import insights_group
-from advisor.cli.play import play
-from advisor.cli.convergence import convergence_command
-from advisor.cli.scaling import scaling_command
-from advisor.cli.selfplay import selfplay
-from advisor.cli.serve import serve
-from advisor.cli.spsa import spsa_command
-from advisor.cli.sprt import sprt_command
-from advisor.cli.track import track
 from positions import RefugeError
 
+LAZY_COMMANDS: dict[str, tuple[str, str]] = {
+    "show": ("advisor.cli.files", "show"),
+    "validate": ("advisor.cli.files", "validate"),
+    "position": ("advisor.cli.files", "position"),
+    "examples": ("advisor.cli.files", "examples"),
+    "best-move": ("advisor.cli.advise", "best_move"),
+    "solve": ("advisor.cli.advise", "solve"),
+    "selfplay": ("advisor.cli.selfplay", "selfplay"),
+    "play": ("advisor.cli.play", "play"),
+    "track": ("advisor.cli.track", "track"),
+    "annotate": ("advisor.cli.annotate", "annotate"),
+    "arena": ("advisor.cli.arena", "arena_command"),
+    "engine": ("advisor.cli.engine", "engine_command"),
+    "ladder": ("advisor.cli.ladder", "ladder_command"),
+    "bench": ("advisor.cli.bench", "bench_command"),
+    "sprt": ("advisor.cli.sprt", "sprt_command"),
+    "serve": ("advisor.cli.serve", "serve"),
+    "insights": ("advisor.cli.insights", "insights_group"),
+    "scaling": ("advisor.cli.scaling", "scaling_command"),
+    "spsa": ("advisor.cli.spsa", "spsa_command"),
+    "convergence": ("advisor.cli.convergence", "convergence_command"),
+    "catalogue": ("advisor.cli.catalogue", "catalogue_command"),
+}
+"""Every command by name: its module and the click command in it, imported only when that command
+runs (or ``--help`` lists them all), so a command pays for its own imports alone."""
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class LazyGroup(click.Group):
+    """A click group whose commands are loaded from :data:`LAZY_COMMANDS` on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command's name, sorted (as click lists them)."""
+        return sorted(LAZY_COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The named command, its module imported now (a Ctrl-C meanwhile aborts as one does while a
+        command runs); None for an unknown name."""
+        if cmd_name not in LAZY_COMMANDS:
+            return None
+        module, attribute = LAZY_COMMANDS[cmd_name]
+        try:
+            command: click.Command = getattr(importlib.import_module(module), attribute)
+        except KeyboardInterrupt:
+            raise click.exceptions.Abort() from None
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="refuge-advisor")
 def cli() -> None:
     """Refuge Advisor: rules engine, search and analysis for the board game Refuge."""
-
-
-for _command in (*FILE_COMMANDS, *ADVISE_COMMANDS, selfplay, play, track, annotate,
-                 arena_command, engine_command, ladder_command, bench_command, sprt_command, serve,
-                 insights_group, scaling_command, spsa_command, convergence_command, catalogue_command):
-    cli.add_command(_command)
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:

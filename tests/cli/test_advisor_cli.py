@@ -6,9 +6,14 @@ import json
 import os
 import re
 
+import subprocess
+import sys
+
+import click
 from click.testing import CliRunner
 
 from advisor.cli import cli
+from advisor.cli.main import LAZY_COMMANDS
 from advisor.cli.files import load_position_arg
 from positions.record import load_record, replay
 
@@ -217,8 +222,28 @@ def test_best_move_exports_the_search_tree_as_graphml(tmp_path) -> None:
     assert all(walked[a] <= options[a] for a in walked) and set(walked) <= set(options)
 
 
+def test_every_command_loads_under_its_own_name() -> None:
+    context = click.Context(cli)
+    for name in LAZY_COMMANDS:
+        command = cli.get_command(context, name)
+        assert isinstance(command, click.Command) and command.name == name, name
+    assert cli.get_command(context, "no-such-command") is None
+
+
+def test_a_command_imports_only_what_it_needs() -> None:
+    """`refuge show` starts without the search's analysis, the arena's statistics or the web app."""
+    code = ("import sys; from advisor.cli.main import main; sys.argv = ['refuge', 'show', 'opening-2p']\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in ('networkx', 'numpy', 'advisor.web', 'advisor.arena.match') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "[]", result.stdout
+
+
 def test_every_command_has_help_with_an_example() -> None:
-    for name in cli.commands:
+    names = cli.list_commands(click.Context(cli))
+    assert {"annotate", "best-move", "serve", "insights", "catalogue"} <= set(names)
+    for name in names:
         result = _run(name, "--help")
         assert result.exit_code == 0 and "Example" in result.output, name
 

@@ -308,22 +308,26 @@ import os, signal, sys
 
 class SigintOnImport:
     def find_spec(self, name, path=None, target=None):
-        if name == "advisor.cli.arena":  # one of the modules `refuge` loads before it parses anything
+        if name == TARGET:  # as this module loads
             os.kill(os.getpid(), signal.SIGINT)
         return None
 
+TARGET = sys.argv.pop()  # the module named last on the command line
 sys.meta_path.insert(0, SigintOnImport())
-sys.argv = ["refuge", "--help"]
 from advisor.__main__ import main
 main()
 """
 
 
-def test_ctrl_c_while_the_commands_load_prints_one_line_not_a_traceback() -> None:
-    """A real SIGINT half way through loading the commands (they take about half a second): one line
-    and exit 130, as a Ctrl-C once a command runs; the old entry point printed Python's traceback."""
-    process = subprocess.run([sys.executable, "-c", CTRL_C_WHILE_THE_COMMANDS_LOAD], capture_output=True,
-                             text=True, timeout=120)
+@pytest.mark.parametrize("argv", [["refuge", "--help", "advisor.cli.main"],
+                                  ["refuge", "--help", "advisor.cli.arena"],
+                                  ["refuge", "arena", "--help", "advisor.arena.match"]])
+def test_ctrl_c_while_the_commands_load_prints_one_line_not_a_traceback(argv: list[str]) -> None:
+    """A real SIGINT half way through loading the command line or a command's module (each takes up to
+    half a second): one line and exit 130, as a Ctrl-C once a command runs; the old entry point
+    printed Python's traceback."""
+    program = f"import sys\nsys.argv = {argv!r}\n" + CTRL_C_WHILE_THE_COMMANDS_LOAD
+    process = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
     assert (process.returncode, process.stderr, process.stdout) == (130, "aborted\n", "")
 
 
