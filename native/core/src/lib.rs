@@ -10,6 +10,7 @@
 pub mod actions;
 pub mod catalogue;
 pub mod encoding;
+pub mod equilibrium;
 pub mod evaluator;
 pub mod game;
 pub mod hash;
@@ -18,6 +19,8 @@ pub mod ismcts;
 pub mod position;
 pub mod rng;
 pub mod rules;
+pub mod solver;
+pub mod solver_key;
 pub mod state;
 pub mod tiles;
 
