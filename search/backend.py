@@ -56,22 +56,27 @@ class NativeRequest:
     prior: Any
     prior_weight: float
     oracle: Any
+    """The oracle as the core takes it (``native_oracle(worker)`` of the request's, for one worker's
+    tree), or the request's own where it has no native form (the core names it unsupported)."""
     root_selection: str
     simultaneous: str
     step_root: bool
     mixing: float = MIXING
 
 
-def native_request(request: SearchRequest) -> NativeRequest:
-    """`request` as the native core reads it: a uniformly random rollout policy is the built-in
-    random rollout (as :func:`search.ismcts.rollout` treats it), unless widening asks it for guides."""
+def native_request(request: SearchRequest, worker: int = 0) -> NativeRequest:
+    """`request` as the native core reads it for worker `worker`'s tree: a uniformly random rollout
+    policy is the built-in random rollout (as :func:`search.ismcts.rollout` treats it), unless
+    widening asks it for guides; the oracle the one its ``native_oracle(worker)`` gives."""
     config = request.config
+    native_oracle = getattr(config.oracle, "native_oracle", None)
+    oracle = native_oracle(worker) if callable(native_oracle) else None
     rollout = None if isinstance(config.rollout, UniformRandom) and not config.widening else config.rollout
     return NativeRequest(
         seconds=request.limit.seconds, keep_tree=request.keep_tree, exploration=config.exploration,
         exploration_below=config.exploration_below, widening=config.widening, rollout=rollout,
         rollout_cutoff=config.rollout_cutoff, evaluator=config.evaluator, prior=config.prior,
-        prior_weight=config.prior_weight, oracle=config.oracle, root_selection=config.root_selection,
+        prior_weight=config.prior_weight, oracle=config.oracle if oracle is None else oracle, root_selection=config.root_selection,
         simultaneous=config.simultaneous, step_root=config.step_root)
 
 
@@ -146,15 +151,16 @@ def native_trees(state: Game, request: SearchRequest, seeds: Sequence[int], budg
                  pinned: Mapping[int, int] | None = None) -> list[NativeOutcome] | None:
     """Every worker's tree grown natively, in threads (every answer's root sums, the joint cells,
     node count, iterations and kept tree, in worker order; `also` and `pinned` as ``search_step``'s),
-    on `table` when given (one worker: tree reuse); ``None`` when one of them met a leaf the core
-    cannot value as Python would (run Python; `table` is left as it was)."""
-    flat = native_request(request)
+    on `table` when given (one worker: tree reuse), each worker with its own oracle probes
+    (``native_oracle(worker)``); ``None`` when one of them met a leaf the core cannot value as
+    Python would (run Python; `table` is left as it was)."""
     grow = state.native_search  # type: ignore[attr-defined]
 
-    def one(job: tuple[int, int | None]) -> NativeTree | None:
-        return grow(flat, job[0], job[1], table, also, pinned)  # type: ignore[no-any-return]
+    def one(job: tuple[int, int | None, int]) -> NativeTree | None:
+        seed, budget, worker = job
+        return grow(native_request(request, worker), seed, budget, table, also, pinned)  # type: ignore[no-any-return]
 
-    jobs = list(zip(seeds, budgets))
+    jobs = list(zip(seeds, budgets, range(len(seeds))))
     if len(jobs) == 1:
         trees = [one(jobs[0])]
     else:

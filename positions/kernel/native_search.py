@@ -4,9 +4,8 @@ optional verb ``search.protocol.SearchesNatively``.
 
 The request is read by duck typing (the kernel imports nothing above it): a rollout policy or prior
 is native when it has ``native_parameters()`` (a heuristic policy); an evaluator when it
-has ``native_weights()`` (the learned evaluator's summary model); an oracle when its
-``native_scope`` is ``"endgames"`` (the core stops at a leaf the exact endgames might answer, and
-the Python search runs instead).
+has ``native_weights()`` (the learned evaluator's summary model); an oracle when the request holds
+it as the core takes it (``ExactEndgames.native_oracle``: native probes and the leaf budget).
 """
 
 from __future__ import annotations
@@ -66,10 +65,16 @@ def unsupported(request: Any) -> str:
         (not _native_policy(request.prior), f"the prior {request.prior!r}"),
         (request.evaluator is not None and request.rollout_cutoff is not None
          and _weights(request.evaluator) is None, f"the evaluator {request.evaluator!r}"),
-        (request.oracle is not None and getattr(request.oracle, "native_scope", None) != "endgames",
-         f"the oracle {request.oracle!r}"),
+        (request.oracle is not None and not _native_oracle(request.oracle), f"the oracle {request.oracle!r}"),
     ]
     return ", ".join(reason for failed, reason in reasons if failed)
+
+
+def _native_oracle(oracle: Any) -> bool:
+    """Whether the core takes this oracle: ``(refuge_native.EndgameProbes, leaf budget)``."""
+    endgame_probes = getattr(refuge_native, "EndgameProbes", None)
+    return (isinstance(oracle, tuple) and len(oracle) == 2 and endgame_probes is not None
+            and isinstance(oracle[0], endgame_probes))
 
 
 def _weights(evaluator: Any) -> tuple[Sequence[float], Sequence[float]] | None:
@@ -89,8 +94,7 @@ def search(position: Encodable, request: Any, seed: int, iterations: int | None,
     stream ``Random(seed)``
     (``search.ismcts.run_tree``'s root statistics, bit for bit), on `table` (:func:`new_table`, kept
     from the same player's earlier searches) when given, or ``None`` where the core met a leaf it
-    cannot value exactly as Python would (an exact-endgame leaf; `table` is left as it was): run the
-    Python search. With `also` (the later decisions of the same simultaneous step) and `pinned`
+    cannot value exactly as Python would (`table` is left as it was): run the Python search. With `also` (the later decisions of the same simultaneous step) and `pinned`
     (decision index -> action), the tree of ``search_step``.
 
     The caller has checked :func:`unsupported`.
@@ -106,7 +110,7 @@ def search(position: Encodable, request: Any, seed: int, iterations: int | None,
         cutoff=cutoff, uniform_root=request.root_selection == "uniform", step_root=request.step_root,
         simultaneous=request.simultaneous, mixing=float(request.mixing), rollout=_heuristic(request.rollout),
         prior=_heuristic(request.prior), evaluator=None if evaluator is None else (list(evaluator[0]), list(evaluator[1])),
-        oracle=request.oracle is not None, table=table, keep_tree=bool(request.keep_tree))
+        oracle=request.oracle, table=table, keep_tree=bool(request.keep_tree))
     if found is None:
         return None
     answers, joint, nodes, done, kept = found

@@ -10,6 +10,7 @@
 pub mod actions;
 pub mod catalogue;
 pub mod encoding;
+pub mod endgames;
 pub mod equilibrium;
 pub mod evaluator;
 pub mod game;

@@ -5,7 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use refuge_core::evaluator::Model;
-use refuge_core::game::EndgameScope;
+use refuge_core::endgames::SearchOracle;
 use refuge_core::heuristic::Heuristic;
 use refuge_core::ismcts::{
     run_step_tree, Config, Helpers, Limit, PlayerSums, Simultaneous, Sums, Table, TreeOutcome, Walked,
@@ -13,6 +13,7 @@ use refuge_core::ismcts::{
 use refuge_core::rng::Rng;
 use refuge_core::state::State;
 
+use crate::endgames::EndgameProbes;
 use crate::guard;
 
 /// Per answer node (the searching player's first): per root action (action, visits, value sum,
@@ -104,8 +105,9 @@ impl SearchTable {
 
 /// Grow one tree from the position `ints` (`Position.to_ints()`) for `iterations` and/or `seconds`
 /// (whichever comes first) with the stream `random.Random(seed)`; its root statistics, or `None`
-/// where the native core cannot copy the Python search exactly (an exact-endgame leaf: the caller
-/// runs Python). With `table` the tree grows on it in place (tree reuse); a search that returns
+/// where the native core cannot copy the Python search exactly (the caller runs Python). With
+/// `oracle` (`(probes, leaf_max_nodes)`, an `ExactEndgames`'s probes for this tree) the leaves in
+/// the exact endgames' scope take the solver's values, the probes learning as in Python. With `table` the tree grows on it in place (tree reuse); a search that returns
 /// `None` leaves it as it was. With `also` (the later decisions of the same simultaneous step) the
 /// tree grows from the step's start with an answer node per decision, `pinned` (decision index,
 /// action) played in every iteration. With `keep_tree` also the tree: every node's (visits, value
@@ -135,7 +137,7 @@ fn search(
     rollout: Option<HeuristicParameters>,
     prior: Option<HeuristicParameters>,
     evaluator: Option<(Vec<f64>, Vec<f64>)>,
-    oracle: bool,
+    oracle: Option<(PyRefMut<'_, EndgameProbes>, usize)>,
     table: Option<PyRefMut<'_, SearchTable>>,
     keep_tree: bool,
 ) -> PyResult<Option<RootStatistics>> {
@@ -176,7 +178,11 @@ fn search(
         Some((win, score)) => Some(Model::new(&win, &score).map_err(PyValueError::new_err)?),
         None => None,
     };
-    let scope = EndgameScope;
+    if oracle.is_some() && decisions.iter().any(SearchOracle::hands_back) {
+        return Ok(None);
+    }
+    let mut oracle = oracle;
+    let probes = oracle.as_mut().map(|(probes, leaf_max_nodes)| (&mut probes.inner, *leaf_max_nodes));
     let mut fresh = Table::default();
     let mut kept = table;
     let table = match kept.as_mut() {
@@ -185,13 +191,14 @@ fn search(
     };
     py.allow_threads(|| {
         guard(|| {
+            let oracle = probes.map(|(probes, leaf_max_nodes)| SearchOracle::new(probes, leaf_max_nodes));
             let helpers = Helpers {
                 rollout: rollout.as_ref().map(|h| h as _),
                 prior: prior.as_ref().map(|h| h as _),
                 evaluator: model.as_ref().map(|m| m as _),
-                oracle: if oracle { Some(&scope as _) } else { None },
+                oracle: oracle.as_ref().map(|o| o as _),
             };
-            // an exact-endgame leaf (Unsupported): None, the Python search runs
+            // a leaf the core cannot value as Python would (Unsupported): None, the Python search runs
             let limit = Limit { iterations, seconds };
             let grown = run_step_tree(&decisions, &pins, &config, &helpers, Rng::new(seed), limit, table).ok();
             Ok(grown.map(|TreeOutcome { answers, joint, nodes, iterations, edges, .. }| {
