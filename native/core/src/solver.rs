@@ -10,9 +10,9 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
-use num_bigint::BigInt;
+pub use num_bigint::BigInt;
 use num_integer::Integer;
-use num_rational::BigRational;
+pub use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
 use crate::catalogue::{CHANCE_PLAYER, TERMINAL_PLAYER};

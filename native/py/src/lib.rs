@@ -12,6 +12,7 @@ use refuge_core::{heuristic, Playout};
 
 mod endgames;
 mod search;
+mod solver;
 
 /// Run `f`, turning a panic into a one-line `RuntimeError` (Python twin: none; the crate's guard).
 fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
@@ -336,6 +337,7 @@ fn refuge_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     search::register(m)?;
     endgames::register(m)?;
+    solver::register(m)?;
     m.add("ENCODING_VERSION", refuge_core::encoding::ENCODING_VERSION)?;
     Ok(())
 }
