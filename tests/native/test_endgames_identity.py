@@ -6,8 +6,10 @@ the search with the oracle answering its leaves — root statistics bit for bit,
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +21,7 @@ from advisor.players.tablebase import ExactEndgames, single_walker, step_start, 
 from positions import Position
 from positions.kernel import native_search
 from positions.kernel.heuristics import DEFAULT_ROLLOUT
+from positions.saved import parse_position
 from search.ismcts import search
 from search.request import Limit, SearchRequest, SearchResult
 
@@ -56,6 +59,28 @@ def one_walker() -> list[Position]:
 def two_walker() -> list[Position]:
     """Last-walk decisions of a two-player game with both walking."""
     return [p for p in last_walk_positions() if two_walkers(p)]
+
+
+@lru_cache(maxsize=1)
+def small_two_walkers() -> tuple[Position, ...]:
+    """Two walkers with few tiles (in the two-walker solver's scope): the stored positions
+    (tests/data/two_walker_positions.json) and the decisions seeded random play reaches from them
+    while both walk."""
+    data = json.loads((Path(__file__).parent.parent / "data" / "two_walker_positions.json").read_text())
+    found = []
+    for index, entry in enumerate(data["positions"]):
+        position = parse_position(entry["position"]).position
+        rng = random.Random(index)
+        while not position.is_terminal():
+            if position.is_chance():
+                position.apply(position.sample_chance(rng))
+                continue
+            if not two_walkers(position):
+                break
+            found.append(position.copy())
+            legal = position.legal_actions()
+            position.apply(legal[int(rng.random() * len(legal))])
+    return tuple(found)
 
 
 def test_the_scope_equals_pythons() -> None:
@@ -107,6 +132,23 @@ def test_a_sequence_of_one_walker_probes_answers_and_learns_as_python(budgets: t
         answered += expected_value is not None
         refused += expected_value is None
     assert answered > 0 and (refused > 0 or leaf_budget > 1_000)
+
+
+def test_a_sequence_of_two_walker_probes_answers_and_learns_as_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """exact_value, exact_options and exact_step on two walkers' positions (both budgets of each), one
+    oracle each side: equal answers (``StepResult``s with equal Fractions) and equal memory."""
+    positions = small_two_walkers()[::6]
+    answers: dict[str, list[object]] = {}
+    learnt: dict[str, object] = {}
+    for backend in ("python", "native"):
+        monkeypatch.setenv("REFUGE_BACKEND", backend)
+        oracle = ExactEndgames(shared=False)
+        answers[backend] = [(oracle.exact_value(p), oracle.exact_options(p), oracle.exact_step(p)) for p in positions]
+        learnt[backend] = probes_state(oracle)
+    assert answers["native"] == answers["python"]
+    assert learnt["native"] == learnt["python"]
+    steps = [step for _, _, step in answers["python"] if step is not None]
+    assert steps and any(value is not None for value, _, _ in answers["python"])
 
 
 def fresh(request: SearchRequest, oracle: ExactEndgames) -> SearchRequest:
@@ -177,9 +219,10 @@ def test_one_walker_searches_equal_pythons_with_the_oracle_answering(
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_searches_before_and_at_two_walkers_equal_pythons(monkeypatch: pytest.MonkeyPatch, preset: str) -> None:
-    """Two walkers (and the walk before the last): the native search and its probes give Python's."""
-    positions = [p for p in last_walk_positions() if p.players == 2 and single_walker(p) is None][::8][:6]
-    assert positions
+    """Two walkers, large (rolled out) and small (solved): the native search and its probes give Python's."""
+    large = [p for p in last_walk_positions() if p.players == 2 and single_walker(p) is None][::8][:4]
+    positions = large + list(small_two_walkers()[5::40])
+    assert large and len(positions) > len(large)
     for position in positions:
         python, native, python_learnt, native_learnt = both(monkeypatch, position, PRESETS[preset], 80, 5)
         assert timeless(native) == timeless(python), position
@@ -225,7 +268,7 @@ def test_worker_trees_have_their_own_probes_and_repeat(monkeypatch: pytest.Monke
 def test_exact_step_builds_pythons_step_result(monkeypatch: pytest.MonkeyPatch) -> None:
     """exact_step through the native probes returns Python's ``StepResult`` (Fractions) and equals
     the Python probes' answer."""
-    positions = [p for p in two_walker() if step_start(p) is not None][:4]
+    positions = [p for p in small_two_walkers() if step_start(p) is not None][:4]
     assert positions
     for position in positions:
         monkeypatch.setenv("REFUGE_BACKEND", "python")
