@@ -138,7 +138,7 @@ def test_a_sequence_of_two_walker_probes_answers_and_learns_as_python(monkeypatc
     """exact_value, exact_options and exact_step on two walkers' positions (both budgets of each), one
     oracle each side: equal answers (``StepResult``s with equal Fractions) and equal memory."""
     positions = small_two_walkers()[::6]
-    answers: dict[str, list[object]] = {}
+    answers: dict[str, list[tuple[Any, Any, Any]]] = {}
     learnt: dict[str, object] = {}
     for backend in ("python", "native"):
         monkeypatch.setenv("REFUGE_BACKEND", backend)
