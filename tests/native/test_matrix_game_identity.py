@@ -53,7 +53,8 @@ def test_the_hand_solved_games_get_the_same_equilibrium(name: str) -> None:
 
 
 def test_an_empty_or_ragged_matrix_is_refused_with_pythons_message() -> None:
-    for bad in ([], [[]], [[(1, 1)], [(1, 1), (2, 1)]]):
+    bad_matrices: list[list[list[tuple[int, int]]]] = [[], [[]], [[(1, 1)], [(1, 1), (2, 1)]]]
+    for bad in bad_matrices:
         with pytest.raises(ValueError, match="non-empty rectangular matrix"):
             refuge_native.solve_matrix_game(bad)
     with pytest.raises(ValueError, match="denominator 0"):
