@@ -10,7 +10,7 @@ it as the core takes it (``ExactEndgames.native_oracle``: native probes and the 
 
 from __future__ import annotations
 
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 try:
     import refuge_native  # type: ignore[import-not-found,unused-ignore]
@@ -27,6 +27,10 @@ NativeTree = tuple[list[Answer], dict[tuple[int, ...], list[float]], int, int, K
 """One tree's answers (the searching player's first, then the later decisions of its step), the
 joint cells (several answers), the number of information sets, the iterations run and, with
 ``keep_tree``, the kept tree (``search.ismcts.TreeOutcome``'s fields)."""
+
+Report = Callable[[Answer, Any], "bool | None"]
+"""A progress hook as the core calls it: the searching player's answer so far and the live tree
+(``refuge_native.LiveTree``: ``len``, ``kept()``); ``False`` stops the search."""
 
 _SIMULTANEOUS = ("uct", "rm", "exp3")
 
@@ -88,14 +92,25 @@ def new_table() -> Any:
     return refuge_native.SearchTable()
 
 
+def _answer(sums: Sequence[tuple[int, int, float, float, float]], player_sums: Sequence[tuple[int, list[float]]],
+            ) -> Answer:
+    """One answer node's statistics from the core's lists."""
+    return ({action: [visits, value, score, policy] for action, visits, value, score, policy in sums},
+            dict(player_sums))
+
+
 def search(position: Encodable, request: Any, seed: int, iterations: int | None, table: Any = None,
-           also: Sequence[Encodable] = (), pinned: dict[int, int] | None = None) -> NativeTree | None:
+           also: Sequence[Encodable] = (), pinned: dict[int, int] | None = None, progress: Report | None = None,
+           progress_every: int = 64) -> NativeTree | None:
     """One tree grown natively from `position` for `iterations` and/or ``request.seconds`` with the
     stream ``Random(seed)``
     (``search.ismcts.run_tree``'s root statistics, bit for bit), on `table` (:func:`new_table`, kept
     from the same player's earlier searches) when given, or ``None`` where the core met a leaf it
-    cannot value exactly as Python would (`table` is left as it was): run the Python search. With `also` (the later decisions of the same simultaneous step) and `pinned`
-    (decision index -> action), the tree of ``search_step``.
+    cannot value exactly as Python would (`table` is left as it was): run the Python search. With
+    `also` (the later decisions of the same simultaneous step) and `pinned` (decision index ->
+    action), the tree of ``search_step``. With `progress`, the core reports every `progress_every`
+    iterations (``search.ismcts.run_tree``'s ``on_progress``); an exception it raises stops the
+    search and is raised here.
 
     The caller has checked :func:`unsupported`.
     """
@@ -110,10 +125,11 @@ def search(position: Encodable, request: Any, seed: int, iterations: int | None,
         cutoff=cutoff, uniform_root=request.root_selection == "uniform", step_root=request.step_root,
         simultaneous=request.simultaneous, mixing=float(request.mixing), rollout=_heuristic(request.rollout),
         prior=_heuristic(request.prior), evaluator=None if evaluator is None else (list(evaluator[0]), list(evaluator[1])),
-        oracle=request.oracle, table=table, keep_tree=bool(request.keep_tree))
+        oracle=request.oracle, table=table, keep_tree=bool(request.keep_tree),
+        progress=None if progress is None else lambda sums, player_sums, live: progress(_answer(sums, player_sums), live),
+        progress_every=progress_every)
     if found is None:
         return None
     answers, joint, nodes, done, kept = found
-    return ([({action: [visits, value, score, policy] for action, visits, value, score, policy in sums},
-              dict(player_sums)) for sums, player_sums in answers],
+    return ([_answer(sums, player_sums) for sums, player_sums in answers],
             {tuple(cell): sums for cell, sums in joint}, nodes, done, kept)

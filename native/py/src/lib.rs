@@ -11,6 +11,7 @@ use refuge_core::catalogue::{DEFAULT_ROLLOUT, THRIFTY_ROLLOUT};
 use refuge_core::{heuristic, Playout};
 
 mod endgames;
+mod matrix_game;
 mod search;
 mod solver;
 
@@ -338,6 +339,7 @@ fn refuge_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     search::register(m)?;
     endgames::register(m)?;
     solver::register(m)?;
+    matrix_game::register(m)?;
     m.add("ENCODING_VERSION", refuge_core::encoding::ENCODING_VERSION)?;
     Ok(())
 }
