@@ -16,6 +16,7 @@ pub mod game;
 pub mod hash;
 pub mod heuristic;
 pub mod ismcts;
+pub mod matrix_game;
 pub mod position;
 pub mod rng;
 pub mod rules;

@@ -10,6 +10,7 @@ use pyo3::types::PyTuple;
 use refuge_core::catalogue::{DEFAULT_ROLLOUT, THRIFTY_ROLLOUT};
 use refuge_core::{heuristic, Playout};
 
+mod matrix_game;
 mod search;
 mod solver;
 
@@ -335,6 +336,7 @@ fn refuge_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Heuristic>()?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     search::register(m)?;
+    matrix_game::register(m)?;
     solver::register(m)?;
     m.add("ENCODING_VERSION", refuge_core::encoding::ENCODING_VERSION)?;
     Ok(())
