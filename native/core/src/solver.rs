@@ -199,8 +199,8 @@ pub(crate) type KeyMap<V> = HashMap<SolverKey, V, BuildHasherDefault<KeyHasher>>
 /// `ExactSolver.refused`: `solver_key()` or `("step", solver_key())`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Root {
-    step: bool,
-    key: SolverKey,
+    pub(crate) step: bool,
+    pub(crate) key: SolverKey,
 }
 
 /// The exact solver with a memo kept between calls (⇄ `search.solver.ExactSolver`, and
