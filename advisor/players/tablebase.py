@@ -170,14 +170,11 @@ class _Probes:
 class _NativeProbes:
     """The same probes in the native core (``refuge_native.EndgameProbes``, native/core/src/endgames.rs):
     the same branches, budgets and answers as :class:`_Probes` (tests/native/test_endgames_identity.py),
-    and lent to the native search, whose leaves probe them too. Where the core has no two-walker
-    solver yet (``EndgameProbes.two_walkers`` false), Python's probes answer that scope: its
-    solvers and sizes are apart from the one walker's, so the memory is Python's all the same."""
+    and lent to the native search, whose leaves probe them too."""
 
     def __init__(self) -> None:
         assert refuge_native is not None
         self.core = refuge_native.EndgameProbes()
-        self.pairs = None if refuge_native.EndgameProbes.two_walkers else _Probes()
 
     def in_budget(self, pos: Position, budget: int) -> int | None:
         """As ``_Probes.in_budget``."""
@@ -185,29 +182,21 @@ class _NativeProbes:
 
     def exact_value(self, pos: Position, budget: int) -> Values | None:
         """As ``_Probes.exact_value``."""
-        ints = pos.to_ints()
-        if self.pairs is not None and self.core.in_budget(ints, budget) is None:
-            return self.pairs._pair_value(pos)
-        return self.core.exact_value(ints, budget)  # type: ignore[no-any-return]
+        return self.core.exact_value(pos.to_ints(), budget)  # type: ignore[no-any-return]
 
     def exact_options(self, pos: Position, budget: int) -> dict[int, Values] | None:
         """As ``_Probes.exact_options``."""
-        ints = pos.to_ints()
-        if self.pairs is not None and self.core.in_budget(ints, budget) is None:
-            return self.pairs._pair_options(pos)
-        found = self.core.exact_options(ints, budget)
+        found = self.core.exact_options(pos.to_ints(), budget)
         return None if found is None else dict(found)
 
     def exact_step(self, pos: Position) -> StepResult | None:
         """As ``_Probes.exact_step``."""
-        if self.pairs is not None:
-            return self.pairs.exact_step(pos)
         found = self.core.exact_step(pos.to_ints())
         return None if found is None else _step_result(found)
 
     def solved_positions(self) -> int:
         """As ``_Probes.solved_positions``."""
-        return self.core.solved_positions() + (0 if self.pairs is None else self.pairs.solved_positions())  # type: ignore[no-any-return]
+        return self.core.solved_positions()  # type: ignore[no-any-return]
 
 
 Probes = _Probes | _NativeProbes

@@ -89,18 +89,13 @@ def test_a_hook_answering_false_stops_both_searches_at_the_same_iteration(monkey
     assert timeless(native_result) == timeless(python_result)
 
 
-def test_a_hand_back_to_python_reports_each_iteration_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """last-walk-last-turn under the agent's preset: a two-player last walk with both walking, which
-    the core hands back to Python (until it solves two walkers: endgames.rs ``TWO_WALKERS_NATIVE``);
-    the hook sees the Python search's reports, none twice. (Exact-endgame leaves are answered
-    natively since endgames.rs: a search no longer hands back in the middle on the shipped examples.)"""
-    if refuge_native.EndgameProbes.two_walkers:
-        pytest.skip("the core solves two walkers: no search hands back to Python")
+def test_a_hooked_search_meeting_exact_endgames_reports_as_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """storm-one-away under the agent's preset: the tree meets leaves the exact endgames answer,
+    natively (endgames.rs), so every report is the native tree's and equals the Python search's."""
     request = agent_request(900, 1)
-    native, native_result, named = watched(monkeypatch, "", "last-walk-last-turn", request, 16)
-    python, python_result, _ = watched(monkeypatch, "python", "last-walk-last-turn", request, 16)
-    assert named and set(named) == {"python"}
-    assert native_result.backend == "python"
+    native, native_result, named = watched(monkeypatch, "", "storm-one-away", request, 16)
+    python, python_result, _ = watched(monkeypatch, "python", "storm-one-away", request, 16)
+    assert len(named) == 900 // 16 and set(named) == {"native"}
     assert native == python
     assert timeless(native_result) == timeless(python_result)
 

@@ -28,11 +28,6 @@ pub const TWO_WALKER_LEAF_MAX_NODES: usize = 500;
 pub const TWO_WALKER_MAX_TILES: usize = 8;
 /// Positions a solver keeps before it starts afresh (⇄ `tablebase.MEMO_LIMIT`).
 pub const MEMO_LIMIT: usize = 500_000;
-/// Whether the two-walker probes run here: not until the equilibrium solver (equilibrium.rs) is
-/// complete. Until then Python's probes answer the two-walker scope (`tablebase._NativeProbes`),
-/// a native search whose root is in the last walk of a two-player game with both walking runs in
-/// Python ([`SearchOracle::hands_back`]), and one that meets a two-walker leaf stops there.
-pub const TWO_WALKERS_NATIVE: bool = false;
 
 /// The walker deciding at `state` when the one-walker scope holds (last walk, one walker), else
 /// `None` (⇄ `tablebase.single_walker`).
@@ -293,26 +288,10 @@ impl<'a> SearchOracle<'a> {
     }
 }
 
-impl SearchOracle<'_> {
-    /// Whether a search from `root` runs in Python (without [`TWO_WALKERS_NATIVE`]: the last walk
-    /// of a two-player game with both walking, where two-walker leaves are met among one-walker
-    /// ones), decided before any probe so that the Python search starts from the same probes.
-    pub fn hands_back(root: &State) -> bool {
-        !TWO_WALKERS_NATIVE && root.players == 2 && root.walk == root.ruleset.walks - 1 && root.walking[..2].iter().all(|&w| w)
-    }
-}
-
 impl Oracle<State> for SearchOracle<'_> {
     /// ⇄ `ExactEndgames.exact_value`.
     fn exact_value(&self, state: &State) -> Result<Option<Values>, Unsupported> {
-        let mut probes = self.probes.borrow_mut();
-        if !TWO_WALKERS_NATIVE
-            && probes.in_budget(state, self.leaf_max_nodes).is_none()
-            && probes.pair_in_budget(state, TWO_WALKER_LEAF_MAX_NODES)
-        {
-            return Err(Unsupported("a two-walker exact-endgame leaf (no native equilibrium solver yet)".into()));
-        }
-        Ok(probes.exact_value(state, self.leaf_max_nodes))
+        Ok(self.probes.borrow_mut().exact_value(state, self.leaf_max_nodes))
     }
 }
 
@@ -389,12 +368,12 @@ mod tests {
         let walkers = last_walk(12).into_iter().filter(|s| single_walker(s).is_some());
         let state = walkers.max_by_key(walker_tiles).expect("a walker");
         let mut probes = Probes::new();
-        let oracle = SearchOracle::new(&mut probes, LEAF_MAX_NODES);
-        let helpers = Helpers { rollout: Some(&DEFAULT_ROLLOUT), oracle: Some(&oracle), ..Helpers::default() };
-        let outcome = run_tree(&state, &Config::default(), &helpers, Rng::new(1), 60, &mut Table::default());
-        assert_eq!(outcome.expect("answered natively").iterations, 60);
-        drop(helpers);
-        drop(oracle);
+        {
+            let oracle = SearchOracle::new(&mut probes, LEAF_MAX_NODES);
+            let helpers = Helpers { rollout: Some(&DEFAULT_ROLLOUT), oracle: Some(&oracle), ..Helpers::default() };
+            let outcome = run_tree(&state, &Config::default(), &helpers, Rng::new(1), 60, &mut Table::default());
+            assert_eq!(outcome.expect("answered natively").iterations, 60);
+        }
         assert!(probes.solved_positions() > 0);
     }
 }

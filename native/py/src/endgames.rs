@@ -69,12 +69,6 @@ impl EndgameProbes {
         EndgameProbes::default()
     }
 
-    /// Whether these probes answer the two-walker scope too (else Python's do).
-    #[classattr]
-    fn two_walkers() -> bool {
-        endgames::TWO_WALKERS_NATIVE
-    }
-
     /// ⇄ `ExactEndgames.exact_value` with `leaf_max_nodes` = `budget`.
     fn exact_value(&mut self, py: Python<'_>, ints: Vec<i64>, budget: usize) -> PyResult<Option<Values>> {
         let Some(state) = decision(&ints, "exact_value")? else { return Ok(None) };

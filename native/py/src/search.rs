@@ -255,9 +255,6 @@ fn search(
         Some((win, score)) => Some(Model::new(&win, &score).map_err(PyValueError::new_err)?),
         None => None,
     };
-    if oracle.is_some() && decisions.iter().any(SearchOracle::hands_back) {
-        return Ok(None);
-    }
     let mut oracle = oracle;
     let probes = oracle.as_mut().map(|(probes, leaf_max_nodes)| (&mut probes.inner, *leaf_max_nodes));
     let mut fresh = Table::default();
