@@ -19,7 +19,7 @@ from positions.kernel import rules
 from positions.kernel.phases import SIMULTANEOUS
 from search.backend import forced_backend
 from search.equilibrium import EquilibriumSolver, SeatStrategy, StepResult
-from search.errors import SolverLimitError
+from search.errors import SearchConfigError, SolverLimitError
 from search.solver import ExactSolver, ExactValue, SolvedOption
 
 try:
@@ -308,6 +308,14 @@ class ExactEndgames:
 
     def __init__(self, max_nodes: int = DEFAULT_MAX_NODES, leaf_max_nodes: int = LEAF_MAX_NODES,
                  shared: bool = True) -> None:
+        """Probes with these budgets (the root's, the leaves').
+
+        Raises:
+            SearchConfigError: a budget is not an int >= 1 (the solver's own check, made at once).
+        """
+        for budget in (max_nodes, leaf_max_nodes):
+            if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
+                raise SearchConfigError(f"solver: max_nodes must be an int >= 1, got {budget!r}")
         self.max_nodes = max_nodes
         self.leaf_max_nodes = leaf_max_nodes
         self._own = None if shared else _Memory()

@@ -22,6 +22,7 @@ from positions import Position
 from positions.kernel import native_search
 from positions.kernel.heuristics import DEFAULT_ROLLOUT
 from positions.saved import parse_position
+from search.errors import SearchConfigError
 from search.ismcts import search
 from search.request import Limit, SearchRequest, SearchResult
 
@@ -276,3 +277,12 @@ def test_exact_step_builds_pythons_step_result(monkeypatch: pytest.MonkeyPatch) 
         expected = ExactEndgames(shared=False).exact_step(position)
         monkeypatch.setenv("REFUGE_BACKEND", "native")
         assert ExactEndgames(shared=False).exact_step(position) == expected
+
+
+@pytest.mark.parametrize("budgets", [(0, 10), (10, 0), (-1, 10), (10, 2.5)])
+def test_a_budget_below_one_is_refused_in_one_line_on_both_backends(monkeypatch: pytest.MonkeyPatch,
+                                                                      budgets: tuple[Any, Any]) -> None:
+    for backend in ("python", "native"):
+        monkeypatch.setenv("REFUGE_BACKEND", backend)
+        with pytest.raises(SearchConfigError, match="max_nodes must be an int >= 1"):
+            ExactEndgames(*budgets)
