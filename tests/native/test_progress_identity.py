@@ -1,6 +1,6 @@
 """The native search's progress hook (``search(on_progress=...)``) reports what the Python search
 reports, bit for bit: the same results so far at the same iterations, the same live tree, the same
-final result, also when the hook stops the search or the core hands the search back to Python."""
+final result, also when the hook stops the search and where the tree meets exact endgames."""
 
 from __future__ import annotations
 
