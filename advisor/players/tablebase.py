@@ -151,7 +151,9 @@ class _Probes:
     def _pair_options(self, pos: Position) -> dict[int, Values] | None:
         if step_start(pos) is not None:
             step = self.exact_step(pos)
-            return None if step is None else {o.action: _floats(o.value) for o in step.seat(pos.actor).options}
+            if step is None:
+                return None
+            return {o.action: _floats(o.value) for o in step.seat(pos.actor).options}
         budget = TWO_WALKER_MAX_NODES
         if not self.pair_in_budget(pos, budget):
             return None
@@ -164,7 +166,8 @@ class _Probes:
 
     def solved_positions(self) -> int:
         """How many positions these probes' solvers hold."""
-        return sum(len(s.memo) for s in self.solvers.values()) + sum(len(s.memo) for s in self.pair_solvers.values())
+        solvers: list[ExactSolver] = [*self.solvers.values(), *self.pair_solvers.values()]
+        return sum(len(s.memo) for s in solvers)
 
 
 class _NativeProbes:
@@ -204,7 +207,8 @@ Probes = _Probes | _NativeProbes
 
 def native_probes() -> bool:
     """Whether probes run in the native core: it is built with them and ``REFUGE_BACKEND`` is not python."""
-    return refuge_native is not None and hasattr(refuge_native, "EndgameProbes") and forced_backend() != "python"
+    built = refuge_native is not None and hasattr(refuge_native, "EndgameProbes")
+    return built and forced_backend() != "python"
 
 
 class _Memory:
@@ -287,8 +291,9 @@ def _exact_value(data: ExactData) -> ExactValue:
 
 def _seat(data: tuple[int, list[tuple[int, Ratio, Ratio, ExactData]], list[Ratio]]) -> SeatStrategy:
     player, options, mix = data
-    return SeatStrategy(player, tuple(SolvedOption(action, Fraction(*win), Fraction(*score), _exact_value(value))
-                                      for action, win, score, value in options), tuple(Fraction(*m) for m in mix))
+    solved = tuple(SolvedOption(action, Fraction(*win), Fraction(*score), _exact_value(value))
+                   for action, win, score, value in options)
+    return SeatStrategy(player, solved, tuple(Fraction(*m) for m in mix))
 
 
 def _step_result(data: Any) -> StepResult:

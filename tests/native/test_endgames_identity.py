@@ -97,7 +97,8 @@ def test_the_scope_equals_pythons() -> None:
     assert starts > 5
 
 
-LearntState = tuple[tuple[list[tuple[int, int]], list[tuple[int, int]]], tuple[list[tuple[int, int]], list[tuple[int, int]]]]
+PerBudget = list[tuple[int, int]]
+LearntState = tuple[tuple[PerBudget, PerBudget], tuple[PerBudget, PerBudget]]
 """What probes learnt: (too_large, pair_too_large), (solvers' memo sizes, pair solvers'), each per budget."""
 
 
@@ -135,7 +136,8 @@ def test_a_sequence_of_one_walker_probes_answers_and_learns_as_python(budgets: t
     assert answered > 0 and (refused > 0 or leaf_budget > 1_000)
 
 
-def test_a_sequence_of_two_walker_probes_answers_and_learns_as_python(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_sequence_of_two_walker_probes_answers_and_learns_as_python(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """exact_value, exact_options and exact_step on two walkers' positions (both budgets of each), one
     oracle each side: equal answers (``StepResult``s with equal Fractions) and equal memory."""
     positions = small_two_walkers()[::6]
@@ -144,7 +146,8 @@ def test_a_sequence_of_two_walker_probes_answers_and_learns_as_python(monkeypatc
     for backend in ("python", "native"):
         monkeypatch.setenv("REFUGE_BACKEND", backend)
         oracle = ExactEndgames(shared=False)
-        answers[backend] = [(oracle.exact_value(p), oracle.exact_options(p), oracle.exact_step(p)) for p in positions]
+        answers[backend] = [(oracle.exact_value(p), oracle.exact_options(p), oracle.exact_step(p))
+                            for p in positions]
         learnt[backend] = probes_state(oracle)
     assert answers["native"] == answers["python"]
     assert learnt["native"] == learnt["python"]
@@ -216,7 +219,7 @@ def test_one_walker_searches_equal_pythons_with_the_oracle_answering(
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_searches_before_and_at_two_walkers_equal_pythons(monkeypatch: pytest.MonkeyPatch, preset: str) -> None:
+def test_searches_at_two_walkers_equal_pythons(monkeypatch: pytest.MonkeyPatch, preset: str) -> None:
     """Two walkers, large (rolled out) and small (solved): the native search and its probes give Python's."""
     large = [p for p in last_walk_positions() if p.players == 2 and single_walker(p) is None][::8][:4]
     positions = large + list(small_two_walkers()[5::40])
@@ -231,7 +234,8 @@ def test_searches_before_and_at_two_walkers_equal_pythons(monkeypatch: pytest.Mo
     assert solved > 0
 
 
-def test_a_sequence_of_searches_sharing_one_oracle_carries_the_memory_over(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_sequence_of_searches_sharing_one_oracle_carries_the_memory_over(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """An agent's game: one unshared oracle across its searches; each search's probes start where the
     last left off, on both engines alike."""
     positions = one_walker()[:40:4]

@@ -93,7 +93,11 @@ pub struct Probes {
 
 /// A solver for `budget` in `solvers`, afresh once its memo is full (⇄ `_Probes.solver`,
 /// `_Probes.pair_solver`).
-fn renewed(solvers: &mut HashMap<usize, ExactSolver>, budget: usize, make: fn(usize) -> ExactSolver) -> &mut ExactSolver {
+fn renewed(
+    solvers: &mut HashMap<usize, ExactSolver>,
+    budget: usize,
+    make: fn(usize) -> ExactSolver,
+) -> &mut ExactSolver {
     let solver = solvers.entry(budget).or_insert_with(|| make(budget));
     if solver.memo_len() > MEMO_LIMIT {
         *solver = make(budget);
@@ -117,7 +121,7 @@ impl Probes {
         Probes::default()
     }
 
-    /// The positions every solver holds (⇄ `tablebase.solved_positions`).
+    /// The positions every solver holds (⇄ `_Probes.solved_positions`).
     pub fn solved_positions(&self) -> usize {
         self.solvers.values().chain(self.pair_solvers.values()).map(ExactSolver::memo_len).sum()
     }
@@ -125,7 +129,8 @@ impl Probes {
     /// Per budget, the fewest tiles found too large for one walker, then for two, by budget
     /// (⇄ `_Probes.too_large`, `_Probes.pair_too_large`).
     pub fn too_large(&self) -> (PerBudget, PerBudget) {
-        (sorted(self.too_large.iter().map(|(&b, &t)| (b, t))), sorted(self.pair_too_large.iter().map(|(&b, &t)| (b, t))))
+        let by_budget = |sizes: &HashMap<usize, usize>| sorted(sizes.iter().map(|(&b, &t)| (b, t)));
+        (by_budget(&self.too_large), by_budget(&self.pair_too_large))
     }
 
     /// Per budget, the positions its one-walker solver holds, then its two-walker solver, by budget
@@ -175,7 +180,8 @@ impl Probes {
     }
 
     /// Every player's exact values at the decision `state` with the leaf budget `budget`, or
-    /// `None` (⇄ `ExactEndgames.exact_value`; `budget` is its `leaf_max_nodes`).
+    /// `None` (⇄ `_Probes.exact_value`, as `ExactEndgames.exact_value` calls it with its
+    /// `leaf_max_nodes`).
     pub fn exact_value(&mut self, state: &State, budget: usize) -> Option<Values> {
         let Some(walker) = self.in_budget(state, budget) else {
             return self.pair_value(state);
@@ -190,8 +196,8 @@ impl Probes {
     }
 
     /// Every player's exact values after each option at the decision `state` with the root budget
-    /// `budget`, in the options' order, or `None` (⇄ `ExactEndgames.exact_options`; `budget` is its
-    /// `max_nodes`).
+    /// `budget`, in the options' order, or `None` (⇄ `_Probes.exact_options`, as
+    /// `ExactEndgames.exact_options` calls it with its `max_nodes`).
     pub fn exact_options(&mut self, state: &State, budget: usize) -> Option<Vec<(i32, Values)>> {
         let Some(walker) = self.in_budget(state, budget) else {
             return self.pair_options(state);
@@ -206,7 +212,7 @@ impl Probes {
     }
 
     /// The exact equilibrium of `state`'s simultaneous step (two walkers, both deciding), or `None`
-    /// (⇄ `ExactEndgames.exact_step`).
+    /// (⇄ `_Probes.exact_step`).
     pub fn exact_step(&mut self, state: &State) -> Option<StepResult> {
         let start = step_start(state)?;
         if !self.pair_in_budget(state, TWO_WALKER_MAX_NODES) {
@@ -221,7 +227,7 @@ impl Probes {
         }
     }
 
-    /// ⇄ `ExactEndgames._pair_value`: at a step both decide, the step's value at its start and,
+    /// ⇄ `_Probes._pair_value`: at a step both decide, the step's value at its start and,
     /// after the first decider's (hidden) choice, that choice's value against the second's mix.
     fn pair_value(&mut self, state: &State) -> Option<Values> {
         let budget = TWO_WALKER_LEAF_MAX_NODES;
@@ -251,7 +257,7 @@ impl Probes {
         }
     }
 
-    /// ⇄ `ExactEndgames._pair_options`.
+    /// ⇄ `_Probes._pair_options`.
     fn pair_options(&mut self, state: &State) -> Option<Vec<(i32, Values)>> {
         if step_start(state).is_some() {
             let step = self.exact_step(state)?;

@@ -54,8 +54,8 @@ fn decision(ints: &[i64], what: &str) -> PyResult<Option<State>> {
 }
 
 /// What exact-endgame probes learn as they run: solvers by budget and the sizes found too large
-/// (⇄ `tablebase._Probes`), with the oracle's probes (⇄ `ExactEndgames.exact_value`,
-/// `exact_options`, `exact_step`). The GIL is released while a probe solves.
+/// (⇄ `tablebase._Probes`, with the probes `ExactEndgames.exact_value`, `exact_options` and
+/// `exact_step` make). The GIL is released while a probe solves.
 #[pyclass(module = "refuge_native")]
 #[derive(Default)]
 pub struct EndgameProbes {
@@ -69,14 +69,14 @@ impl EndgameProbes {
         EndgameProbes::default()
     }
 
-    /// ⇄ `ExactEndgames.exact_value` with `leaf_max_nodes` = `budget`.
+    /// ⇄ `_Probes.exact_value` (`ExactEndgames.exact_value`: `budget` its `leaf_max_nodes`).
     fn exact_value(&mut self, py: Python<'_>, ints: Vec<i64>, budget: usize) -> PyResult<Option<Values>> {
         let Some(state) = decision(&ints, "exact_value")? else { return Ok(None) };
         let probes = &mut self.inner;
         py.allow_threads(|| guard(|| Ok(probes.exact_value(&state, budget))))
     }
 
-    /// ⇄ `ExactEndgames.exact_options` with `max_nodes` = `budget`: (action, values) in the
+    /// ⇄ `_Probes.exact_options` (`ExactEndgames.exact_options`: `budget` its `max_nodes`): (action, values) in the
     /// options' order.
     fn exact_options(&mut self, py: Python<'_>, ints: Vec<i64>, budget: usize) -> PyResult<Option<Vec<(i32, Values)>>> {
         let Some(state) = decision(&ints, "exact_options")? else { return Ok(None) };
@@ -84,7 +84,7 @@ impl EndgameProbes {
         py.allow_threads(|| guard(|| Ok(probes.exact_options(&state, budget))))
     }
 
-    /// ⇄ `ExactEndgames.exact_step`: the step's equilibrium as nested tuples (`StepResult`'s
+    /// ⇄ `_Probes.exact_step`: the step's equilibrium as nested tuples (`StepResult`'s
     /// fields, fractions as (numerator, denominator)).
     fn exact_step(&mut self, py: Python<'_>, ints: Vec<i64>) -> PyResult<Option<StepData>> {
         let Some(state) = decision(&ints, "exact_step")? else { return Ok(None) };
@@ -113,7 +113,7 @@ impl EndgameProbes {
         self.inner.memo_sizes()
     }
 
-    /// The positions every solver holds (⇄ `tablebase.solved_positions`).
+    /// The positions every solver holds (⇄ `_Probes.solved_positions`).
     fn solved_positions(&self) -> usize {
         self.inner.solved_positions()
     }
