@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from advisor.analysis.best_move import advise
 from advisor.players import tablebase
 from advisor.players.agents import SearchAgent
 from advisor.players.presets import AGENT_ROOT_NODES, advisor_request
@@ -269,6 +270,32 @@ def test_worker_trees_have_their_own_probes_and_repeat(monkeypatch: pytest.Monke
         assert first is not None and second is not None and first[0] is not second[0]
         assert isinstance(oracle._probes, tablebase._NativeProbes) and first[0] is oracle._probes.core
     assert found[0] == found[1]
+
+
+def test_a_live_analysis_probing_its_oracle_mid_search_equals_pythons(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The web board's live analysis (``advise(on_progress=...)``) at a two-walker simultaneous step:
+    each report's advice asks the oracle for the step's exact mix while the native search holds the
+    same probes; the reports and the advice equal Python's, where those probes interleave the same."""
+    positions = [p for p in small_two_walkers() if p.is_simultaneous() and step_start(p) is not None][:3]
+    assert positions
+    mixes = 0
+    for position in positions:
+        seen: dict[str, list[tuple[Any, Any, Any]]] = {}
+        for backend in ("python", "native"):
+            monkeypatch.setenv("REFUGE_BACKEND", backend)
+            request = fresh(advisor_request(iterations=96, seed=4), ExactEndgames(shared=False))
+            reports: list[tuple[Any, Any, Any]] = []
+
+            def report(build: Any) -> None:
+                advice = build()
+                reports.append((timeless(advice.result), advice.line, advice.exact_mix))
+
+            final = advise(position, request, on_progress=report, progress_every=32)
+            seen[backend] = [*reports, (timeless(final.result), final.line, final.exact_mix)]
+            assert final.result.backend == backend
+        assert seen["native"] == seen["python"]
+        mixes += any(mix for _, _, mix in seen["native"][:-1])
+    assert mixes > 0, "a report asked for the exact mix while the search ran"
 
 
 def test_exact_step_builds_pythons_step_result(monkeypatch: pytest.MonkeyPatch) -> None:

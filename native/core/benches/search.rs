@@ -3,6 +3,8 @@
 //! judged by a summary model) and of the advisor's (heuristic rollouts to the end, widening 0.1
 //! below the root), from a 2-player position reached by seeded heuristic play.
 
+use std::sync::Mutex;
+
 use criterion::{criterion_group, criterion_main, Criterion};
 
 use refuge_core::catalogue::DEFAULT_ROLLOUT;
@@ -43,9 +45,9 @@ fn model() -> Model {
 fn search_iteration(c: &mut Criterion) {
     let state = position();
     let model = model();
-    let (mut agent_probes, mut advisor_probes) = (Probes::new(), Probes::new());
-    let agent_oracle = SearchOracle::new(&mut agent_probes, LEAF_MAX_NODES);
-    let advisor_oracle = SearchOracle::new(&mut advisor_probes, LEAF_MAX_NODES);
+    let (agent_probes, advisor_probes) = (Mutex::new(Probes::new()), Mutex::new(Probes::new()));
+    let agent_oracle = SearchOracle::new(&agent_probes, LEAF_MAX_NODES);
+    let advisor_oracle = SearchOracle::new(&advisor_probes, LEAF_MAX_NODES);
     let agent = Config { step_root: false, rollout_cutoff: Some(8), ..Config::default() };
     let agent_helpers = Helpers {
         rollout: Some(&DEFAULT_ROLLOUT),

@@ -7,8 +7,8 @@
 //! (`float(Fraction)`) and its probes learn the same refusals; [`SearchOracle`] answers the native
 //! search's leaves with them (⇄ `ExactEndgames.exact_value` as `Tree.simulate` calls it).
 
-use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
 
 use crate::ismcts::{Oracle, Unsupported, Values};
 use crate::rules::{self, NO_CHOICE};
@@ -280,24 +280,31 @@ impl Probes {
 }
 
 /// The exact endgames as one native search's oracle: `probes` answer its leaves with the leaf
-/// budget (⇄ an `ExactEndgames` as `Tree.simulate` calls it). The probes learn as the search runs,
-/// behind a `RefCell` as the tree holds its oracle shared; one tree, one thread, one oracle.
+/// budget (⇄ an `ExactEndgames` as `Tree.simulate` calls it). The probes are locked for each probe
+/// only, so a progress report may probe them too between iterations (as Python's hook can) and
+/// another thread waits rather than failing.
 pub struct SearchOracle<'a> {
-    probes: RefCell<&'a mut Probes>,
+    probes: &'a Mutex<Probes>,
     leaf_max_nodes: usize,
 }
 
 impl<'a> SearchOracle<'a> {
     /// The oracle probing with `probes` at `leaf_max_nodes` (⇄ `ExactEndgames.leaf_max_nodes`).
-    pub fn new(probes: &'a mut Probes, leaf_max_nodes: usize) -> Self {
-        SearchOracle { probes: RefCell::new(probes), leaf_max_nodes }
+    pub fn new(probes: &'a Mutex<Probes>, leaf_max_nodes: usize) -> Self {
+        SearchOracle { probes, leaf_max_nodes }
     }
+}
+
+/// The probes behind `probes`' lock. A panic while they were held (a bug, reported as an error
+/// where it happened) leaves them usable: every probe's bookkeeping is made after its solve.
+pub fn locked(probes: &Mutex<Probes>) -> std::sync::MutexGuard<'_, Probes> {
+    probes.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl Oracle<State> for SearchOracle<'_> {
     /// ⇄ `ExactEndgames.exact_value`.
     fn exact_value(&self, state: &State) -> Result<Option<Values>, Unsupported> {
-        Ok(self.probes.borrow_mut().exact_value(state, self.leaf_max_nodes))
+        Ok(locked(self.probes).exact_value(state, self.leaf_max_nodes))
     }
 }
 
@@ -373,13 +380,11 @@ mod tests {
     fn the_search_oracle_answers_one_walker_leaves() {
         let walkers = last_walk(12).into_iter().filter(|s| single_walker(s).is_some());
         let state = walkers.max_by_key(walker_tiles).expect("a walker");
-        let mut probes = Probes::new();
-        {
-            let oracle = SearchOracle::new(&mut probes, LEAF_MAX_NODES);
-            let helpers = Helpers { rollout: Some(&DEFAULT_ROLLOUT), oracle: Some(&oracle), ..Helpers::default() };
-            let outcome = run_tree(&state, &Config::default(), &helpers, Rng::new(1), 60, &mut Table::default());
-            assert_eq!(outcome.expect("answered natively").iterations, 60);
-        }
-        assert!(probes.solved_positions() > 0);
+        let probes = Mutex::new(Probes::new());
+        let oracle = SearchOracle::new(&probes, LEAF_MAX_NODES);
+        let helpers = Helpers { rollout: Some(&DEFAULT_ROLLOUT), oracle: Some(&oracle), ..Helpers::default() };
+        let outcome = run_tree(&state, &Config::default(), &helpers, Rng::new(1), 60, &mut Table::default());
+        assert_eq!(outcome.expect("answered natively").iterations, 60);
+        assert!(locked(&probes).solved_positions() > 0);
     }
 }

@@ -8,7 +8,9 @@ use num_rational::BigRational;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use refuge_core::endgames::{self, PerBudget, Probes};
+use std::sync::Mutex;
+
+use refuge_core::endgames::{self, locked, PerBudget, Probes};
 use refuge_core::ismcts::Values;
 use refuge_core::solver::{ExactValue, SeatStrategy, SolvedOption, StepResult};
 use refuge_core::state::State;
@@ -55,11 +57,12 @@ fn decision(ints: &[i64], what: &str) -> PyResult<Option<State>> {
 
 /// What exact-endgame probes learn as they run: solvers by budget and the sizes found too large
 /// (⇄ `tablebase._Probes`, with the probes `ExactEndgames.exact_value`, `exact_options` and
-/// `exact_step` make). The GIL is released while a probe solves.
+/// `exact_step` make). The GIL is released while a probe solves; the probes are locked for one
+/// probe at a time, so a search's progress hook may probe them while that search runs.
 #[pyclass(module = "refuge_native")]
 #[derive(Default)]
 pub struct EndgameProbes {
-    pub inner: Probes,
+    pub inner: Mutex<Probes>,
 }
 
 #[pymethods]
@@ -70,52 +73,49 @@ impl EndgameProbes {
     }
 
     /// ⇄ `_Probes.exact_value` (`ExactEndgames.exact_value`: `budget` its `leaf_max_nodes`).
-    fn exact_value(&mut self, py: Python<'_>, ints: Vec<i64>, budget: usize) -> PyResult<Option<Values>> {
+    fn exact_value(&self, py: Python<'_>, ints: Vec<i64>, budget: usize) -> PyResult<Option<Values>> {
         let Some(state) = decision(&ints, "exact_value")? else { return Ok(None) };
-        let probes = &mut self.inner;
-        py.allow_threads(|| guard(|| Ok(probes.exact_value(&state, budget))))
+        py.allow_threads(|| guard(|| Ok(locked(&self.inner).exact_value(&state, budget))))
     }
 
     /// ⇄ `_Probes.exact_options` (`ExactEndgames.exact_options`: `budget` its `max_nodes`): (action, values) in the
     /// options' order.
-    fn exact_options(&mut self, py: Python<'_>, ints: Vec<i64>, budget: usize) -> PyResult<Option<Vec<(i32, Values)>>> {
+    fn exact_options(&self, py: Python<'_>, ints: Vec<i64>, budget: usize) -> PyResult<Option<Vec<(i32, Values)>>> {
         let Some(state) = decision(&ints, "exact_options")? else { return Ok(None) };
-        let probes = &mut self.inner;
-        py.allow_threads(|| guard(|| Ok(probes.exact_options(&state, budget))))
+        py.allow_threads(|| guard(|| Ok(locked(&self.inner).exact_options(&state, budget))))
     }
 
     /// ⇄ `_Probes.exact_step`: the step's equilibrium as nested tuples (`StepResult`'s
     /// fields, fractions as (numerator, denominator)).
-    fn exact_step(&mut self, py: Python<'_>, ints: Vec<i64>) -> PyResult<Option<StepData>> {
+    fn exact_step(&self, py: Python<'_>, ints: Vec<i64>) -> PyResult<Option<StepData>> {
         let Some(state) = decision(&ints, "exact_step")? else { return Ok(None) };
-        let probes = &mut self.inner;
-        py.allow_threads(|| guard(|| Ok(probes.exact_step(&state).as_ref().map(step_data))))
+        py.allow_threads(|| guard(|| Ok(locked(&self.inner).exact_step(&state).as_ref().map(step_data))))
     }
 
     /// The walker if `ints` is in the one-walker scope and not known too large for `budget`
     /// (⇄ `_Probes.in_budget`).
     fn in_budget(&self, ints: Vec<i64>, budget: usize) -> PyResult<Option<usize>> {
-        Ok(decision(&ints, "in_budget")?.and_then(|state| self.inner.in_budget(&state, budget)))
+        Ok(decision(&ints, "in_budget")?.and_then(|state| locked(&self.inner).in_budget(&state, budget)))
     }
 
     /// ⇄ `_Probes.pair_in_budget`.
     fn pair_in_budget(&self, ints: Vec<i64>, budget: usize) -> PyResult<bool> {
-        Ok(decision(&ints, "pair_in_budget")?.is_some_and(|state| self.inner.pair_in_budget(&state, budget)))
+        Ok(decision(&ints, "pair_in_budget")?.is_some_and(|state| locked(&self.inner).pair_in_budget(&state, budget)))
     }
 
     /// ⇄ `(_Probes.too_large, _Probes.pair_too_large)`.
     fn too_large(&self) -> (PerBudget, PerBudget) {
-        self.inner.too_large()
+        locked(&self.inner).too_large()
     }
 
     /// ⇄ the memo sizes of `_Probes.solvers` and `pair_solvers` by budget.
     fn memo_sizes(&self) -> (PerBudget, PerBudget) {
-        self.inner.memo_sizes()
+        locked(&self.inner).memo_sizes()
     }
 
     /// The positions every solver holds (⇄ `_Probes.solved_positions`).
     fn solved_positions(&self) -> usize {
-        self.inner.solved_positions()
+        locked(&self.inner).solved_positions()
     }
 }
 

@@ -175,7 +175,8 @@ fn report_progress(py: Python<'_>, hook: &PyObject, progress: &Progress<'_, Key>
 /// (whichever comes first) with the stream `random.Random(seed)`; its root statistics, or `None`
 /// where the native core cannot copy the Python search exactly (the caller runs Python). With
 /// `oracle` (`(probes, leaf_max_nodes)`, an `ExactEndgames`'s probes for this tree) the leaves in
-/// the exact endgames' scope take the solver's values, the probes learning as in Python. With `table` the tree grows on it in place (tree reuse); a search that returns
+/// the exact endgames' scope take the solver's values, the probes learning as in Python (a progress
+/// hook may probe them too). With `table` the tree grows on it in place (tree reuse); a search that returns
 /// `None` leaves it as it was. With `also` (the later decisions of the same simultaneous step) the
 /// tree grows from the step's start with an answer node per decision, `pinned` (decision index,
 /// action) played in every iteration. With `keep_tree` also the tree: every node's (visits, value
@@ -209,7 +210,7 @@ fn search(
     rollout: Option<HeuristicParameters>,
     prior: Option<HeuristicParameters>,
     evaluator: Option<(Vec<f64>, Vec<f64>)>,
-    oracle: Option<(PyRefMut<'_, EndgameProbes>, usize)>,
+    oracle: Option<(PyRef<'_, EndgameProbes>, usize)>,
     table: Option<PyRefMut<'_, SearchTable>>,
     keep_tree: bool,
     progress: Option<PyObject>,
@@ -255,8 +256,7 @@ fn search(
         Some((win, score)) => Some(Model::new(&win, &score).map_err(PyValueError::new_err)?),
         None => None,
     };
-    let mut oracle = oracle;
-    let probes = oracle.as_mut().map(|(probes, leaf_max_nodes)| (&mut probes.inner, *leaf_max_nodes));
+    let probes = oracle.as_ref().map(|(probes, leaf_max_nodes)| (&probes.inner, *leaf_max_nodes));
     let mut fresh = Table::default();
     let mut kept = table;
     let table = match kept.as_mut() {
