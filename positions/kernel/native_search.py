@@ -94,6 +94,13 @@ def _answer(sums: Sequence[tuple[int, int, float, float, float]], player_sums: S
             dict(player_sums))
 
 
+def _hooked(progress: Report, progress_every: int) -> dict[str, Any]:
+    """The core's progress arguments (passed only with a hook: a search without one runs on a core
+    built before the hook too)."""
+    return {"progress": lambda sums, player_sums, live: progress(_answer(sums, player_sums), live),
+            "progress_every": progress_every}
+
+
 def search(position: Encodable, request: Any, seed: int, iterations: int | None, table: Any = None,
            also: Sequence[Encodable] = (), pinned: dict[int, int] | None = None, progress: Report | None = None,
            progress_every: int = 64) -> NativeTree | None:
@@ -121,8 +128,7 @@ def search(position: Encodable, request: Any, seed: int, iterations: int | None,
         simultaneous=request.simultaneous, mixing=float(request.mixing), rollout=_heuristic(request.rollout),
         prior=_heuristic(request.prior), evaluator=None if evaluator is None else (list(evaluator[0]), list(evaluator[1])),
         oracle=request.oracle is not None, table=table, keep_tree=bool(request.keep_tree),
-        progress=None if progress is None else lambda sums, player_sums, live: progress(_answer(sums, player_sums), live),
-        progress_every=progress_every)
+        **({} if progress is None else _hooked(progress, progress_every)))
     if found is None:
         return None
     answers, joint, nodes, done, kept = found
