@@ -81,6 +81,12 @@ def _native_oracle(oracle: Any) -> bool:
             and isinstance(oracle[0], endgame_probes))
 
 
+def _oracle(oracle: Any) -> Any:
+    """The core's ``oracle`` argument: the native probes and leaf budget, or ``None`` (``False`` for a
+    core built before the probes, which took a flag; a request with an oracle is not run there)."""
+    return False if oracle is None and not hasattr(refuge_native, "EndgameProbes") else oracle
+
+
 def _weights(evaluator: Any) -> tuple[Sequence[float], Sequence[float]] | None:
     weights = getattr(evaluator, "native_weights", None)
     return weights() if weights is not None else None
@@ -97,6 +103,13 @@ def _answer(sums: Sequence[tuple[int, int, float, float, float]], player_sums: S
     """One answer node's statistics from the core's lists."""
     return ({action: [visits, value, score, policy] for action, visits, value, score, policy in sums},
             dict(player_sums))
+
+
+def _hooked(progress: Report, progress_every: int) -> dict[str, Any]:
+    """The core's progress arguments (passed only with a hook: a search without one runs on a core
+    built before the hook too)."""
+    return {"progress": lambda sums, player_sums, live: progress(_answer(sums, player_sums), live),
+            "progress_every": progress_every}
 
 
 def search(position: Encodable, request: Any, seed: int, iterations: int | None, table: Any = None,
@@ -125,9 +138,8 @@ def search(position: Encodable, request: Any, seed: int, iterations: int | None,
         cutoff=cutoff, uniform_root=request.root_selection == "uniform", step_root=request.step_root,
         simultaneous=request.simultaneous, mixing=float(request.mixing), rollout=_heuristic(request.rollout),
         prior=_heuristic(request.prior), evaluator=None if evaluator is None else (list(evaluator[0]), list(evaluator[1])),
-        oracle=request.oracle, table=table, keep_tree=bool(request.keep_tree),
-        progress=None if progress is None else lambda sums, player_sums, live: progress(_answer(sums, player_sums), live),
-        progress_every=progress_every)
+        oracle=_oracle(request.oracle), table=table, keep_tree=bool(request.keep_tree),
+        **({} if progress is None else _hooked(progress, progress_every)))
     if found is None:
         return None
     answers, joint, nodes, done, kept = found

@@ -9,7 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from search import equilibrium
 from search.matrix_game import MatrixSolution, solve_matrix_game
+from two_walker_positions import load_two_walker_entries, position_of
 
 refuge_native = pytest.importorskip("refuge_native")
 if not hasattr(refuge_native, "solve_matrix_game"):
@@ -50,6 +52,23 @@ HAND_SOLVED = {
 @pytest.mark.parametrize("name", sorted(HAND_SOLVED))
 def test_the_hand_solved_games_get_the_same_equilibrium(name: str) -> None:
     assert_same_solution(HAND_SOLVED[name])
+
+
+def test_the_matrices_of_the_two_walker_endgames_get_the_same_equilibrium(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every matrix game the exact equilibrium solver meets on the held-out two-walker positions
+    (tests/data/two_walker_positions.json: hundreds of 2×2 steps, some up to 6×7)."""
+    met: list[list[list[Fraction]]] = []
+
+    def recording(matrix: list[list[Fraction]]) -> MatrixSolution:
+        met.append([list(row) for row in matrix])
+        return solve_matrix_game(matrix)
+
+    monkeypatch.setattr(equilibrium, "solve_matrix_game", recording)
+    for entry in load_two_walker_entries():
+        equilibrium.solve_step(position_of(entry))
+    assert len(met) > 500 and max(len(m) * len(m[0]) for m in met) >= 30
+    for matrix in met:
+        assert_same_solution(matrix)
 
 
 def test_an_empty_or_ragged_matrix_is_refused_with_pythons_message() -> None:

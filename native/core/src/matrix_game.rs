@@ -6,7 +6,15 @@
 //! Bland's rule and the same tie-breaks (towards the lower row / column index). Exact numbers are
 //! `BigRational` (⇄ `Fraction`): both are kept in lowest terms with a positive denominator, so equal
 //! fractions have equal numerators and denominators on both sides.
+//!
+//! Faster than a literal copy, with the same answers: comparisons (dominance, saddle point) are made
+//! on the entries put over their least common denominator (integers in the same order), and the
+//! simplex runs on that integer tableau by fraction-free (Bareiss) pivoting, whose entries over the
+//! current denominator are Python's rational tableau (see [`simplex`]): the same pivots, and the
+//! same fractions once reduced.
 
+use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
@@ -53,17 +61,35 @@ pub fn is_rectangular(matrix: &[Vec<BigRational>]) -> bool {
 /// Python module raises `ValueError` with the same message).
 pub fn solve_matrix_game(matrix: &[Vec<BigRational>]) -> MatrixSolution {
     assert!(is_rectangular(matrix), "{NOT_RECTANGULAR}");
-    let (rows, columns) = undominated(matrix);
-    let small: Vec<Vec<BigRational>> =
-        rows.iter().map(|&i| columns.iter().map(|&j| matrix[i][j].clone()).collect()).collect();
-    let solution = saddle(&small)
-        .or_else(|| (rows.len() == 2 && columns.len() == 2).then(|| two_by_two(&small)))
-        .unwrap_or_else(|| simplex(&small));
+    let (scaled, scale) = common_denominator(matrix);
+    let (rows, columns) = undominated(&scaled);
+    let small = kept(matrix, &rows, &columns);
+    let small_scaled = kept(&scaled, &rows, &columns);
+    let solution = saddle(&small, &small_scaled)
+        .or_else(|| (rows.len() == 2 && columns.len() == 2).then(|| two_by_two(&small_scaled, &scale)))
+        .unwrap_or_else(|| simplex(&small_scaled, &scale));
     MatrixSolution {
         value: solution.value,
         rows: spread(solution.rows, &rows, matrix.len()),
         columns: spread(solution.columns, &columns, matrix[0].len()),
     }
+}
+
+/// The entries over their least common denominator: the numerators (integers ordered as the
+/// fractions) and the denominator (Python twin: none; `Fraction` compares by cross-multiplying).
+fn common_denominator(matrix: &[Vec<BigRational>]) -> (Vec<Vec<BigInt>>, BigInt) {
+    let scale = matrix.iter().flatten().fold(BigInt::one(), |scale, entry| scale.lcm(entry.denom()));
+    let scaled = matrix
+        .iter()
+        .map(|row| row.iter().map(|entry| entry.numer() * (&scale / entry.denom())).collect())
+        .collect();
+    (scaled, scale)
+}
+
+/// The sub-matrix of the kept rows and columns (⇄ the list comprehension `small` of
+/// `solve_matrix_game`).
+fn kept<T: Clone>(matrix: &[Vec<T>], rows: &[usize], columns: &[usize]) -> Vec<Vec<T>> {
+    rows.iter().map(|&i| columns.iter().map(|&j| matrix[i][j].clone()).collect()).collect()
 }
 
 /// The strategy over the kept indices as one over all `size` (⇄ `matrix_game._spread`).
@@ -81,33 +107,31 @@ fn pure(index: usize, size: usize) -> Vec<BigRational> {
 }
 
 /// The first position of `value` in `values` (⇄ `list.index`).
-fn index_of(values: &[BigRational], value: &BigRational) -> usize {
+fn index_of<T: PartialEq>(values: &[T], value: &T) -> usize {
     values.iter().position(|v| v == value).expect("the extremum is one of the values")
 }
 
-/// A pure equilibrium, if max-min equals min-max (⇄ `matrix_game._saddle`).
-fn saddle(m: &[Vec<BigRational>]) -> Option<MatrixSolution> {
-    let row_minima: Vec<BigRational> =
-        m.iter().map(|row| row.iter().min().expect("non-empty row").clone()).collect();
-    let column_maxima: Vec<BigRational> = (0..m[0].len())
-        .map(|j| m.iter().map(|row| &row[j]).max().expect("non-empty column").clone())
+/// A pure equilibrium of `m`, if max-min equals min-max, found on `scaled` (`m`'s entries over a
+/// common denominator) (⇄ `matrix_game._saddle`). The value is the entry at the saddle: it is at
+/// least its row's minimum and at most its column's maximum, which are equal.
+fn saddle(m: &[Vec<BigRational>], scaled: &[Vec<BigInt>]) -> Option<MatrixSolution> {
+    let row_minima: Vec<&BigInt> = scaled.iter().map(|row| row.iter().min().expect("non-empty row")).collect();
+    let column_maxima: Vec<&BigInt> = (0..scaled[0].len())
+        .map(|j| scaled.iter().map(|row| &row[j]).max().expect("non-empty column"))
         .collect();
-    let lower = row_minima.iter().max().expect("non-empty matrix");
-    let upper = column_maxima.iter().min().expect("non-empty matrix");
+    let lower = *row_minima.iter().max().expect("non-empty matrix");
+    let upper = *column_maxima.iter().min().expect("non-empty matrix");
     if lower != upper {
         return None;
     }
-    Some(MatrixSolution {
-        value: lower.clone(),
-        rows: pure(index_of(&row_minima, lower), m.len()),
-        columns: pure(index_of(&column_maxima, upper), m[0].len()),
-    })
+    let (row, column) = (index_of(&row_minima, &lower), index_of(&column_maxima, &upper));
+    Some(MatrixSolution { value: m[row][column].clone(), rows: pure(row, m.len()), columns: pure(column, m[0].len()) })
 }
 
 /// Rows and columns left after removing weakly dominated ones until none is, the later of two
 /// equal ones going (⇄ `matrix_game._undominated`: the first dominated row, then the first
 /// dominated column, in one pass, until a pass removes nothing).
-fn undominated(m: &[Vec<BigRational>]) -> (Vec<usize>, Vec<usize>) {
+fn undominated<T: Ord>(m: &[Vec<T>]) -> (Vec<usize>, Vec<usize>) {
     let mut rows: Vec<usize> = (0..m.len()).collect();
     let mut columns: Vec<usize> = (0..m[0].len()).collect();
     let mut changed = true;
@@ -140,84 +164,99 @@ fn undominated(m: &[Vec<BigRational>]) -> (Vec<usize>, Vec<usize>) {
 }
 
 /// The closed form of a 2×2 game without a saddle point, both players mixing
-/// (⇄ `matrix_game._two_by_two`).
-fn two_by_two(m: &[Vec<BigRational>]) -> MatrixSolution {
+/// (⇄ `matrix_game._two_by_two`), on the entries times `scale`: the mixes are ratios of their
+/// differences (the scale cancels), the value `(ad - bc) / (a - b - c + d)` is `scale` times too big.
+fn two_by_two(m: &[Vec<BigInt>], scale: &BigInt) -> MatrixSolution {
     let (a, b, c, d) = (&m[0][0], &m[0][1], &m[1][0], &m[1][1]);
     let denominator = a - b - c + d;
-    let row = (d - c) / &denominator;
-    let column = (d - b) / &denominator;
+    let row = BigRational::new(d - c, denominator.clone());
+    let column = BigRational::new(d - b, denominator.clone());
     MatrixSolution {
-        value: (a * d - b * c) / &denominator,
+        value: BigRational::new(a * d - b * c, denominator * scale),
         rows: vec![row.clone(), BigRational::one() - row],
         columns: vec![column.clone(), BigRational::one() - column],
     }
 }
 
-/// `row - factor * pivot_row`, entry by entry (⇄ the list comprehensions of `_simplex`).
-fn subtract_multiple(row: &[BigRational], factor: &BigRational, pivot_row: &[BigRational]) -> Vec<BigRational> {
-    row.iter().zip(pivot_row).map(|(entry, p)| entry - factor * p).collect()
+/// One fraction-free pivot of `row` on `pivot_row` at column `enter`: `(pivot * x - row[enter] * p)
+/// / denominator` entry by entry, an exact division (Bareiss). Python twin: the row updates of
+/// `_simplex`, `[entry - factor * p for ...]` after the pivot row's division.
+fn eliminate(row: &[BigInt], pivot_row: &[BigInt], enter: usize, pivot: &BigInt, denominator: &BigInt) -> Vec<BigInt> {
+    let factor = &row[enter];
+    row.iter().zip(pivot_row).map(|(x, p)| (pivot * x - factor * p) / denominator).collect()
 }
 
 /// The column player's LP, max Σy s.t. A'y ≤ 1, y ≥ 0 with A' = A + shift > 0, by the tableau
 /// simplex with Bland's rule; the row strategy is its dual, the slacks' reduced costs
 /// (⇄ `matrix_game._simplex`: the same entering column, the same leaving row on ties).
-fn simplex(m: &[Vec<BigRational>]) -> MatrixSolution {
+///
+/// `m` holds the entries times `scale` (integers). The tableau is Python's initial one times
+/// `scale` (constraint rows and cost row alike), pivoted fraction-free: its entries over the
+/// denominator `d` (the last pivot, positive) are the Gauss-Jordan tableau of that scaled LP, whose
+/// pivoted rows are Python's and whose cost row and unpivoted rows are `scale` times Python's. So
+/// every sign, every ratio (a row's scale cancels) and hence every pivot is Python's, and at the end
+/// Python's `total = cost[-1]` is `cost[w] / (d·scale)`, a basic `y` is `t[i][w] / d`, and the
+/// answers below are Python's fractions.
+fn simplex(m: &[Vec<BigInt>], scale: &BigInt) -> MatrixSolution {
     let lowest = m.iter().flatten().min().expect("non-empty matrix");
-    let shift = BigRational::one() - lowest;
+    let shift = scale - lowest; // (1 - min) · scale
     let (rows, columns) = (m.len(), m[0].len());
     let width = columns + rows;
-    let unit = |k: usize, i: usize| if k == i { BigRational::one() } else { BigRational::zero() };
-    let mut tableau: Vec<Vec<BigRational>> = (0..rows)
+    let unit = |k: usize, i: usize| if k == i { scale.clone() } else { BigInt::zero() };
+    let mut tableau: Vec<Vec<BigInt>> = (0..rows)
         .map(|i| {
             m[i].iter()
                 .map(|entry| entry + &shift)
                 .chain((0..rows).map(|k| unit(k, i)))
-                .chain(std::iter::once(BigRational::one()))
+                .chain(std::iter::once(scale.clone()))
                 .collect()
         })
         .collect();
-    let mut cost: Vec<BigRational> = std::iter::repeat_n(-BigRational::one(), columns)
-        .chain(std::iter::repeat_n(BigRational::zero(), rows + 1))
-        .collect();
+    let mut cost: Vec<BigInt> =
+        std::iter::repeat_n(-scale, columns).chain(std::iter::repeat_n(BigInt::zero(), rows + 1)).collect();
+    let mut denominator = BigInt::one();
     let mut basis: Vec<usize> = (0..rows).map(|i| columns + i).collect();
     while let Some(enter) = (0..width).find(|&j| cost[j].is_negative()) {
-        let mut leave: Option<(usize, BigRational)> = None;
+        // the least ratio rhs / column over the rows where the column is positive, ties to the
+        // lower basic variable: (ratio, basis) compared as Python compares the tuples
+        let mut leave: Option<usize> = None;
         for i in 0..rows {
             if tableau[i][enter].is_positive() {
-                let ratio = &tableau[i][width] / &tableau[i][enter];
-                let better = match &leave {
+                let better = match leave {
                     None => true,
-                    Some((l, best)) => (&ratio, basis[i]) < (best, basis[*l]),
+                    Some(l) => {
+                        let mine = &tableau[i][width] * &tableau[l][enter];
+                        let best = &tableau[l][width] * &tableau[i][enter];
+                        mine < best || (mine == best && basis[i] < basis[l])
+                    }
                 };
                 if better {
-                    leave = Some((i, ratio));
+                    leave = Some(i);
                 }
             }
         }
-        let (leave, _) = leave.expect("the shifted LP is bounded: some row limits the entering column");
+        let leave = leave.expect("the shifted LP is bounded: some row limits the entering column");
         let pivot = tableau[leave][enter].clone();
-        tableau[leave] = tableau[leave].iter().map(|entry| entry / &pivot).collect();
         for i in 0..rows {
-            if i != leave && !tableau[i][enter].is_zero() {
-                let factor = tableau[i][enter].clone();
-                tableau[i] = subtract_multiple(&tableau[i], &factor, &tableau[leave]);
+            if i != leave {
+                tableau[i] = eliminate(&tableau[i], &tableau[leave], enter, &pivot, &denominator);
             }
         }
-        let factor = cost[enter].clone();
-        cost = subtract_multiple(&cost, &factor, &tableau[leave]);
+        cost = eliminate(&cost, &tableau[leave], enter, &pivot, &denominator);
+        denominator = pivot;
         basis[leave] = enter;
     }
+    let total = &cost[width]; // = Σy · d · scale = d · scale / shifted value
     let mut y = vec![BigRational::zero(); columns];
     for (i, &variable) in basis.iter().enumerate() {
         if variable < columns {
-            y[variable] = tableau[i][width].clone();
+            y[variable] = BigRational::new(&tableau[i][width] * scale, total.clone());
         }
     }
-    let total = &cost[width]; // = Σy = Σx = 1 / shifted value
     MatrixSolution {
-        value: total.recip() - shift,
-        rows: cost[columns..columns + rows].iter().map(|r| r / total).collect(),
-        columns: y.iter().map(|p| p / total).collect(),
+        value: BigRational::new(&denominator * scale, total.clone()) - BigRational::new(shift, scale.clone()),
+        rows: cost[columns..columns + rows].iter().map(|r| BigRational::new(r.clone(), total.clone())).collect(),
+        columns: y,
     }
 }
 
