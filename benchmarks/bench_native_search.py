@@ -14,9 +14,12 @@ from typing import Callable
 
 import pytest
 
+from advisor.analysis.best_move import Advice, advise
 from advisor.players.agents import SearchAgent
 from advisor.players.presets import advisor_request
 from benchmarks.bench_search import reference_position
+from advisor.web.worker import analysis_request
+from positions.examples import load_example
 from positions.kernel import native_search
 from search.ismcts import search
 from search.request import Limit, SearchRequest
@@ -40,3 +43,33 @@ def test_iterations_per_second_by_backend(benchmark, monkeypatch, preset: str, b
     assert result.backend == backend
     monkeypatch.setenv("REFUGE_BACKEND", "python" if backend == "native" else "native")
     assert search(pos, request).actions == result.actions
+
+
+LIVE_ITERATIONS = 800
+"""The live analysis benchmark's budget: the web board's first reports (it grows to 100,000s)."""
+BUILD_EVERY = 8
+"""The live analysis benchmark builds the advice at every 8th report (every 128 iterations)."""
+
+
+@pytest.mark.skipif(not native_search.built(), reason="the native core is not built")
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_live_analysis_by_backend(benchmark, monkeypatch, backend: str) -> None:  # type: ignore[no-untyped-def]
+    """The web board's live analysis (advisor/web/worker.py): ``advise`` with best-move's request and
+    a progress hook (every 16 iterations) that builds the advice so far, tree snapshot included, at
+    every BUILD_EVERY-th report; LIVE_ITERATIONS iterations at opening-2p."""
+    position = load_example("opening-2p").position
+    monkeypatch.setenv("REFUGE_BACKEND", backend)
+
+    def live() -> Advice:
+        reports = [0]
+
+        def hook(so_far: Callable[[], Advice]) -> bool:
+            reports[0] += 1
+            if reports[0] % BUILD_EVERY == 0:
+                so_far()
+            return True
+
+        return advise(position, analysis_request(LIVE_ITERATIONS, 1), on_progress=hook)
+
+    advice = benchmark(live)
+    assert advice.result.backend == backend and advice.result.iterations == LIVE_ITERATIONS

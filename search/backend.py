@@ -56,39 +56,41 @@ class NativeRequest:
     prior: Any
     prior_weight: float
     oracle: Any
+    """The oracle as the core takes it (``native_oracle(worker)`` of the request's, for one worker's
+    tree), or the request's own where it has no native form (the core names it unsupported)."""
     root_selection: str
     simultaneous: str
     step_root: bool
     mixing: float = MIXING
 
 
-def native_request(request: SearchRequest) -> NativeRequest:
-    """`request` as the native core reads it: a uniformly random rollout policy is the built-in
-    random rollout (as :func:`search.ismcts.rollout` treats it), unless widening asks it for guides."""
+def native_request(request: SearchRequest, worker: int = 0) -> NativeRequest:
+    """`request` as the native core reads it for worker `worker`'s tree: a uniformly random rollout
+    policy is the built-in random rollout (as :func:`search.ismcts.rollout` treats it), unless
+    widening asks it for guides; the oracle the one its ``native_oracle(worker)`` gives."""
     config = request.config
+    native_oracle = getattr(config.oracle, "native_oracle", None)
+    oracle = native_oracle(worker) if callable(native_oracle) else None
     rollout = None if isinstance(config.rollout, UniformRandom) and not config.widening else config.rollout
     return NativeRequest(
         seconds=request.limit.seconds, keep_tree=request.keep_tree, exploration=config.exploration,
         exploration_below=config.exploration_below, widening=config.widening, rollout=rollout,
         rollout_cutoff=config.rollout_cutoff, evaluator=config.evaluator, prior=config.prior,
-        prior_weight=config.prior_weight, oracle=config.oracle, root_selection=config.root_selection,
+        prior_weight=config.prior_weight, oracle=config.oracle if oracle is None else oracle, root_selection=config.root_selection,
         simultaneous=config.simultaneous, step_root=config.step_root)
 
 
-def native_unsupported(state: Game, request: SearchRequest, hooked: bool, reuse: dict[Hashable, Any] | None) -> str:
+def native_unsupported(state: Game, request: SearchRequest, reuse: dict[Hashable, Any] | None) -> str:
     """Why the native core cannot run this search exactly ('' when it can)."""
     unsupported = getattr(state, "native_unsupported", None)
     if unsupported is None:
         return "the game has no native core"
-    if hooked:
-        return "a progress hook"
     if reuse is not None:
         return "tree reuse in a Python node table"
     return str(unsupported(native_request(request)))
 
 
-def choose_backend(state: Game, request: SearchRequest, hooked: bool = False,
-                   reuse: dict[Hashable, Any] | None = None) -> str:
+def choose_backend(state: Game, request: SearchRequest, reuse: dict[Hashable, Any] | None = None) -> str:
     """``"native"`` or ``"python"`` for this search (see the module's docstring).
 
     Raises:
@@ -97,7 +99,7 @@ def choose_backend(state: Game, request: SearchRequest, hooked: bool = False,
     forced = forced_backend()
     if forced == "python":
         return "python"
-    why = native_unsupported(state, request, hooked, reuse)
+    why = native_unsupported(state, request, reuse)
     if not why:
         return "native"
     if forced == "native":
@@ -141,20 +143,33 @@ class KeptTree:
         return self.nodes
 
 
+NativeProgress = Callable[[RootSums, Any], "bool | None"]
+"""A progress hook of a native tree: the searching player's root sums so far and the core's live
+tree (``len``, ``kept()``: the kept tree as :data:`NativeKept`, ``None`` without ``keep_tree``);
+``False`` stops the search."""
+
+
 def native_trees(state: Game, request: SearchRequest, seeds: Sequence[int], budgets: Sequence[int | None],
-                 table: Any = None, also: Sequence[Game] = (),
-                 pinned: Mapping[int, int] | None = None) -> list[NativeOutcome] | None:
+                 table: Any = None, also: Sequence[Game] = (), pinned: Mapping[int, int] | None = None,
+                 on_progress: NativeProgress | None = None, progress_every: int = 64) -> list[NativeOutcome] | None:
     """Every worker's tree grown natively, in threads (every answer's root sums, the joint cells,
     node count, iterations and kept tree, in worker order; `also` and `pinned` as ``search_step``'s),
-    on `table` when given (one worker: tree reuse); ``None`` when one of them met a leaf the core
-    cannot value as Python would (run Python; `table` is left as it was)."""
-    flat = native_request(request)
+    on `table` when given (one worker: tree reuse), each worker with its own oracle probes
+    (``native_oracle(worker)``), reporting to `on_progress` every `progress_every` iterations when
+    given (one worker); ``None`` when one of them met a leaf the core cannot value as Python would
+    (run Python; `table` is left as it was)."""
     grow = state.native_search  # type: ignore[attr-defined]
 
-    def one(job: tuple[int, int | None]) -> NativeTree | None:
-        return grow(flat, job[0], job[1], table, also, pinned)  # type: ignore[no-any-return]
+    def progress(answer: tuple[dict[int, list[float]], dict[int, list[float]]], live: Any) -> bool | None:
+        assert on_progress is not None
+        return on_progress(root_sums(*answer), live)
 
-    jobs = list(zip(seeds, budgets))
+    def one(job: tuple[int, int | None, int]) -> NativeTree | None:
+        seed, budget, worker = job
+        return grow(native_request(request, worker), seed, budget, table, also, pinned,  # type: ignore[no-any-return]
+                    None if on_progress is None else progress, progress_every)
+
+    jobs = list(zip(seeds, budgets, range(len(seeds))))
     if len(jobs) == 1:
         trees = [one(jobs[0])]
     else:

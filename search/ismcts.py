@@ -24,7 +24,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Iterator, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Hashable, Iterator, Mapping, NamedTuple, Protocol, Sequence
 
 from search.errors import SearchError
 from search.backend import KeptTree, choose_backend, native_trees
@@ -69,16 +69,13 @@ Node = dict[int, EdgeStats]
 """A node: every action tried or available there, with its statistics."""
 
 
-@dataclass(frozen=True)
-class LiveTree:
-    """A growing tree as the progress hook sees it: the live node table and, when the request
-    keeps the tree, the live edges (read them, never change them)."""
-
-    nodes: dict[Hashable, Node]
-    edges: Following | None
+class LiveTree(Protocol):
+    """A growing tree as the progress hook sees it (the Python tree's :class:`PythonLiveTree` or
+    the native core's :class:`NativeLiveTree`): read it during the report."""
 
     def __len__(self) -> int:
-        return len(self.nodes)
+        """The information sets in the tree."""
+        ...
 
     def snapshot(self) -> SearchTree:
         """A copy as the finished search would keep it (its cost grows with the tree: call it
@@ -87,9 +84,45 @@ class LiveTree:
         Raises:
             SearchError: the request did not keep the tree (there are no edges).
         """
+        ...
+
+
+NO_SNAPSHOT = "search: a snapshot of the tree needs a request with keep_tree"
+
+
+@dataclass(frozen=True)
+class PythonLiveTree:
+    """The Python tree as it grows: the live node table and, when the request keeps the tree, the
+    live edges (read them, never change them)."""
+
+    nodes: dict[Hashable, Node]
+    edges: Following | None
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def snapshot(self) -> SearchTree:
+        """See :meth:`LiveTree.snapshot`."""
         if self.edges is None:
-            raise SearchError("search: a snapshot of the tree needs a request with keep_tree")
+            raise SearchError(NO_SNAPSHOT)
         return _kept(self.nodes, self.edges)
+
+
+class NativeLiveTree:
+    """A native tree as it grows (the core's ``LiveTree``: readable only during its report)."""
+
+    def __init__(self, live: Any) -> None:
+        self.live = live
+
+    def __len__(self) -> int:
+        return len(self.live)
+
+    def snapshot(self) -> SearchTree:
+        """See :meth:`LiveTree.snapshot`."""
+        kept = self.live.kept()
+        if kept is None:
+            raise SearchError(NO_SNAPSHOT)
+        return tree_from_native(kept)
 
 
 Progress = Callable[[SearchResult, LiveTree], "bool | None"]
@@ -180,7 +213,7 @@ def run_tree(root: Game, request: SearchRequest, seed: int, iterations: int | No
     limit = iterations if iterations is not None else -1
     tree = Tree(root, request, seed, nodes, also, pinned)
     legal = root.legal_actions()
-    live = LiveTree(tree.nodes, tree.edges)
+    live = PythonLiveTree(tree.nodes, tree.edges)
     clock = time.perf_counter
     done = 0
     while done != limit and (deadline == math.inf or clock() < deadline):
@@ -548,12 +581,38 @@ def tree_from_native(exported: NativeKept) -> SearchTree:
     return SearchTree(nodes, following)
 
 
+class _Reports:
+    """One search's progress hook, fed by the native tree and, where that hands back to Python, by
+    the Python tree that redoes it from the start: the reports the native tree made are not made
+    again (the Python tree's first ones are equal to them, bit for bit)."""
+
+    def __init__(self, hook: Progress, player: int, legal: Sequence[int], start: float, by_win: bool) -> None:
+        self.hook, self.player, self.legal, self.start, self.by_win = hook, player, legal, start, by_win
+        self.made = 0
+        """Reports made by the native tree."""
+        self.redone = 0
+        """Reports the Python tree reached."""
+
+    def native(self, sums: RootSums, live: Any) -> bool | None:
+        """A native tree's report: the result so far built as :func:`run_tree` builds it."""
+        self.made += 1
+        so_far = SearchResult.from_trees(self.player, self.legal, [sums], time.perf_counter() - self.start,
+                                         by_win=self.by_win)
+        return self.hook(dataclasses.replace(so_far, backend="native"), NativeLiveTree(live))
+
+    def python(self, so_far: SearchResult, live: LiveTree) -> bool | None:
+        """A Python tree's report, passed on unless the native tree made it already."""
+        self.redone += 1
+        return None if self.redone <= self.made else self.hook(so_far, live)
+
+
 def search(state: Game, request: SearchRequest, on_progress: Progress | None = None,
            progress_every: int = 64, reuse: dict[Hashable, Node] | KeptTree | None = None) -> SearchResult:
     """Search the decision at `state` for its current player; never mutates `state`.
 
     With `on_progress` (one worker only) the growing search reports every `progress_every`
-    iterations and stops early when the callback returns ``False`` (see :data:`Progress`).
+    iterations and stops early when the callback returns ``False`` (see :data:`Progress`); the
+    native core reports exactly as the Python tree would (native/SEARCH.md).
     With `reuse` (one worker only) the search starts from that node table, kept from the same
     player's earlier searches in this game, and grows it in place: the statistics of the
     information sets it reaches again count from the start (tree reuse). Its root sums then
@@ -577,14 +636,20 @@ def search(state: Game, request: SearchRequest, on_progress: Progress | None = N
     jobs = [TreeJob(state, request, derive_seed(limit.seed, i), budget) for i, budget in enumerate(budgets)]
     kept = reuse if isinstance(reuse, KeptTree) else None
     python_table = reuse.nodes if isinstance(reuse, KeptTree) else reuse
-    backend = choose_backend(state, request, on_progress is not None, python_table)
+    backend = choose_backend(state, request, python_table)
+    every = max(1, progress_every)
+    reports = None if on_progress is None else _Reports(
+        on_progress, player, state.legal_actions(), start, config.root_selection == "uniform")
     grown = native_trees(state, request, [job.seed for job in jobs], [job.iterations for job in jobs],
-                         kept.native_table(state) if kept is not None else None) if backend == "native" else None
+                         kept.native_table(state) if kept is not None else None,
+                         on_progress=None if reports is None else reports.native,
+                         progress_every=every) if backend == "native" else None
     if grown is None:
         backend = "python"
         table = kept.python_nodes(nodes_from_native) if kept is not None else python_table
-        if on_progress is not None or table is not None:
-            jobs = [jobs[0]._replace(on_progress=on_progress, progress_every=max(1, progress_every), nodes=table)]
+        if reports is not None or table is not None:
+            jobs = [jobs[0]._replace(on_progress=None if reports is None else reports.python,
+                                     progress_every=every, nodes=table)]
         outcomes = map_in_processes(run_tree, jobs)
     else:
         seconds = time.perf_counter() - start

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import Any, Hashable, Mapping, Protocol, Sequence, TypeVar
+from typing import Any, Callable, Hashable, Mapping, Protocol, Sequence, TypeVar
 
 CHANCE_PLAYER = -1
 """``current_player()`` at a chance event."""
@@ -125,12 +125,16 @@ class SearchesNatively(Protocol):
         ...
 
     def native_search(self, request: Any, seed: int, iterations: int | None, table: Any = None,
-                      also: Sequence[Any] = (), pinned: Mapping[int, int] | None = None) -> NativeTree | None:
+                      also: Sequence[Any] = (), pinned: Mapping[int, int] | None = None,
+                      progress: Callable[[Any, Any], "bool | None"] | None = None,
+                      progress_every: int = 64) -> NativeTree | None:
         """``run_tree(self, request, seed, iterations, also=also, pinned=pinned)``'s statistics,
         grown natively until `iterations` and/or ``request.seconds`` (on
         `table`, a :meth:`native_table` kept from earlier searches, when given); ``None`` where the
         core met a position it cannot value as Python would (the Python search runs; `table` is left
-        as it was)."""
+        as it was). With `progress`, ``progress(answer, live)`` every `progress_every` iterations
+        (the answer so far as in :data:`NativeTree`, the live tree with ``len`` and ``kept()``, the
+        kept tree as :data:`NativeKept` or ``None`` without ``keep_tree``); ``False`` stops there."""
         ...
 
     def native_table(self) -> Any:

@@ -250,6 +250,7 @@ def advice_to_data(advice: Advice, source: str = "") -> dict[str, object]:
         "seconds": round(advice.result.seconds, 4),
         "seed": advice.request.seed,
         "workers": advice.request.workers,
+        "backend": advice.result.backend,
         "facts": None if advice.facts is None else _facts_to_data(advice.facts),
     }
 

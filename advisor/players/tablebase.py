@@ -11,12 +11,21 @@ its memo between probes, so every position solved for one leaf answers the next 
 
 from __future__ import annotations
 
+from fractions import Fraction
+from typing import Any
+
 from positions import Position
 from positions.kernel import rules
 from positions.kernel.phases import SIMULTANEOUS
-from search.equilibrium import EquilibriumSolver, StepResult
-from search.errors import SolverLimitError
-from search.solver import ExactSolver, ExactValue
+from search.backend import forced_backend
+from search.equilibrium import EquilibriumSolver, SeatStrategy, StepResult
+from search.errors import SearchConfigError, SolverLimitError
+from search.solver import ExactSolver, ExactValue, SolvedOption
+
+try:
+    import refuge_native  # type: ignore[import-not-found,unused-ignore]
+except ImportError:  # the crate is not built: the Python solvers run
+    refuge_native = None
 
 DEFAULT_MAX_NODES = 100_000
 """New positions the root's probe may solve (once per search: a few seconds at most)."""
@@ -88,8 +97,145 @@ class _Probes:
         tiles = len(pos.bags[walker]) + len(pos.hands[walker])
         self.too_large[budget] = min(tiles, self.too_large.get(budget, 1 << 30))
 
+    def exact_value(self, pos: Position, budget: int) -> Values | None:
+        """``ExactEndgames.exact_value`` with the leaf budget `budget`."""
+        walker = self.in_budget(pos, budget)
+        if walker is None:
+            return self._pair_value(pos)
+        try:
+            return _floats(self.solver(budget).value(pos))
+        except SolverLimitError:
+            self.refused(pos, walker, budget)
+            return None
 
-_SHARED = _Probes()
+    def exact_options(self, pos: Position, budget: int) -> dict[int, Values] | None:
+        """``ExactEndgames.exact_options`` with the root budget `budget`."""
+        walker = self.in_budget(pos, budget)
+        if walker is None:
+            return self._pair_options(pos)
+        try:
+            result = self.solver(budget).solve(pos)
+        except SolverLimitError:
+            self.refused(pos, walker, budget)
+            return None
+        return {o.action: _floats(o.value) for o in result.options}
+
+    def exact_step(self, pos: Position) -> StepResult | None:
+        """``ExactEndgames.exact_step``."""
+        start = step_start(pos)
+        if start is None or not self.pair_in_budget(pos, TWO_WALKER_MAX_NODES):
+            return None
+        try:
+            return self.pair_solver(TWO_WALKER_MAX_NODES).solve_step(start)
+        except SolverLimitError:
+            self.pair_refused(pos, TWO_WALKER_MAX_NODES)
+            return None
+
+    def _pair_value(self, pos: Position) -> Values | None:
+        budget = TWO_WALKER_LEAF_MAX_NODES
+        if not self.pair_in_budget(pos, budget):
+            return None
+        solver = self.pair_solver(budget)
+        try:
+            start = step_start(pos)
+            if start is None:
+                return _floats(solver.value(pos))
+            step = solver.solve_step(start)
+        except SolverLimitError:
+            self.pair_refused(pos, budget)
+            return None
+        first = step.seats[0].player
+        choice = pos.pending[first]
+        return _floats(step.value if pos.actor == first else step.seats[0].option(choice).value)
+
+    def _pair_options(self, pos: Position) -> dict[int, Values] | None:
+        if step_start(pos) is not None:
+            step = self.exact_step(pos)
+            if step is None:
+                return None
+            return {o.action: _floats(o.value) for o in step.seat(pos.actor).options}
+        budget = TWO_WALKER_MAX_NODES
+        if not self.pair_in_budget(pos, budget):
+            return None
+        try:
+            result = self.pair_solver(budget).solve(pos)
+        except SolverLimitError:
+            self.pair_refused(pos, budget)
+            return None
+        return {o.action: _floats(o.value) for o in result.options}
+
+    def solved_positions(self) -> int:
+        """How many positions these probes' solvers hold."""
+        solvers: list[ExactSolver] = [*self.solvers.values(), *self.pair_solvers.values()]
+        return sum(len(s.memo) for s in solvers)
+
+
+class _NativeProbes:
+    """The same probes in the native core (``refuge_native.EndgameProbes``, native/core/src/endgames.rs):
+    the same branches, budgets and answers as :class:`_Probes` (tests/native/test_endgames_identity.py),
+    and lent to the native search, whose leaves probe them too."""
+
+    def __init__(self) -> None:
+        assert refuge_native is not None
+        self.core = refuge_native.EndgameProbes()
+
+    def in_budget(self, pos: Position, budget: int) -> int | None:
+        """As ``_Probes.in_budget``."""
+        return self.core.in_budget(pos.to_ints(), budget)  # type: ignore[no-any-return]
+
+    def exact_value(self, pos: Position, budget: int) -> Values | None:
+        """As ``_Probes.exact_value``."""
+        return self.core.exact_value(pos.to_ints(), budget)  # type: ignore[no-any-return]
+
+    def exact_options(self, pos: Position, budget: int) -> dict[int, Values] | None:
+        """As ``_Probes.exact_options``."""
+        found = self.core.exact_options(pos.to_ints(), budget)
+        return None if found is None else dict(found)
+
+    def exact_step(self, pos: Position) -> StepResult | None:
+        """As ``_Probes.exact_step``."""
+        found = self.core.exact_step(pos.to_ints())
+        return None if found is None else _step_result(found)
+
+    def solved_positions(self) -> int:
+        """As ``_Probes.solved_positions``."""
+        return self.core.solved_positions()  # type: ignore[no-any-return]
+
+
+Probes = _Probes | _NativeProbes
+
+
+def native_probes() -> bool:
+    """Whether probes run in the native core: it is built with them and ``REFUGE_BACKEND`` is not python."""
+    built = refuge_native is not None and hasattr(refuge_native, "EndgameProbes")
+    return built and forced_backend() != "python"
+
+
+class _Memory:
+    """The probes of one oracle (or of the process): the Python ones, or the native ones per tree
+    of a native search's workers (worker 0's are also the oracle's own)."""
+
+    def __init__(self) -> None:
+        self.python: _Probes | None = None
+        self.native: list[_NativeProbes] = []
+
+    def probes(self, worker: int = 0) -> Probes:
+        """Worker `worker`'s probes (made at first use): native where :func:`native_probes`."""
+        if native_probes():
+            while len(self.native) <= worker:
+                self.native.append(_NativeProbes())
+            return self.native[worker]
+        if self.python is None:
+            self.python = _Probes()
+        return self.python
+
+    def solved_positions(self) -> int:
+        """How many positions every probes' solvers hold."""
+        held: list[Probes] = [self.python] if self.python is not None else []
+        return sum(p.solved_positions() for p in [*held, *self.native])
+
+
+_SHARED = _Memory()
 """The process's probes. Module-level, so the advisor's searches of one process share them: every
 iteration, every search of a command and, in a kept worker pool, every search that worker runs."""
 
@@ -134,6 +280,28 @@ def _floats(value: ExactValue) -> Values:
     return [float(w) for w in value.wins], [float(s) for s in value.scores]
 
 
+Ratio = tuple[int, int]
+ExactData = tuple[list[Ratio], list[Ratio]]
+
+
+def _exact_value(data: ExactData) -> ExactValue:
+    wins, scores = data
+    return ExactValue(tuple(Fraction(*w) for w in wins), tuple(Fraction(*s) for s in scores))
+
+
+def _seat(data: tuple[int, list[tuple[int, Ratio, Ratio, ExactData]], list[Ratio]]) -> SeatStrategy:
+    player, options, mix = data
+    solved = tuple(SolvedOption(action, Fraction(*win), Fraction(*score), _exact_value(value))
+                   for action, win, score, value in options)
+    return SeatStrategy(player, solved, tuple(Fraction(*m) for m in mix))
+
+
+def _step_result(data: Any) -> StepResult:
+    """A ``StepResult`` from the native core's tuples (fractions as (numerator, denominator))."""
+    (first, second), value, nodes = data
+    return StepResult((_seat(first), _seat(second)), _exact_value(value), nodes)
+
+
 class ExactEndgames:
     """The search's exact-value oracle for Refuge.
 
@@ -143,15 +311,19 @@ class ExactEndgames:
     never pickled: a game's moves then depend on that game alone, whatever the worker count.
     """
 
-    native_scope = "endgames"
-    """The native core knows this oracle's scope (native/core/src/game.rs ``EndgameScope``): a search
-    that reaches a leaf in it runs in Python, where the solver is."""
-
     def __init__(self, max_nodes: int = DEFAULT_MAX_NODES, leaf_max_nodes: int = LEAF_MAX_NODES,
                  shared: bool = True) -> None:
+        """Probes with these budgets (the root's, the leaves').
+
+        Raises:
+            SearchConfigError: a budget is not an int >= 1 (the solver's own check, made at once).
+        """
+        for budget in (max_nodes, leaf_max_nodes):
+            if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
+                raise SearchConfigError(f"solver: max_nodes must be an int >= 1, got {budget!r}")
         self.max_nodes = max_nodes
         self.leaf_max_nodes = leaf_max_nodes
-        self._own = None if shared else _Probes()
+        self._own = None if shared else _Memory()
 
     @property
     def shared(self) -> bool:
@@ -159,91 +331,47 @@ class ExactEndgames:
         return self._own is None
 
     @property
-    def _probes(self) -> _Probes:
+    def _memory(self) -> _Memory:
         return _SHARED if self._own is None else self._own
+
+    @property
+    def _probes(self) -> Probes:
+        return self._memory.probes()
 
     def forget(self) -> None:
         """Start afresh (an unshared oracle; a shared one keeps the process's memory)."""
         if self._own is not None:
-            self._own = _Probes()
+            self._own = _Memory()
 
     def __getstate__(self) -> dict[str, object]:
         state = dict(self.__dict__)
         if self._own is not None:
-            state["_own"] = _Probes()  # a copy sent to a worker starts empty, as a fresh game does
+            state["_own"] = _Memory()  # a copy sent to a worker starts empty, as a fresh game does
         return state
+
+    def native_oracle(self, worker: int) -> tuple[Any, int] | None:
+        """This oracle as the native search of worker `worker`'s tree takes it: that worker's native
+        probes (worker 0's are this oracle's own; each other worker keeps its own, as Python's worker
+        processes do) and the leaf budget; ``None`` where probes run in Python."""
+        probes = self._memory.probes(worker)
+        return (probes.core, self.leaf_max_nodes) if isinstance(probes, _NativeProbes) else None
 
     def exact_value(self, state: Position) -> Values | None:
         """Every player's exact values at the walker's decision under best play, or None. With two
         walkers, at a simultaneous step: the step's equilibrium value at its start, and after the
         first decider's choice (hidden from the second) that choice's value against the second's
         equilibrium strategy."""
-        probes = self._probes
-        walker = probes.in_budget(state, self.leaf_max_nodes)
-        if walker is None:
-            return self._pair_value(state)
-        try:
-            return _floats(probes.solver(self.leaf_max_nodes).value(state))
-        except SolverLimitError:
-            probes.refused(state, walker, self.leaf_max_nodes)
-            return None
+        return self._probes.exact_value(state, self.leaf_max_nodes)
 
     def exact_options(self, state: Position) -> dict[int, Values] | None:
         """Every player's exact values after each option at the walker's decision, or None. With
         two walkers at a simultaneous step both decide: each option's value against the other
         seat's equilibrium strategy."""
-        probes = self._probes
-        walker = probes.in_budget(state, self.max_nodes)
-        if walker is None:
-            return self._pair_options(state)
-        try:
-            result = probes.solver(self.max_nodes).solve(state)
-        except SolverLimitError:
-            probes.refused(state, walker, self.max_nodes)
-            return None
-        return {o.action: _floats(o.value) for o in result.options}
+        return self._probes.exact_options(state, self.max_nodes)
 
     def exact_step(self, state: Position) -> StepResult | None:
         """The exact equilibrium of `state`'s simultaneous step (two walkers, both deciding), or None."""
-        start = step_start(state)
-        if start is None or not self._probes.pair_in_budget(state, TWO_WALKER_MAX_NODES):
-            return None
-        try:
-            return self._probes.pair_solver(TWO_WALKER_MAX_NODES).solve_step(start)
-        except SolverLimitError:
-            self._probes.pair_refused(state, TWO_WALKER_MAX_NODES)
-            return None
-
-    def _pair_value(self, state: Position) -> Values | None:
-        probes, budget = self._probes, TWO_WALKER_LEAF_MAX_NODES
-        if not probes.pair_in_budget(state, budget):
-            return None
-        solver = probes.pair_solver(budget)
-        try:
-            start = step_start(state)
-            if start is None:
-                return _floats(solver.value(state))
-            step = solver.solve_step(start)
-        except SolverLimitError:
-            probes.pair_refused(state, budget)
-            return None
-        first = step.seats[0].player
-        choice = state.pending[first]
-        return _floats(step.value if state.actor == first else step.seats[0].option(choice).value)
-
-    def _pair_options(self, state: Position) -> dict[int, Values] | None:
-        if step_start(state) is not None:
-            step = self.exact_step(state)
-            return None if step is None else {o.action: _floats(o.value) for o in step.seat(state.actor).options}
-        probes, budget = self._probes, TWO_WALKER_MAX_NODES
-        if not probes.pair_in_budget(state, budget):
-            return None
-        try:
-            result = probes.pair_solver(budget).solve(state)
-        except SolverLimitError:
-            probes.pair_refused(state, budget)
-            return None
-        return {o.action: _floats(o.value) for o in result.options}
+        return self._probes.exact_step(state)
 
     def __repr__(self) -> str:
         return (f"ExactEndgames(max_nodes={self.max_nodes}, leaf_max_nodes={self.leaf_max_nodes}"
@@ -252,5 +380,4 @@ class ExactEndgames:
 
 def solved_positions() -> int:
     """How many positions this process's shared solvers hold."""
-    return (sum(len(s.memo) for s in _SHARED.solvers.values())
-            + sum(len(s.memo) for s in _SHARED.pair_solvers.values()))
+    return _SHARED.solved_positions()

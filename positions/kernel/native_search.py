@@ -4,14 +4,13 @@ optional verb ``search.protocol.SearchesNatively``.
 
 The request is read by duck typing (the kernel imports nothing above it): a rollout policy or prior
 is native when it has ``native_parameters()`` (a heuristic policy); an evaluator when it
-has ``native_weights()`` (the learned evaluator's summary model); an oracle when its
-``native_scope`` is ``"endgames"`` (the core stops at a leaf the exact endgames might answer, and
-the Python search runs instead).
+has ``native_weights()`` (the learned evaluator's summary model); an oracle when the request holds
+it as the core takes it (``ExactEndgames.native_oracle``: native probes and the leaf budget).
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 try:
     import refuge_native  # type: ignore[import-not-found,unused-ignore]
@@ -28,6 +27,10 @@ NativeTree = tuple[list[Answer], dict[tuple[int, ...], list[float]], int, int, K
 """One tree's answers (the searching player's first, then the later decisions of its step), the
 joint cells (several answers), the number of information sets, the iterations run and, with
 ``keep_tree``, the kept tree (``search.ismcts.TreeOutcome``'s fields)."""
+
+Report = Callable[[Answer, Any], "bool | None"]
+"""A progress hook as the core calls it: the searching player's answer so far and the live tree
+(``refuge_native.LiveTree``: ``len``, ``kept()``); ``False`` stops the search."""
 
 _SIMULTANEOUS = ("uct", "rm", "exp3")
 
@@ -66,10 +69,22 @@ def unsupported(request: Any) -> str:
         (not _native_policy(request.prior), f"the prior {request.prior!r}"),
         (request.evaluator is not None and request.rollout_cutoff is not None
          and _weights(request.evaluator) is None, f"the evaluator {request.evaluator!r}"),
-        (request.oracle is not None and getattr(request.oracle, "native_scope", None) != "endgames",
-         f"the oracle {request.oracle!r}"),
+        (request.oracle is not None and not _native_oracle(request.oracle), f"the oracle {request.oracle!r}"),
     ]
     return ", ".join(reason for failed, reason in reasons if failed)
+
+
+def _native_oracle(oracle: Any) -> bool:
+    """Whether the core takes this oracle: ``(refuge_native.EndgameProbes, leaf budget)``."""
+    endgame_probes = getattr(refuge_native, "EndgameProbes", None)
+    return (isinstance(oracle, tuple) and len(oracle) == 2 and endgame_probes is not None
+            and isinstance(oracle[0], endgame_probes))
+
+
+def _oracle(oracle: Any) -> Any:
+    """The core's ``oracle`` argument: the native probes and leaf budget, or ``None`` (``False`` for a
+    core built before the probes, which took a flag; a request with an oracle is not run there)."""
+    return False if oracle is None and not hasattr(refuge_native, "EndgameProbes") else oracle
 
 
 def _weights(evaluator: Any) -> tuple[Sequence[float], Sequence[float]] | None:
@@ -83,15 +98,32 @@ def new_table() -> Any:
     return refuge_native.SearchTable()
 
 
+def _answer(sums: Sequence[tuple[int, int, float, float, float]], player_sums: Sequence[tuple[int, list[float]]],
+            ) -> Answer:
+    """One answer node's statistics from the core's lists."""
+    return ({action: [visits, value, score, policy] for action, visits, value, score, policy in sums},
+            dict(player_sums))
+
+
+def _hooked(progress: Report, progress_every: int) -> dict[str, Any]:
+    """The core's progress arguments (passed only with a hook: a search without one runs on a core
+    built before the hook too)."""
+    return {"progress": lambda sums, player_sums, live: progress(_answer(sums, player_sums), live),
+            "progress_every": progress_every}
+
+
 def search(position: Encodable, request: Any, seed: int, iterations: int | None, table: Any = None,
-           also: Sequence[Encodable] = (), pinned: dict[int, int] | None = None) -> NativeTree | None:
+           also: Sequence[Encodable] = (), pinned: dict[int, int] | None = None, progress: Report | None = None,
+           progress_every: int = 64) -> NativeTree | None:
     """One tree grown natively from `position` for `iterations` and/or ``request.seconds`` with the
     stream ``Random(seed)``
     (``search.ismcts.run_tree``'s root statistics, bit for bit), on `table` (:func:`new_table`, kept
     from the same player's earlier searches) when given, or ``None`` where the core met a leaf it
-    cannot value exactly as Python would (an exact-endgame leaf; `table` is left as it was): run the
-    Python search. With `also` (the later decisions of the same simultaneous step) and `pinned`
-    (decision index -> action), the tree of ``search_step``.
+    cannot value exactly as Python would (`table` is left as it was): run the Python search. With
+    `also` (the later decisions of the same simultaneous step) and `pinned` (decision index ->
+    action), the tree of ``search_step``. With `progress`, the core reports every `progress_every`
+    iterations (``search.ismcts.run_tree``'s ``on_progress``); an exception it raises stops the
+    search and is raised here.
 
     The caller has checked :func:`unsupported`.
     """
@@ -106,10 +138,10 @@ def search(position: Encodable, request: Any, seed: int, iterations: int | None,
         cutoff=cutoff, uniform_root=request.root_selection == "uniform", step_root=request.step_root,
         simultaneous=request.simultaneous, mixing=float(request.mixing), rollout=_heuristic(request.rollout),
         prior=_heuristic(request.prior), evaluator=None if evaluator is None else (list(evaluator[0]), list(evaluator[1])),
-        oracle=request.oracle is not None, table=table, keep_tree=bool(request.keep_tree))
+        oracle=_oracle(request.oracle), table=table, keep_tree=bool(request.keep_tree),
+        **({} if progress is None else _hooked(progress, progress_every)))
     if found is None:
         return None
     answers, joint, nodes, done, kept = found
-    return ([({action: [visits, value, score, policy] for action, visits, value, score, policy in sums},
-              dict(player_sums)) for sums, player_sums in answers],
+    return ([_answer(sums, player_sums) for sums, player_sums in answers],
             {tuple(cell): sums for cell, sums in joint}, nodes, done, kept)

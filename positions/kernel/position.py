@@ -276,10 +276,11 @@ class Position(State):
 
     def native_search(self, request: Any, seed: int, iterations: int | None, table: Any = None,
                       also: Sequence[Position] = (), pinned: dict[int, int] | None = None,
+                      progress: native_core.Report | None = None, progress_every: int = 64,
                       ) -> native_core.NativeTree | None:
         """One search tree grown by the native core from here (``search.protocol.SearchesNatively``;
         :func:`positions.kernel.native_search.search`)."""
-        return native_core.search(self, request, seed, iterations, table, also, pinned)
+        return native_core.search(self, request, seed, iterations, table, also, pinned, progress, progress_every)
 
     def native_table(self) -> Any:
         """An empty node table of the native core (``search.protocol.SearchesNatively``)."""

@@ -9,6 +9,7 @@ build linked against another libm may differ in the last bit, and these tests wo
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -16,6 +17,7 @@ import pytest
 from advisor.analysis.best_move import advise
 from advisor.players.agents import SearchAgent
 from advisor.players.presets import advisor_request
+from advisor.players.tablebase import ExactEndgames
 from advisor.players.learned import LearnedEvaluator
 from positions import Position
 from positions.examples import example_names, load_example
@@ -101,18 +103,29 @@ PRESETS = {
 }
 
 
+def with_fresh_oracle(request: SearchRequest) -> SearchRequest:
+    """`request` with fresh exact-endgame probes of the same budgets (none where it has no oracle)."""
+    oracle = request.config.oracle
+    if not isinstance(oracle, ExactEndgames):
+        return request
+    fresh = ExactEndgames(oracle.max_nodes, oracle.leaf_max_nodes, shared=False)
+    return dataclasses.replace(request, config=dataclasses.replace(request.config, oracle=fresh))
+
+
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 @pytest.mark.parametrize("seed", [1, 2712])
-def test_root_statistics_equal_the_python_search(preset: str, seed: int) -> None:
+def test_root_statistics_equal_the_python_search(monkeypatch: pytest.MonkeyPatch, preset: str, seed: int) -> None:
+    """Each engine from fresh exact-endgame probes (the native tree's own, then Python's)."""
     iterations = 150
-    request = PRESETS[preset](iterations)
-    assert native_search.unsupported(native_request(request)) == ""
     compared = 0
     for name, position in decision_examples():
+        monkeypatch.delenv("REFUGE_BACKEND", raising=False)
+        request = with_fresh_oracle(PRESETS[preset](iterations))
+        assert native_search.unsupported(native_request(request)) == ""
         native = grow(position, native_request(request), seed, iterations)
-        if native is None:
-            continue  # an exact-endgame leaf: the Python search runs (tested below)
-        python = run_tree(position, request, seed, iterations)
+        assert native is not None, name
+        monkeypatch.setenv("REFUGE_BACKEND", "python")
+        python = run_tree(position, with_fresh_oracle(request), seed, iterations)
         [(sums, player_sums)], joint, nodes, done = native
         assert done == iterations and joint == {}
         assert sums == python.sums, name
@@ -122,12 +135,15 @@ def test_root_statistics_equal_the_python_search(preset: str, seed: int) -> None
     assert compared >= 5
 
 
-def test_an_exact_endgame_leaf_hands_the_search_back_to_python() -> None:
-    position = load_example("endgame-solo").position
+def test_exact_endgame_leaves_are_answered_natively() -> None:
+    """The oracle's probes answer the native search's leaves, one walker's and two walkers'
+    (tests/native/test_endgames_identity.py compares them with Python's): no search hands back."""
     request = agent_request(50)
-    assert grow(position, native_request(request), 1, 50) is None
-    without_oracle = SearchRequest.of(iterations=50, rollout=DEFAULT_ROLLOUT)
-    assert grow(position, native_request(without_oracle), 1, 50) is not None
+    solo = load_example("endgame-solo").position
+    two_walkers = load_example("last-walk-last-turn").position
+    for position in (solo, two_walkers):
+        found = grow(position, native_request(request), 1, 50)
+        assert found is not None and found[3] == 50
 
 
 class FirstLegal:
@@ -189,8 +205,7 @@ def test_a_kept_tree_equals_the_python_one(monkeypatch: pytest.MonkeyPatch, seed
     for name, position in kept_examples():
         monkeypatch.setenv("REFUGE_BACKEND", "native")
         native = search(position, request)
-        if native.backend != "native":
-            continue  # an exact-endgame leaf: the whole search ran in Python
+        assert native.backend == "native", name
         monkeypatch.setenv("REFUGE_BACKEND", "python")
         python = search(position, request)
         assert native.tree is not None and python.tree is not None
@@ -223,8 +238,8 @@ def test_the_advice_is_the_same_on_both_backends(monkeypatch: pytest.MonkeyPatch
 
 
 def test_a_game_between_default_agents_is_the_same_on_both_backends(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The agent's default (tree reuse, exact endgames: the last walk falls back to Python with the
-    table converted) plays the same moves and finds the same statistics on both backends."""
+    """The agent's default (tree reuse, exact endgames) plays the same moves and finds the same
+    statistics on both backends, every search of the game native."""
 
     backends: set[str] = set()
 
@@ -251,7 +266,7 @@ def test_a_game_between_default_agents_is_the_same_on_both_backends(monkeypatch:
     python = play("python")
     monkeypatch.delenv("REFUGE_BACKEND")
     assert play("") == python
-    assert backends == {"native", "python"}  # native, then the last walk's exact endgames in Python
+    assert backends == {"native"}
 
 
 def step_decisions() -> list[Position]:

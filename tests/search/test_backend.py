@@ -82,10 +82,10 @@ def test_a_kept_tree_runs_natively(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @needs_native
-def test_a_progress_hook_or_tree_reuse_keeps_the_search_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_progress_hook_runs_natively_and_a_python_node_table_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("REFUGE_BACKEND", raising=False)
     position = load_example("opening-2p").position
     request = SearchRequest.of(iterations=20)
     assert search(position, request).backend == "native"
-    assert search(position, request, on_progress=lambda result, tree: None).backend == "python"
+    assert search(position, request, on_progress=lambda result, tree: None).backend == "native"
     assert search(position, request, reuse={}).backend == "python"

@@ -17,6 +17,8 @@ from starlette.testclient import TestClient
 from advisor.cli import cli
 from advisor.web.app import create_app
 from advisor.web.jobs import JobManager
+from positions.kernel import native_search
+from search.backend import forced_backend
 from webtools import GAME, LiveServer, small_config, stubborn_job, LOCAL
 
 WAIT = 30.0
@@ -64,6 +66,8 @@ def test_an_analysis_streams_its_growing_search_until_the_iteration_cap(client: 
     assert set(option) == {"action", "win_probability", "ci95", "expected_score", "visits", "exact", "share"}
     assert result["line"][0] == result["best"] and result["line_text"].startswith(result["best"])
     assert result["facts"]["threshold"] == 6 and result["facts"]["lines"] and result["rate"] > 0
+    native = native_search.built() and forced_backend() != "python"
+    assert {e["result"]["backend"] for e in seen if e["result"]} == {"native" if native else "python"}
     assert state_of(client, job)["state"] == "capped"
     for report in (e["result"] for e in seen if e["result"]):  # every update, not only the last
         assert [p["player"] for p in report["players"]] == [0, 1]
@@ -89,7 +93,7 @@ def test_an_analysis_shows_what_best_move_shows(client: TestClient) -> None:
     assert answer.exit_code == 0, answer.output
     expected = json.loads(answer.stdout)
     for key in ("player", "decision", "options", "best", "within_noise_of_second", "players", "line",
-                "iterations", "seed"):
+                "iterations", "seed", "backend"):
         assert result[key] == expected[key], key
     facts = dict(result["facts"])
     assert facts.pop("lines") and facts == expected["facts"]

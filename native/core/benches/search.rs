@@ -3,11 +3,13 @@
 //! judged by a summary model) and of the advisor's (heuristic rollouts to the end, widening 0.1
 //! below the root), from a 2-player position reached by seeded heuristic play.
 
+use std::sync::Mutex;
+
 use criterion::{criterion_group, criterion_main, Criterion};
 
 use refuge_core::catalogue::DEFAULT_ROLLOUT;
 use refuge_core::evaluator::{Model, FEATURES, SCORE_FEATURES};
-use refuge_core::game::EndgameScope;
+use refuge_core::endgames::{Probes, SearchOracle, LEAF_MAX_NODES};
 use refuge_core::ismcts::{Config, Helpers, Table, Tree};
 use refuge_core::rng::Rng;
 use refuge_core::state::State;
@@ -43,21 +45,23 @@ fn model() -> Model {
 fn search_iteration(c: &mut Criterion) {
     let state = position();
     let model = model();
-    let scope = EndgameScope;
+    let (agent_probes, advisor_probes) = (Mutex::new(Probes::new()), Mutex::new(Probes::new()));
+    let agent_oracle = SearchOracle::new(&agent_probes, LEAF_MAX_NODES);
+    let advisor_oracle = SearchOracle::new(&advisor_probes, LEAF_MAX_NODES);
     let agent = Config { step_root: false, rollout_cutoff: Some(8), ..Config::default() };
     let agent_helpers = Helpers {
         rollout: Some(&DEFAULT_ROLLOUT),
         prior: Some(&DEFAULT_ROLLOUT),
         evaluator: Some(&model),
-        oracle: Some(&scope),
+        oracle: Some(&agent_oracle),
     };
     let advisor = Config { widening: 0.1, exploration_below: 0.3, ..Config::default() };
-    let advisor_helpers = Helpers { rollout: Some(&DEFAULT_ROLLOUT), oracle: Some(&scope), ..Helpers::default() };
+    let advisor_helpers = Helpers { rollout: Some(&DEFAULT_ROLLOUT), oracle: Some(&advisor_oracle), ..Helpers::default() };
     for (name, config, helpers) in [("agent", &agent, &agent_helpers), ("advisor", &advisor, &advisor_helpers)] {
         let mut table = Table::default();
         let mut tree = Tree::new(&state, config, helpers, Rng::new(1), &mut table);
         c.bench_function(&format!("search iteration ({name})"), |b| {
-            b.iter(|| tree.iterate().expect("no exact-endgame leaf in walk 1"))
+            b.iter(|| tree.iterate().expect("the oracle answers natively"))
         });
     }
 }

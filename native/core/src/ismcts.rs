@@ -1,7 +1,7 @@
 //! Multiple-observer information-set MCTS (⇄ `search/ismcts.py`'s `Tree`), generic over the game
 //! verbs (⇄ `search/protocol.py`): the rules' state implements [`Game`]; tests use tiny games.
 //!
-//! One search is one call ([`run_tree`]): determinize, descend (UCT with the prior's bias; regret
+//! One search is one call ([`run_tree`]; with a progress hook [`watch_step_tree`]): determinize, descend (UCT with the prior's bias; regret
 //! matching or Exp3 at simultaneous nodes; round robin at a uniform root; progressive widening
 //! below the root), expand one node, simulate (the oracle, else a rollout cut off and judged by the
 //! evaluator), back up. Every draw comes from the tree's one stream in the order the Python tree
@@ -574,28 +574,37 @@ impl<'a, G: Game> Tree<'a, G> {
         }
     }
 
+    /// An answer node's statistics so far, 0 the searching player's (⇄ `Tree.root_sums`).
+    pub fn root_sums(&self, index: usize) -> (Sums, PlayerSums) {
+        let sums = self
+            .table
+            .index
+            .get(&self.answers[index])
+            .map(|&i| {
+                self.table.nodes[i]
+                    .edges
+                    .iter()
+                    .map(|(a, s)| (*a, s.visits, s.value_sum, s.score_sum, s.policy_sum))
+                    .collect()
+            })
+            .unwrap_or_default();
+        (sums, self.answer_sums[index].clone())
+    }
+
+    /// What a progress hook sees after `iterations` (⇄ `run_tree`'s `so_far` root sums and its
+    /// `LiveTree(tree.nodes, tree.edges)`).
+    pub fn progress(&self, iterations: u64) -> Progress<'_, G::Key> {
+        Progress {
+            iterations,
+            answer: self.root_sums(0),
+            table: self.table,
+            walked: self.edges.as_ref().map(|edges| &edges.walked),
+        }
+    }
+
     /// Every answer node's statistics so far (⇄ `Tree.root_sums` and `information_sets`).
     pub fn outcome(&self, iterations: u64) -> TreeOutcome {
-        let answers: Vec<(Sums, PlayerSums)> = self
-            .answers
-            .iter()
-            .zip(&self.answer_sums)
-            .map(|(key, player_sums)| {
-                let sums = self
-                    .table
-                    .index
-                    .get(key)
-                    .map(|&i| {
-                        self.table.nodes[i]
-                            .edges
-                            .iter()
-                            .map(|(a, s)| (*a, s.visits, s.value_sum, s.score_sum, s.policy_sum))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                (sums, player_sums.clone())
-            })
-            .collect();
+        let answers: Vec<(Sums, PlayerSums)> = (0..self.answers.len()).map(|index| self.root_sums(index)).collect();
         let (sums, player_sums) = answers[0].clone();
         let edges = self.edges.as_ref().map(|edges| edges.walked.clone());
         TreeOutcome { sums, player_sums, iterations, nodes: self.table.len(), answers, joint: self.joint.clone(), edges }
@@ -653,6 +662,45 @@ pub fn run_step_tree<G: Game>(
     limit: impl Into<Limit>,
     table: &mut Table<G::Key>,
 ) -> Result<TreeOutcome, Unsupported> {
+    watch_step_tree(decisions, pinned, config, helpers, rng, limit, table, None)
+}
+
+/// What a progress hook sees of a growing tree (⇄ `ismcts.run_tree`'s `so_far` and `LiveTree`).
+pub struct Progress<'t, K> {
+    /// Iterations run so far.
+    pub iterations: u64,
+    /// The searching player's answer node's sums and player sums (⇄ `Tree.root_sums()`).
+    pub answer: (Sums, PlayerSums),
+    /// The node table (⇄ `LiveTree.nodes`).
+    pub table: &'t Table<K>,
+    /// With `keep_tree`, the edges walked (⇄ `LiveTree.edges`; `None` without).
+    pub walked: Option<&'t Walked>,
+}
+
+/// A progress hook (⇄ `run_tree`'s `on_progress` and `progress_every`): `report` is called after
+/// every `every` iterations (`every` ≥ 1); returning `false` stops the search there.
+pub struct Watch<'w, K> {
+    /// Iterations between reports.
+    pub every: u64,
+    /// The report; `false` stops the search.
+    pub report: &'w mut dyn FnMut(&Progress<'_, K>) -> bool,
+}
+
+/// [`run_step_tree`] with an optional progress hook (⇄ `ismcts.run_tree` with `on_progress`): the
+/// same tree, reported on every `watch.every` iterations; a report answering `false` stops the
+/// search after that iteration (its outcome then is that of the iterations run). The time limit is
+/// checked before every iteration, after the report, as Python checks it.
+#[allow(clippy::too_many_arguments)]
+pub fn watch_step_tree<G: Game>(
+    decisions: &[G],
+    pinned: &[Option<i32>],
+    config: &Config,
+    helpers: &Helpers<'_, G>,
+    rng: Rng,
+    limit: impl Into<Limit>,
+    table: &mut Table<G::Key>,
+    mut watch: Option<Watch<'_, G::Key>>,
+) -> Result<TreeOutcome, Unsupported> {
     let limit = limit.into();
     let deadline = limit.seconds.map(|s| Instant::now() + Duration::from_secs_f64(s));
     let mut tree = Tree::for_step(decisions, pinned, config, helpers, rng, table);
@@ -663,6 +711,11 @@ pub fn run_step_tree<G: Game>(
             return Err(unsupported);
         }
         done += 1;
+        if let Some(watch) = watch.as_mut() {
+            if done % watch.every == 0 && !(watch.report)(&tree.progress(done)) {
+                break;
+            }
+        }
     }
     Ok(tree.outcome(done))
 }
@@ -1108,6 +1161,49 @@ mod tests {
         assert_eq!(edge(&fresh, STOP).0, 2, "within one search the favourite's bias holds");
         let kept = run_tree(&dice(), &config, &helpers, Rng::new(seed), 1, &mut table).unwrap();
         assert_eq!((edge(&kept, STOP).0, edge(&kept, ROLL).0), (1, 2));
+    }
+
+    /// Every report of a watched search of `iterations`, as (iterations, answer, nodes, walked
+    /// edges), stopping after `reports` reports; and its outcome.
+    #[allow(clippy::type_complexity)]
+    fn watched(
+        config: &Config,
+        every: u64,
+        reports: usize,
+        iterations: u64,
+    ) -> (Vec<(u64, (Sums, PlayerSums), usize, Option<Walked>)>, TreeOutcome) {
+        let mut seen = Vec::new();
+        let mut report = |progress: &Progress<'_, (i32, bool, bool)>| {
+            seen.push((progress.iterations, progress.answer.clone(), progress.table.len(), progress.walked.cloned()));
+            seen.len() < reports
+        };
+        let watch = Watch { every, report: &mut report };
+        let outcome = watch_step_tree(&[dice()], &[None], config, &Helpers::default(), Rng::new(8), iterations,
+                                      &mut Table::default(), Some(watch)).unwrap();
+        (seen, outcome)
+    }
+
+    #[test]
+    fn a_watched_search_reports_the_tree_as_a_search_of_that_length_ends() {
+        let config = Config { keep_tree: true, ..Config::default() };
+        let (seen, outcome) = watched(&config, 25, usize::MAX, 110);
+        assert_eq!(seen.iter().map(|r| r.0).collect::<Vec<_>>(), vec![25, 50, 75, 100]);
+        for (iterations, answer, nodes, walked) in &seen {
+            let plain = run(&dice(), &config, &Helpers::default(), Rng::new(8), *iterations).unwrap();
+            assert_eq!(answer, &(plain.sums, plain.player_sums));
+            assert_eq!((*nodes, walked), (plain.nodes, &plain.edges));
+        }
+        let plain = run(&dice(), &config, &Helpers::default(), Rng::new(8), 110).unwrap();
+        assert_eq!(outcome, plain, "watching changes nothing");
+        let (unkept, _) = watched(&Config::default(), 25, usize::MAX, 30);
+        assert_eq!(unkept[0].3, None, "no edges without keep_tree");
+    }
+
+    #[test]
+    fn a_report_answering_false_stops_the_search_there() {
+        let (seen, outcome) = watched(&Config::default(), 10, 3, 1_000);
+        assert_eq!(seen.len(), 3);
+        assert_eq!(outcome, run(&dice(), &Config::default(), &Helpers::default(), Rng::new(8), 30).unwrap());
     }
 
     #[test]

@@ -10,14 +10,19 @@
 pub mod actions;
 pub mod catalogue;
 pub mod encoding;
+pub mod endgames;
+pub mod equilibrium;
 pub mod evaluator;
 pub mod game;
 pub mod hash;
 pub mod heuristic;
 pub mod ismcts;
+pub mod matrix_game;
 pub mod position;
 pub mod rng;
 pub mod rules;
+pub mod solver;
+pub mod solver_key;
 pub mod state;
 pub mod tiles;
 

@@ -10,7 +10,10 @@ use pyo3::types::PyTuple;
 use refuge_core::catalogue::{DEFAULT_ROLLOUT, THRIFTY_ROLLOUT};
 use refuge_core::{heuristic, Playout};
 
+mod endgames;
+mod matrix_game;
 mod search;
+mod solver;
 
 /// Run `f`, turning a panic into a one-line `RuntimeError` (Python twin: none; the crate's guard).
 fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
@@ -246,6 +249,12 @@ impl State {
         self.inner.vp[..self.inner.players].to_vec()
     }
 
+    /// The exact solver's memo key as its 16-bit numbers (Python twin: `Position.solver_key`, whose
+    /// bytes are `array("h", numbers)`).
+    fn solver_key(&self) -> PyResult<Vec<i16>> {
+        guard(|| Ok(self.inner.solver_key().numbers().to_vec()))
+    }
+
     /// (player, history, own pending choice) (Python twin: `Position.information_set_key`).
     fn information_set_key(&self, player: usize) -> PyResult<(usize, u64, i32)> {
         self.check_player(player)?;
@@ -334,6 +343,9 @@ fn refuge_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Heuristic>()?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     search::register(m)?;
+    endgames::register(m)?;
+    matrix_game::register(m)?;
+    solver::register(m)?;
     m.add("ENCODING_VERSION", refuge_core::encoding::ENCODING_VERSION)?;
     Ok(())
 }
