@@ -92,24 +92,55 @@ pub fn bag_value(walk: usize, bag: &[Kind]) -> f64 {
     }
 }
 
-/// A distribution over a count of Storms, inline (at most 2 per drawing player and the weather tile).
-#[derive(Clone, Copy)]
+/// A distribution over a count of Storms, inline (at most 2 per drawing player and the weather
+/// tile): `p[OFFSET + n]` is the chance of `n` Storms; the `OFFSET` slots before it and those past
+/// `len` stay 0.0.
 struct Dist {
     len: usize,
-    p: [f64; 12],
+    p: [f64; Dist::OFFSET + Dist::SLOTS],
 }
 
-/// Python twin: `_convolve` (the same products, added in the same order).
-fn convolve(dist: &Dist, source: &[f64]) -> Dist {
-    let mut result = Dist { len: dist.len + source.len() - 1, p: [0.0; 12] };
-    for (i, &p) in dist.p[..dist.len].iter().enumerate() {
-        if p != 0.0 {
-            for (j, &q) in source.iter().enumerate() {
-                result.p[i + j] += p * q;
-            }
-        }
+impl Dist {
+    /// Zero slots before the distribution: a source has at most 3 terms.
+    const OFFSET: usize = 2;
+    /// The longest distribution: 0–2 Storms per player and 0–1 from the weather.
+    const SLOTS: usize = 2 * crate::state::MAX_PLAYERS + 2;
+
+    /// No Storm for sure.
+    fn certain() -> Dist {
+        let mut dist = Dist { len: 1, p: [0.0; Dist::OFFSET + Dist::SLOTS] };
+        dist.p[Dist::OFFSET] = 1.0;
+        dist
     }
-    result
+
+    /// Python twin: `_convolve`, in place. Python adds `p[i] * q[j]` into `result[i + j]` for `i`,
+    /// then `j`, ascending, from 0.0, skipping a zero `p[i]`; so `result[k]` is
+    /// `0.0 + p[k-L+1] * q[L-1] + ... + p[k] * q[0]` over the `i` in range, added in that order.
+    /// Here every `k` takes all `L` terms, the `i` out of range reading a zero slot, and nothing is
+    /// skipped: with finite terms a zero product (±0.0) leaves the sum unchanged (the sum starts at
+    /// +0.0 and is never -0.0, since round-to-nearest gives `x + -x = +0.0`), so the bits are
+    /// Python's. Filling `k` from the top reads only slots `<= k`, not yet overwritten.
+    /// Every slot is computed (a fixed, branch-free loop): past the new length the slots stay +0.0.
+    #[inline]
+    fn convolve<const L: usize>(&mut self, q: [f64; L]) {
+        for k in (0..Dist::SLOTS).rev() {
+            let mut sum = 0.0;
+            for j in (0..L).rev() {
+                sum += self.p[Dist::OFFSET + k - j] * q[j];
+            }
+            self.p[Dist::OFFSET + k] = sum;
+        }
+        self.len += L - 1;
+    }
+
+    /// The chance of at least `needed` Storms, summed in ascending order (Python: `sum(dist[needed:])`).
+    fn at_least(&self, needed: usize) -> f64 {
+        let mut sum = 0.0;
+        for &p in self.p[Dist::OFFSET..Dist::OFFSET + self.len].iter().skip(needed) {
+            sum += p;
+        }
+        sum
+    }
 }
 
 /// The chance the Storm hits at the end of this turn if the player draws (C5, C7, C13).
@@ -119,8 +150,7 @@ pub fn storm_hit_chance(pos: &State) -> f64 {
     if needed <= 0 {
         return 1.0;
     }
-    let mut dist = Dist { len: 1, p: [0.0; 12] };
-    dist.p[0] = 1.0;
+    let mut dist = Dist::certain();
     for other in 0..pos.players {
         if !pos.walking[other] {
             continue;
@@ -135,12 +165,12 @@ pub fn storm_hit_chance(pos: &State) -> f64 {
             continue;
         }
         if size == 1 {
-            dist = convolve(&dist, &[0.0, 1.0]);
+            dist.convolve([0.0, 1.0]);
         } else {
             let pairs = (size * (size - 1)) as f64;
             let two = (storms * (storms - 1)) as f64 / pairs;
             let none = ((size - storms) * (size - storms - 1)) as f64 / pairs;
-            dist = convolve(&dist, &[none, 1.0 - none - two, two]);
+            dist.convolve([none, 1.0 - none - two, two]);
         }
     }
     let total = pos.deck_suns + pos.deck_storms;
@@ -151,12 +181,8 @@ pub fn storm_hit_chance(pos: &State) -> f64 {
     } else {
         0.0
     };
-    dist = convolve(&dist, &[1.0 - weather, weather]);
-    let mut sum = 0.0;
-    for &p in dist.p[..dist.len].iter().skip(needed as usize) {
-        sum += p;
-    }
-    sum
+    dist.convolve([1.0 - weather, weather]);
+    dist.at_least(needed as usize)
 }
 
 /// C18: a win share against the best of the others (`ties` of them on `lead`). Python twin: `_share`.
@@ -560,4 +586,52 @@ pub fn alone_at_the_end(pos: &State, player: usize) -> bool {
 /// The default rollout policy's choice (Python twin: `DEFAULT_ROLLOUT.choose(state, rng)`).
 pub fn heuristic_choice(pos: &State, rng: &mut Rng) -> Action {
     DEFAULT_ROLLOUT.choose(pos, rng)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Dist;
+    use proptest::prelude::*;
+
+    /// Python's `_convolve` as written there: a new list, products added in `i`, then `j`, order.
+    fn convolve_as_python(dist: &[f64], source: &[f64]) -> Vec<f64> {
+        let mut result = vec![0.0; dist.len() + source.len() - 1];
+        for (i, &p) in dist.iter().enumerate() {
+            if p != 0.0 {
+                for (j, &q) in source.iter().enumerate() {
+                    result[i + j] += p * q;
+                }
+            }
+        }
+        result
+    }
+
+    proptest! {
+        /// The in-place convolution gives Python's bits, zeros in the distribution included.
+        #[test]
+        fn in_place_convolution_is_pythons(
+            sources in prop::collection::vec(
+                prop_oneof![
+                    (0.0..1.0f64).prop_map(|w| vec![1.0 - w, w]),
+                    (0.0..1.0f64, 0.0..1.0f64).prop_map(|(a, b)| vec![a * b, 1.0 - a * b - (1.0 - a) * b, (1.0 - a) * b]),
+                    Just(vec![0.0, 1.0]),
+                    Just(vec![1.0, 0.0]),
+                ],
+                1..5,
+            )
+        ) {
+            let mut expected = vec![1.0];
+            let mut dist = Dist::certain();
+            for source in &sources {
+                expected = convolve_as_python(&expected, source);
+                match source[..] {
+                    [a, b] => dist.convolve([a, b]),
+                    [a, b, c] => dist.convolve([a, b, c]),
+                    _ => unreachable!("sources of 2 or 3 terms"),
+                }
+            }
+            let bits: Vec<u64> = dist.p[Dist::OFFSET..Dist::OFFSET + dist.len].iter().map(|p| p.to_bits()).collect();
+            prop_assert_eq!(bits, expected.iter().map(|p| p.to_bits()).collect::<Vec<_>>());
+        }
+    }
 }
