@@ -75,15 +75,17 @@ pub fn walk_index(pos: &State) -> usize {
 
 /// Mean typical worth of the walk tiles in `bag` during `walk`, summed in bag order (Python twin:
 /// `bag_value`, without its memo).
+///
+/// Storms are added too, without a branch: their worth is +0.0 (a test checks it), and adding +0.0
+/// leaves a sum that starts at +0.0 bit for bit the same (it is never -0.0: round-to-nearest gives
+/// `x + -x = +0.0`).
 pub fn bag_value(walk: usize, bag: &[Kind]) -> f64 {
     let worth = &WORTH[walk];
     let mut sum = 0.0;
     let mut n = 0;
     for &k in bag {
-        if k != STORM {
-            sum += worth[k as usize];
-            n += 1;
-        }
+        sum += worth[k as usize];
+        n += (k != STORM) as usize;
     }
     if n == 0 {
         0.0
@@ -228,8 +230,9 @@ impl Heuristic {
         match phase {
             CHOOSE => {
                 let (first, second) = (legal[0], legal[1]);
-                if self.play_value(pos, player, (first - PLAY_BASE) as Kind)
-                    >= self.play_value(pos, player, (second - PLAY_BASE) as Kind)
+                let bag = self.bag_value(pos, player);
+                if self.play_value(pos, player, (first - PLAY_BASE) as Kind, bag)
+                    >= self.play_value(pos, player, (second - PLAY_BASE) as Kind, bag)
                 {
                     first
                 } else {
@@ -241,7 +244,8 @@ impl Heuristic {
             DISCARD | RETURN_DISCARD => self.discard(pos, player, legal, phase == RETURN_DISCARD),
             EXTRA => {
                 let kept = pos.hands[player].get(0);
-                if self.play_value(pos, player, kept) >= self.bag_value(pos, player) {
+                let bag = self.bag_value(pos, player);
+                if self.play_value(pos, player, kept, bag) >= bag {
                     legal[0]
                 } else {
                     DRAW_CODE
@@ -470,11 +474,11 @@ impl Heuristic {
         bag_value(walk_index(pos), pos.bags[player].as_slice())
     }
 
-    /// Python twin: `_play_value`.
-    fn play_value(&self, pos: &State, player: usize, kind: Kind) -> f64 {
+    /// Python twin: `_play_value`; `bag` is `_bag_value(pos, player)`, computed once by the caller.
+    fn play_value(&self, pos: &State, player: usize, kind: Kind, bag: f64) -> f64 {
         let path = pos.paths[player].as_slice();
         let step_value = STEP_VALUE[walk_index(pos)];
-        let extra = 0.8 * self.bag_value(pos, player);
+        let extra = 0.8 * bag;
         let paws = paw_total(path);
         let mut best = f64::NEG_INFINITY;
         for (i, e) in effects(kind).iter().enumerate() {
@@ -591,7 +595,16 @@ pub fn heuristic_choice(pos: &State, rng: &mut Rng) -> Action {
 #[cfg(test)]
 mod tests {
     use super::Dist;
+    use crate::catalogue::{STORM, WORTH};
     use proptest::prelude::*;
+
+    /// `bag_value` adds the Storms' worth without a branch: it must be +0.0 in every walk.
+    #[test]
+    fn storms_are_worth_positive_zero() {
+        for row in &WORTH {
+            assert_eq!(row[STORM as usize].to_bits(), 0.0f64.to_bits());
+        }
+    }
 
     /// Python's `_convolve` as written there: a new list, products added in `i`, then `j`, order.
     fn convolve_as_python(dist: &[f64], source: &[f64]) -> Vec<f64> {

@@ -135,11 +135,11 @@ impl<const CAP: usize> Tiles<CAP> {
     }
 
     /// How many of `item` (Python: `t.count(item)`): a branch-free scan of the whole array, the
-    /// unused slots holding `PAD`.
+    /// unused slots holding `PAD`, counted in a byte (every capacity is below 256).
     #[inline]
     pub fn count(&self, item: u8) -> usize {
         debug_assert!(item != PAD, "PAD is no item");
-        self.items.iter().map(|&x| (x == item) as usize).sum()
+        self.items.iter().fold(0u8, |n, &x| n + (x == item) as u8) as usize
     }
 
     /// Remove the first `item`, keeping the order of the rest (Python: `list.remove`, rules.py
