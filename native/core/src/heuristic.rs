@@ -152,20 +152,29 @@ pub fn storm_hit_chance(pos: &State) -> f64 {
     if needed <= 0 {
         return 1.0;
     }
-    let mut dist = Dist::certain();
+    // (bag size, Storms in it) of each drawing player with a Storm to draw
+    let mut drawers = [(0usize, 0usize); crate::state::MAX_PLAYERS];
+    let mut count = 0;
+    let mut most = 1; // Storms this turn can bring at most: the weather's, and up to 2 per drawer
     for other in 0..pos.players {
-        if !pos.walking[other] {
-            continue;
-        }
         let bag = &pos.bags[other];
         let size = bag.len();
-        if size == 0 {
+        if !pos.walking[other] || size == 0 {
             continue;
         }
         let storms = bag.count(STORM);
-        if storms == 0 {
-            continue;
+        if storms != 0 {
+            drawers[count] = (size, storms);
+            count += 1;
+            most += size.min(2);
         }
+    }
+    if needed as usize > most {
+        // Python sums an empty tail: 0
+        return 0.0;
+    }
+    let mut dist = Dist::certain();
+    for &(size, storms) in &drawers[..count] {
         if size == 1 {
             dist.convolve([0.0, 1.0]);
         } else {
