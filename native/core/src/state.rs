@@ -226,6 +226,12 @@ impl ActionList {
         self.len as usize
     }
 
+    /// Empty the list (the unused slots keep whatever they held: nothing reads them).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
     /// Whether the list is empty.
     #[inline]
     pub fn is_empty(&self) -> bool {
