@@ -173,6 +173,35 @@ pub fn storm_hit_chance(pos: &State) -> f64 {
         // Python sums an empty tail: 0
         return 0.0;
     }
+    // the rest is a pure function of these numbers, asked again by every seat of a step: the last
+    // answer of this thread is kept
+    let key = HitKey { needed, drawers, count, deck: (pos.deck_suns, pos.deck_storms, pos.reserve) };
+    if let Some(hit) = LAST_HIT.with(|last| last.get().filter(|(k, _)| *k == key).map(|(_, hit)| hit)) {
+        return hit;
+    }
+    let hit = hit_chance(&key);
+    LAST_HIT.with(|last| last.set(Some((key, hit))));
+    hit
+}
+
+/// What `storm_hit_chance` computes beyond its shortcuts.
+#[derive(Clone, Copy, PartialEq)]
+struct HitKey {
+    needed: i32,
+    drawers: [(usize, usize); crate::state::MAX_PLAYERS],
+    count: usize,
+    /// Suns and Storms in the weather deck, Storms in the reserve.
+    deck: (i32, i32, i32),
+}
+
+thread_local! {
+    /// The last `storm_hit_chance` convolved by this thread.
+    static LAST_HIT: std::cell::Cell<Option<(HitKey, f64)>> = const { std::cell::Cell::new(None) };
+}
+
+/// The convolution of `storm_hit_chance` (Python twin: its loop, `_convolve` and `sum`).
+fn hit_chance(key: &HitKey) -> f64 {
+    let HitKey { needed, drawers, count, deck: (deck_suns, deck_storms, reserve) } = *key;
     let mut dist = Dist::certain();
     for &(size, storms) in &drawers[..count] {
         if size == 1 {
@@ -184,10 +213,10 @@ pub fn storm_hit_chance(pos: &State) -> f64 {
             dist.convolve([none, 1.0 - none - two, two]);
         }
     }
-    let total = pos.deck_suns + pos.deck_storms;
+    let total = deck_suns + deck_storms;
     let weather = if total != 0 {
-        pos.deck_storms as f64 / total as f64
-    } else if pos.reserve != 0 {
+        deck_storms as f64 / total as f64
+    } else if reserve != 0 {
         1.0
     } else {
         0.0
