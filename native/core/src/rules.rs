@@ -312,7 +312,7 @@ fn next_deal(pos: &mut State, start: usize) {
 /// A drawing player's tiles come out of the bag; Storms go to the track (C5, C7). Python twin: `_deal`.
 fn deal(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
     let player = pos.actor as usize;
-    let mut bag = pos.bags[player];
+    let bag = pos.bags[player];
     let mut drawn = [0i64; 2];
     let count;
     if action >= DRAWN_TWO_BASE {
@@ -329,15 +329,17 @@ fn deal(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
         drawn[0] = (action - DRAWN_ONE_BASE) as i64;
         count = 1;
     }
+    // the tiles leave the bag in place (a bag edited aside and copied back whole just after its
+    // byte writes stalls on store forwarding); an illegal outcome puts the bag back as it was
     for &kind in &drawn[..count] {
-        if !(0..KIND_COUNT as i64).contains(&kind) || !bag.remove_first(kind as u8) {
+        if !(0..KIND_COUNT as i64).contains(&kind) || !pos.bags[player].remove_first(kind as u8) {
+            pos.bags[player] = bag;
             return Err(IllegalAction(format!(
                 "{}: player {player}'s bag does not hold these tiles",
                 describe(action)
             )));
         }
     }
-    pos.bags[player] = bag;
     let mut hand = Tiles::EMPTY;
     for &kind in &drawn[..count] {
         if kind as u8 == STORM {
