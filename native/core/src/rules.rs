@@ -1047,3 +1047,27 @@ fn illegal_message(pos: &State, action: Action) -> String {
     )
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A deal whose first tile is in the bag and whose second is not fails and changes nothing:
+    /// the first tile, already out of the bag, is put back where it was.
+    #[test]
+    fn a_deal_of_a_held_and_a_missing_tile_changes_nothing() {
+        let mut pos = State::new_named(2, "meadows").expect("a shipped route");
+        apply(&mut pos, DRAW_CODE).expect("player 0 draws");
+        apply(&mut pos, DRAW_CODE).expect("player 1 draws");
+        assert_eq!(pos.phase, DEAL);
+        let bag = pos.bags[pos.actor as usize];
+        let held = bag.get(bag.len() - 1);
+        let missing = (0..KIND_COUNT as Kind).find(|&k| !bag.contains(k)).expect("a kind the bag lacks");
+        for outcome in [drawn_two(held, missing), drawn_two(missing, held)] {
+            let before = pos;
+            assert!(apply(&mut pos, outcome).is_err());
+            assert_eq!(pos, before);
+            assert_eq!(pos.bags[pos.actor as usize].as_slice(), bag.as_slice());
+        }
+    }
+}
