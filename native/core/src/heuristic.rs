@@ -75,15 +75,17 @@ pub fn walk_index(pos: &State) -> usize {
 
 /// Mean typical worth of the walk tiles in `bag` during `walk`, summed in bag order (Python twin:
 /// `bag_value`, without its memo).
+///
+/// Storms are added too, without a branch: their worth is +0.0 (a test checks it), and adding +0.0
+/// leaves a sum that starts at +0.0 bit for bit the same (it is never -0.0: round-to-nearest gives
+/// `x + -x = +0.0`).
 pub fn bag_value(walk: usize, bag: &[Kind]) -> f64 {
     let worth = &WORTH[walk];
     let mut sum = 0.0;
     let mut n = 0;
     for &k in bag {
-        if k != STORM {
-            sum += worth[k as usize];
-            n += 1;
-        }
+        sum += worth[k as usize];
+        n += (k != STORM) as usize;
     }
     if n == 0 {
         0.0
@@ -92,24 +94,55 @@ pub fn bag_value(walk: usize, bag: &[Kind]) -> f64 {
     }
 }
 
-/// A distribution over a count of Storms, inline (at most 2 per drawing player and the weather tile).
-#[derive(Clone, Copy)]
+/// A distribution over a count of Storms, inline (at most 2 per drawing player and the weather
+/// tile): `p[OFFSET + n]` is the chance of `n` Storms; the `OFFSET` slots before it and those past
+/// `len` stay 0.0.
 struct Dist {
     len: usize,
-    p: [f64; 12],
+    p: [f64; Dist::OFFSET + Dist::SLOTS],
 }
 
-/// Python twin: `_convolve` (the same products, added in the same order).
-fn convolve(dist: &Dist, source: &[f64]) -> Dist {
-    let mut result = Dist { len: dist.len + source.len() - 1, p: [0.0; 12] };
-    for (i, &p) in dist.p[..dist.len].iter().enumerate() {
-        if p != 0.0 {
-            for (j, &q) in source.iter().enumerate() {
-                result.p[i + j] += p * q;
-            }
-        }
+impl Dist {
+    /// Zero slots before the distribution: a source has at most 3 terms.
+    const OFFSET: usize = 2;
+    /// The longest distribution: 0–2 Storms per player and 0–1 from the weather.
+    const SLOTS: usize = 2 * crate::state::MAX_PLAYERS + 2;
+
+    /// No Storm for sure.
+    fn certain() -> Dist {
+        let mut dist = Dist { len: 1, p: [0.0; Dist::OFFSET + Dist::SLOTS] };
+        dist.p[Dist::OFFSET] = 1.0;
+        dist
     }
-    result
+
+    /// Python twin: `_convolve`, in place. Python adds `p[i] * q[j]` into `result[i + j]` for `i`,
+    /// then `j`, ascending, from 0.0, skipping a zero `p[i]`; so `result[k]` is
+    /// `0.0 + p[k-L+1] * q[L-1] + ... + p[k] * q[0]` over the `i` in range, added in that order.
+    /// Here every `k` takes all `L` terms, the `i` out of range reading a zero slot, and nothing is
+    /// skipped: with finite terms a zero product (±0.0) leaves the sum unchanged (the sum starts at
+    /// +0.0 and is never -0.0, since round-to-nearest gives `x + -x = +0.0`), so the bits are
+    /// Python's. Filling `k` from the top reads only slots `<= k`, not yet overwritten.
+    /// Every slot is computed (a fixed, branch-free loop): past the new length the slots stay +0.0.
+    #[inline]
+    fn convolve<const L: usize>(&mut self, q: [f64; L]) {
+        for k in (0..Dist::SLOTS).rev() {
+            let mut sum = 0.0;
+            for j in (0..L).rev() {
+                sum += self.p[Dist::OFFSET + k - j] * q[j];
+            }
+            self.p[Dist::OFFSET + k] = sum;
+        }
+        self.len += L - 1;
+    }
+
+    /// The chance of at least `needed` Storms, summed in ascending order (Python: `sum(dist[needed:])`).
+    fn at_least(&self, needed: usize) -> f64 {
+        let mut sum = 0.0;
+        for &p in self.p[Dist::OFFSET..Dist::OFFSET + self.len].iter().skip(needed) {
+            sum += p;
+        }
+        sum
+    }
 }
 
 /// The chance the Storm hits at the end of this turn if the player draws (C5, C7, C13).
@@ -119,44 +152,77 @@ pub fn storm_hit_chance(pos: &State) -> f64 {
     if needed <= 0 {
         return 1.0;
     }
-    let mut dist = Dist { len: 1, p: [0.0; 12] };
-    dist.p[0] = 1.0;
+    // (bag size, Storms in it) of each drawing player with a Storm to draw
+    let mut drawers = [(0usize, 0usize); crate::state::MAX_PLAYERS];
+    let mut count = 0;
+    let mut most = 1; // Storms this turn can bring at most: the weather's, and up to 2 per drawer
     for other in 0..pos.players {
-        if !pos.walking[other] {
-            continue;
-        }
         let bag = &pos.bags[other];
         let size = bag.len();
-        if size == 0 {
+        if !pos.walking[other] || size == 0 {
             continue;
         }
         let storms = bag.count(STORM);
-        if storms == 0 {
-            continue;
+        if storms != 0 {
+            drawers[count] = (size, storms);
+            count += 1;
+            most += size.min(2);
         }
+    }
+    if needed as usize > most {
+        // Python sums an empty tail: 0
+        return 0.0;
+    }
+    // the rest is a pure function of these numbers, asked again by every seat of a step: the last
+    // answer of this thread is kept
+    let key = HitKey { needed, drawers, count, deck: (pos.deck_suns, pos.deck_storms, pos.reserve) };
+    if let Some(hit) = LAST_HIT.with(|last| last.get().filter(|(k, _)| *k == key).map(|(_, hit)| hit)) {
+        return hit;
+    }
+    let hit = hit_chance(&key);
+    LAST_HIT.with(|last| last.set(Some((key, hit))));
+    hit
+}
+
+/// What `storm_hit_chance` computes beyond its shortcuts.
+#[derive(Clone, Copy, PartialEq)]
+struct HitKey {
+    needed: i32,
+    drawers: [(usize, usize); crate::state::MAX_PLAYERS],
+    count: usize,
+    /// Suns and Storms in the weather deck, Storms in the reserve.
+    deck: (i32, i32, i32),
+}
+
+thread_local! {
+    /// The last `storm_hit_chance` convolved by this thread.
+    static LAST_HIT: std::cell::Cell<Option<(HitKey, f64)>> = const { std::cell::Cell::new(None) };
+}
+
+/// The convolution of `storm_hit_chance` (Python twin: its loop, `_convolve` and `sum`).
+fn hit_chance(key: &HitKey) -> f64 {
+    let HitKey { needed, drawers, count, deck: (deck_suns, deck_storms, reserve) } = *key;
+    let mut dist = Dist::certain();
+    for &(size, storms) in &drawers[..count] {
         if size == 1 {
-            dist = convolve(&dist, &[0.0, 1.0]);
+            dist.convolve([0.0, 1.0]);
         } else {
             let pairs = (size * (size - 1)) as f64;
             let two = (storms * (storms - 1)) as f64 / pairs;
             let none = ((size - storms) * (size - storms - 1)) as f64 / pairs;
-            dist = convolve(&dist, &[none, 1.0 - none - two, two]);
+            dist.convolve([none, 1.0 - none - two, two]);
         }
     }
-    let total = pos.deck_suns + pos.deck_storms;
+    let total = deck_suns + deck_storms;
     let weather = if total != 0 {
-        pos.deck_storms as f64 / total as f64
-    } else if pos.reserve != 0 {
+        deck_storms as f64 / total as f64
+    } else if reserve != 0 {
         1.0
     } else {
         0.0
     };
-    dist = convolve(&dist, &[1.0 - weather, weather]);
-    let mut sum = 0.0;
-    for &p in dist.p[..dist.len].iter().skip(needed as usize) {
-        sum += p;
-    }
-    sum
+    dist.convolve([1.0 - weather, weather]);
+    dist.at_least(needed as usize)
 }
 
 /// C18: a win share against the best of the others (`ties` of them on `lead`). Python twin: `_share`.
@@ -202,8 +268,9 @@ impl Heuristic {
         match phase {
             CHOOSE => {
                 let (first, second) = (legal[0], legal[1]);
-                if self.play_value(pos, player, (first - PLAY_BASE) as Kind)
-                    >= self.play_value(pos, player, (second - PLAY_BASE) as Kind)
+                let bag = self.bag_value(pos, player);
+                if self.play_value(pos, player, (first - PLAY_BASE) as Kind, bag)
+                    >= self.play_value(pos, player, (second - PLAY_BASE) as Kind, bag)
                 {
                     first
                 } else {
@@ -215,7 +282,8 @@ impl Heuristic {
             DISCARD | RETURN_DISCARD => self.discard(pos, player, legal, phase == RETURN_DISCARD),
             EXTRA => {
                 let kept = pos.hands[player].get(0);
-                if self.play_value(pos, player, kept) >= self.bag_value(pos, player) {
+                let bag = self.bag_value(pos, player);
+                if self.play_value(pos, player, kept, bag) >= bag {
                     legal[0]
                 } else {
                     DRAW_CODE
@@ -444,11 +512,11 @@ impl Heuristic {
         bag_value(walk_index(pos), pos.bags[player].as_slice())
     }
 
-    /// Python twin: `_play_value`.
-    fn play_value(&self, pos: &State, player: usize, kind: Kind) -> f64 {
+    /// Python twin: `_play_value`; `bag` is `_bag_value(pos, player)`, computed once by the caller.
+    fn play_value(&self, pos: &State, player: usize, kind: Kind, bag: f64) -> f64 {
         let path = pos.paths[player].as_slice();
         let step_value = STEP_VALUE[walk_index(pos)];
-        let extra = 0.8 * self.bag_value(pos, player);
+        let extra = 0.8 * bag;
         let paws = paw_total(path);
         let mut best = f64::NEG_INFINITY;
         for (i, e) in effects(kind).iter().enumerate() {
@@ -560,4 +628,61 @@ pub fn alone_at_the_end(pos: &State, player: usize) -> bool {
 /// The default rollout policy's choice (Python twin: `DEFAULT_ROLLOUT.choose(state, rng)`).
 pub fn heuristic_choice(pos: &State, rng: &mut Rng) -> Action {
     DEFAULT_ROLLOUT.choose(pos, rng)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Dist;
+    use crate::catalogue::{STORM, WORTH};
+    use proptest::prelude::*;
+
+    /// `bag_value` adds the Storms' worth without a branch: it must be +0.0 in every walk.
+    #[test]
+    fn storms_are_worth_positive_zero() {
+        for row in &WORTH {
+            assert_eq!(row[STORM as usize].to_bits(), 0.0f64.to_bits());
+        }
+    }
+
+    /// Python's `_convolve` as written there: a new list, products added in `i`, then `j`, order.
+    fn convolve_as_python(dist: &[f64], source: &[f64]) -> Vec<f64> {
+        let mut result = vec![0.0; dist.len() + source.len() - 1];
+        for (i, &p) in dist.iter().enumerate() {
+            if p != 0.0 {
+                for (j, &q) in source.iter().enumerate() {
+                    result[i + j] += p * q;
+                }
+            }
+        }
+        result
+    }
+
+    proptest! {
+        /// The in-place convolution gives Python's bits, zeros in the distribution included.
+        #[test]
+        fn in_place_convolution_is_pythons(
+            sources in prop::collection::vec(
+                prop_oneof![
+                    (0.0..1.0f64).prop_map(|w| vec![1.0 - w, w]),
+                    (0.0..1.0f64, 0.0..1.0f64).prop_map(|(a, b)| vec![a * b, 1.0 - a * b - (1.0 - a) * b, (1.0 - a) * b]),
+                    Just(vec![0.0, 1.0]),
+                    Just(vec![1.0, 0.0]),
+                ],
+                1..5,
+            )
+        ) {
+            let mut expected = vec![1.0];
+            let mut dist = Dist::certain();
+            for source in &sources {
+                expected = convolve_as_python(&expected, source);
+                match source[..] {
+                    [a, b] => dist.convolve([a, b]),
+                    [a, b, c] => dist.convolve([a, b, c]),
+                    _ => unreachable!("sources of 2 or 3 terms"),
+                }
+            }
+            let bits: Vec<u64> = dist.p[Dist::OFFSET..Dist::OFFSET + dist.len].iter().map(|p| p.to_bits()).collect();
+            prop_assert_eq!(bits, expected.iter().map(|p| p.to_bits()).collect::<Vec<_>>());
+        }
+    }
 }

@@ -6,7 +6,7 @@
 use crate::catalogue::*;
 use crate::hash;
 use crate::rng::Rng;
-use crate::state::{Action, ActionList, Kind, State, Tie, Tiles, MAX_PLAYERS};
+use crate::state::{Action, ActionList, Kind, Route, State, Tie, Tiles, HAND_CAP, MAX_PLAYERS};
 use crate::tiles::{effect_gain, effects, paw_total, Effect};
 
 /// `tile` while no tile is being resolved, `pending` before a choice (Python twin: `NO_CHOICE`).
@@ -116,55 +116,89 @@ pub fn takes_part(pos: &State, player: usize) -> bool {
     !step_legal(pos, player).is_empty()
 }
 
+/// What one seat's options in a simultaneous step depend on, besides the phase, route and market.
+#[derive(Clone, Copy)]
+struct Seat {
+    walking: bool,
+    bag_empty: bool,
+    hand: Tiles<HAND_CAP>,
+    steps: i32,
+}
+
+impl Seat {
+    #[inline]
+    fn of(pos: &State, player: usize) -> Seat {
+        Seat {
+            walking: pos.walking[player],
+            bag_empty: pos.bags[player].is_empty(),
+            hand: pos.hands[player],
+            steps: pos.steps[player],
+        }
+    }
+}
+
 /// A player's options in the current simultaneous step; none if they sit it out (C6, C7, C8, C12).
 /// Python twin: `step_legal`.
 pub fn step_legal(pos: &State, player: usize) -> ActionList {
     let mut out = ActionList::EMPTY;
-    if !pos.walking[player] {
-        return out;
+    write_step_legal(pos.phase, Seat::of(pos, player), &pos.route, &pos.market, &mut out);
+    out
+}
+
+/// `step_legal` written into `out`: `next_in_step` writes a seat's options straight into the
+/// state's `legal` (a list built aside and then copied whole is read back in 16-byte pieces just
+/// after its 4-byte writes, which the processor cannot forward: a stall).
+#[inline]
+fn write_step_legal(phase: i32, seat: Seat, route: &Route, market: &[u8; KIND_COUNT], out: &mut ActionList) {
+    out.clear();
+    if !seat.walking {
+        return;
     }
-    match pos.phase {
+    match phase {
         DECIDE => {
             out.push(RETURN_CODE);
-            if !pos.bags[player].is_empty() {
+            if !seat.bag_empty {
                 out.push(DRAW_CODE);
             }
         }
         CHOOSE => {
-            let hand = &pos.hands[player];
-            if !hand.is_empty() {
-                out = choose_options(hand.as_slice());
+            if !seat.hand.is_empty() {
+                write_choose_options(seat.hand.as_slice(), out);
             }
         }
         _ => {
             out.push(PASS_CODE);
-            let steps = pos.steps[player];
-            for &k in &pos.route {
-                if pos.market[k as usize] != 0 && COST[k as usize] <= steps {
+            for &k in route {
+                if market[k as usize] != 0 && COST[k as usize] <= seat.steps {
                     out.push(BUY_BASE + k as i32);
                 }
             }
         }
     }
-    out
 }
 
 /// Which tile of a hand may be played: a priority tile must be, unless both have it (C8).
 /// Python twin: `choose_options`.
 pub fn choose_options(hand: &[Kind]) -> ActionList {
     let mut out = ActionList::EMPTY;
+    write_choose_options(hand, &mut out);
+    out
+}
+
+/// `choose_options` appended to `out`.
+#[inline]
+fn write_choose_options(hand: &[Kind], out: &mut ActionList) {
     if hand.len() == 1 || hand[0] == hand[1] {
         out.push(PLAY_BASE + hand[0] as i32);
-        return out;
+        return;
     }
     let (first, second) = (hand[0], hand[1]);
     if PRIORITY[first as usize] != PRIORITY[second as usize] {
         out.push(PLAY_BASE + if PRIORITY[first as usize] { first } else { second } as i32);
-        return out;
+        return;
     }
     out.push(PLAY_BASE + first as i32);
     out.push(PLAY_BASE + second as i32);
-    out
 }
 
 /// Start a simultaneous step (Python twin: `_start_step`).
@@ -177,18 +211,19 @@ pub fn start_step(pos: &mut State, phase: i32) {
 /// The next seat with a choice in the step, forced choices taken; at the end the step's choices
 /// are folded into the history and carried out (Python twin: `_next_in_step`).
 fn next_in_step(pos: &mut State, start: usize) {
+    // each seat's options are written into `legal`; a seat with none or one leaves them there, and
+    // whichever stop the flow reaches next sets `legal` anew (every stop does)
     for player in start..pos.players {
-        let options = step_legal(pos, player);
-        if options.is_empty() {
-            continue;
+        let seat = Seat::of(pos, player);
+        write_step_legal(pos.phase, seat, &pos.route, &pos.market, &mut pos.legal);
+        match pos.legal.len() {
+            0 => continue,
+            1 => pos.pending[player] = pos.legal.as_slice()[0],
+            _ => {
+                pos.actor = player as i32;
+                return;
+            }
         }
-        if options.len() == 1 {
-            pos.pending[player] = options.as_slice()[0];
-            continue;
-        }
-        pos.actor = player as i32;
-        pos.legal = options;
-        return;
     }
     let mut event = [0i64; MAX_PLAYERS + 1];
     event[0] = -(pos.phase as i64) - 1;
@@ -277,7 +312,7 @@ fn next_deal(pos: &mut State, start: usize) {
 /// A drawing player's tiles come out of the bag; Storms go to the track (C5, C7). Python twin: `_deal`.
 fn deal(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
     let player = pos.actor as usize;
-    let mut bag = pos.bags[player];
+    let bag = pos.bags[player];
     let mut drawn = [0i64; 2];
     let count;
     if action >= DRAWN_TWO_BASE {
@@ -294,15 +329,17 @@ fn deal(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
         drawn[0] = (action - DRAWN_ONE_BASE) as i64;
         count = 1;
     }
+    // the tiles leave the bag in place (a bag edited aside and copied back whole just after its
+    // byte writes stalls on store forwarding); an illegal outcome puts the bag back as it was
     for &kind in &drawn[..count] {
-        if !(0..KIND_COUNT as i64).contains(&kind) || !bag.remove_first(kind as u8) {
+        if !(0..KIND_COUNT as i64).contains(&kind) || !pos.bags[player].remove_first(kind as u8) {
+            pos.bags[player] = bag;
             return Err(IllegalAction(format!(
                 "{}: player {player}'s bag does not hold these tiles",
                 describe(action)
             )));
         }
     }
-    pos.bags[player] = bag;
     let mut hand = Tiles::EMPTY;
     for &kind in &drawn[..count] {
         if kind as u8 == STORM {
@@ -522,7 +559,16 @@ fn settle_buys(pos: &mut State) {
     let rank: [(i32, i32); MAX_PLAYERS] = std::array::from_fn(|p| (pos.vp[p], pos.steps[p]));
     let mut ties = [Tie::default(); 8];
     let mut tie_count = 0;
-    for kind in 0..KIND_COUNT as u8 {
+    // the kinds bought, in ascending order (Python: `sorted(wanted.items())`)
+    let mut bought = 0u32;
+    for &choice in &pos.pending[..players] {
+        if choice >= BUY_BASE {
+            bought |= 1 << (choice - BUY_BASE);
+        }
+    }
+    while bought != 0 {
+        let kind = bought.trailing_zeros() as u8;
+        bought &= bought - 1;
         let mut buyers = [0usize; MAX_PLAYERS];
         let mut n = 0;
         for (player, &choice) in pos.pending[..players].iter().enumerate() {
@@ -530,9 +576,6 @@ fn settle_buys(pos: &mut State) {
                 buyers[n] = player;
                 n += 1;
             }
-        }
-        if n == 0 {
-            continue;
         }
         let supply = pos.market[kind as usize] as i32;
         let mut chosen = [0usize; MAX_PLAYERS];
@@ -1004,3 +1047,27 @@ fn illegal_message(pos: &State, action: Action) -> String {
     )
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A deal whose first tile is in the bag and whose second is not fails and changes nothing:
+    /// the first tile, already out of the bag, is put back where it was.
+    #[test]
+    fn a_deal_of_a_held_and_a_missing_tile_changes_nothing() {
+        let mut pos = State::new_named(2, "meadows").expect("a shipped route");
+        apply(&mut pos, DRAW_CODE).expect("player 0 draws");
+        apply(&mut pos, DRAW_CODE).expect("player 1 draws");
+        assert_eq!(pos.phase, DEAL);
+        let bag = pos.bags[pos.actor as usize];
+        let held = bag.get(bag.len() - 1);
+        let missing = (0..KIND_COUNT as Kind).find(|&k| !bag.contains(k)).expect("a kind the bag lacks");
+        for outcome in [drawn_two(held, missing), drawn_two(missing, held)] {
+            let before = pos;
+            assert!(apply(&mut pos, outcome).is_err());
+            assert_eq!(pos, before);
+            assert_eq!(pos.bags[pos.actor as usize].as_slice(), bag.as_slice());
+        }
+    }
+}

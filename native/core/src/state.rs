@@ -25,7 +25,8 @@ pub type Action = i32;
 pub type Kind = u8;
 
 /// An ordered group of tiles or seats (a Python tuple) of at most `CAP` items, stored inline.
-/// Equality and hashing see the items only (never the unused slots).
+/// Equality and hashing see the items only; the unused slots always hold `PAD` (no kind, no seat), so
+/// a count may scan the whole fixed-size array.
 #[derive(Clone, Copy)]
 pub struct Tiles<const CAP: usize> {
     len: u8,
@@ -54,13 +55,16 @@ impl<const CAP: usize> std::fmt::Debug for Tiles<CAP> {
 
 impl<const CAP: usize> Default for Tiles<CAP> {
     fn default() -> Self {
-        Tiles { len: 0, items: [0; CAP] }
+        Self::EMPTY
     }
 }
 
+/// What fills the unused slots of a `Tiles`: above every kind and seat.
+pub const PAD: u8 = u8::MAX;
+
 impl<const CAP: usize> Tiles<CAP> {
     /// An empty group.
-    pub const EMPTY: Self = Tiles { len: 0, items: [0; CAP] };
+    pub const EMPTY: Self = Tiles { len: 0, items: [PAD; CAP] };
 
     /// The group holding `items`, or `None` if they exceed the capacity.
     pub fn from_slice(items: &[u8]) -> Option<Self> {
@@ -115,7 +119,7 @@ impl<const CAP: usize> Tiles<CAP> {
     /// Empty the group.
     #[inline]
     pub fn clear(&mut self) {
-        self.len = 0;
+        *self = Self::EMPTY;
     }
 
     /// Where the first `item` is (Python: `t.index(item)`).
@@ -130,10 +134,12 @@ impl<const CAP: usize> Tiles<CAP> {
         self.position(item).is_some()
     }
 
-    /// How many of `item` (Python: `t.count(item)`).
+    /// How many of `item` (Python: `t.count(item)`): a branch-free scan of the whole array, the
+    /// unused slots holding `PAD`, counted in a byte (every capacity is below 256).
     #[inline]
     pub fn count(&self, item: u8) -> usize {
-        self.as_slice().iter().filter(|&&x| x == item).count()
+        debug_assert!(item != PAD, "PAD is no item");
+        self.items.iter().fold(0u8, |n, &x| n + (x == item) as u8) as usize
     }
 
     /// Remove the first `item`, keeping the order of the rest (Python: `list.remove`, rules.py
@@ -144,6 +150,7 @@ impl<const CAP: usize> Tiles<CAP> {
             Some(i) => {
                 let len = self.len as usize;
                 self.items.copy_within(i + 1..len, i);
+                self.items[len - 1] = PAD;
                 self.len -= 1;
                 true
             }
@@ -217,6 +224,12 @@ impl ActionList {
     #[inline]
     pub fn len(&self) -> usize {
         self.len as usize
+    }
+
+    /// Empty the list (the unused slots keep whatever they held: nothing reads them).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
     }
 
     /// Whether the list is empty.
@@ -374,6 +387,39 @@ impl State {
 
 #[cfg(test)]
 mod tests {
+    use super::{Tiles, PAD};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Against a `Vec` model: the items, `count` and `contains` agree and every unused slot
+        /// holds `PAD` after any sequence of edits.
+        #[test]
+        fn tiles_keep_their_padding(ops in prop::collection::vec((0u8..4, 0u8..6), 0..80)) {
+            let mut tiles = Tiles::<12>::EMPTY;
+            let mut model: Vec<u8> = Vec::new();
+            for (op, item) in ops {
+                match op {
+                    0 if model.len() < 12 => { tiles.push(item); model.push(item); }
+                    1 => {
+                        let removed = tiles.remove_first(item);
+                        let at = model.iter().position(|&x| x == item);
+                        prop_assert_eq!(removed, at.is_some());
+                        if let Some(i) = at { model.remove(i); }
+                    }
+                    2 if model.len() + 2 <= 12 => { tiles.extend(&[item, item / 2]); model.extend([item, item / 2]); }
+                    3 => { tiles.clear(); model.clear(); }
+                    _ => {}
+                }
+                prop_assert_eq!(tiles.as_slice(), &model[..]);
+                prop_assert!(tiles.items[model.len()..].iter().all(|&x| x == PAD));
+                for kind in 0..6 {
+                    prop_assert_eq!(tiles.count(kind), model.iter().filter(|&&x| x == kind).count());
+                    prop_assert_eq!(tiles.contains(kind), model.contains(&kind));
+                }
+            }
+        }
+    }
+
     /// A copy is one memcpy of the state: keep it small (issue 53: a copy ≤ 50 ns).
     #[test]
     fn state_stays_small() {

@@ -1,0 +1,115 @@
+//! A driver for profilers and CPU-time comparisons of the kernel's hot paths: it runs one of the
+//! criterion benchmarks' routines (benches/kernel.rs, benches/search.rs) `N` times and prints a
+//! checksum. On a shared machine criterion's wall-clock times move with the load; the process's
+//! user time does much less, so two builds are compared by running each alternately under
+//! `/usr/bin/time -f %U` and keeping each one's minimum (docs/performance.md), and callgrind counts
+//! instructions exactly:
+//!
+//! ```sh
+//! cargo build --profile bench -p refuge-core --example profile
+//! /usr/bin/time -f %U target/release/examples/profile playout 60000
+//! valgrind --tool=callgrind target/release/examples/profile playout 200
+//! ```
+//!
+//! Routines: `copy`, `draw` (a copy, then draw+apply: subtract `copy`), `playout` (heuristic, 2
+//! players), `random` (a random playout), `agent` and `advisor` (search iterations of one tree).
+
+use std::hint::black_box;
+
+use refuge_core::catalogue::DEFAULT_ROLLOUT;
+use refuge_core::evaluator::{Model, FEATURES, SCORE_FEATURES};
+use refuge_core::game::EndgameScope;
+use refuge_core::ismcts::{Config, Helpers, Table, Tree};
+use refuge_core::{Playout, Rng, State};
+
+/// benches/kernel.rs `midgame`: a few turns into a 2-player game, at a deal.
+fn midgame() -> State {
+    let mut pos = State::new_named(2, "meadows").expect("a shipped route");
+    let mut rng = Rng::new(1);
+    let mut events = 0;
+    while events < 40 || !pos.is_chance() {
+        let action = if pos.is_chance() { pos.sample_chance(&mut rng) } else { DEFAULT_ROLLOUT.choose(&pos, &mut rng) };
+        pos.apply(action).expect("a legal action");
+        events += 1;
+    }
+    pos
+}
+
+/// benches/search.rs `position`: walk 1, a decision of player 0.
+fn search_position() -> State {
+    let mut state = State::new_named(2, "meadows").expect("a shipped route");
+    let mut rng = Rng::new(7);
+    let mut decisions = 0;
+    loop {
+        if state.is_chance() {
+            let outcome = state.sample_chance(&mut rng);
+            state.apply(outcome).expect("a chance outcome");
+        } else if decisions >= 12 && state.current_player() == 0 {
+            return state;
+        } else {
+            let action = DEFAULT_ROLLOUT.choose(&state, &mut rng);
+            state.apply(action).expect("a legal action");
+            decisions += 1;
+        }
+    }
+}
+
+/// `n` iterations of one tree with the agent's or the advisor's preset (benches/search.rs).
+fn search(advisor: bool, n: usize) -> i64 {
+    let state = search_position();
+    let mut win = [0.1; FEATURES];
+    win[0] = 0.3;
+    let mut score = [0.5; SCORE_FEATURES];
+    score[0] = 1.0;
+    let model = Model::new(&win, &score).expect("the summary layout's lengths");
+    let scope = EndgameScope;
+    let config = if advisor {
+        Config { widening: 0.1, exploration_below: 0.3, ..Config::default() }
+    } else {
+        Config { step_root: false, rollout_cutoff: Some(8), ..Config::default() }
+    };
+    let helpers = if advisor {
+        Helpers { rollout: Some(&DEFAULT_ROLLOUT), oracle: Some(&scope), ..Helpers::default() }
+    } else {
+        Helpers { rollout: Some(&DEFAULT_ROLLOUT), prior: Some(&DEFAULT_ROLLOUT), evaluator: Some(&model), oracle: Some(&scope) }
+    };
+    let mut table = Table::default();
+    let mut tree = Tree::new(&state, &config, &helpers, Rng::new(1), &mut table);
+    for _ in 0..n {
+        tree.iterate().expect("no exact-endgame leaf in walk 1");
+    }
+    n as i64
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let routine = args.next().unwrap_or_else(|| "playout".into());
+    let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(1000);
+    let mut rng = Rng::new(3);
+    let start = State::new_named(2, "meadows").expect("a shipped route");
+    let mut checksum = 0i64;
+    match routine.as_str() {
+        "copy" | "draw" => {
+            let pos = midgame();
+            for _ in 0..n {
+                let mut copy = black_box(&pos).copy();
+                if routine == "draw" {
+                    let outcome = copy.sample_chance(&mut rng);
+                    copy.apply(outcome).expect("a sampled outcome");
+                }
+                checksum += black_box(&copy).history as i64 & 1;
+            }
+        }
+        "playout" | "random" => {
+            for _ in 0..n {
+                let mut pos = start;
+                let policy = if routine == "playout" { Playout::Heuristic(&DEFAULT_ROLLOUT) } else { Playout::Random };
+                pos.playout(&mut rng, policy);
+                checksum += pos.vp[0] as i64 + (pos.history % 7) as i64;
+            }
+        }
+        "agent" | "advisor" => checksum = search(routine == "advisor", n),
+        _ => panic!("unknown routine {routine:?}: copy, draw, playout, random, agent or advisor"),
+    }
+    println!("{routine} x{n}: checksum {checksum}");
+}
