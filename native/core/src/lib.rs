@@ -11,6 +11,7 @@ pub mod actions;
 pub mod catalogue;
 pub mod encoding;
 pub mod equilibrium;
+pub mod exact_values;
 pub mod evaluator;
 pub mod game;
 pub mod hash;
