@@ -30,11 +30,12 @@ from advisor.players.tablebase import (
     DEFAULT_MAX_NODES, LEAF_MAX_NODES, TWO_WALKER_LEAF_MAX_NODES, TWO_WALKER_MAX_NODES, TWO_WALKER_MAX_TILES,
     step_start, two_walkers, walker_tiles,
 )
+from positions.errors import ImpossiblePositionError
 from positions.examples import example_names, load_example
 from positions.kernel.heuristics import DEFAULT_ROLLOUT
 from positions.kernel.position import Position
 from search.equilibrium import EquilibriumSolver
-from search.errors import SolverLimitError
+from search.errors import SearchConfigError, SolverLimitError
 from search.solver import ExactSolver
 from native_solver import NativeExactSolver, built
 from two_walker_positions import load_two_walker_entries, position_of
@@ -327,3 +328,21 @@ def test_two_walker_small_budgets_in_any_order() -> None:
         mixed_calls(line, [Twins(2_000, False, seen)], random.Random(n), f"{where} one-walker solver")
     assert seen["ok"] > 100 and seen["SolverSizeError"] > 20 and seen["solve_step ok"] > 5, seen
     assert any(str(key).startswith("solver: player") and "also decides" in str(key) for key in seen), seen
+
+
+# --- bad input ------------------------------------------------------------------------------------
+
+def test_bad_input_is_a_one_line_error() -> None:
+    """Not an encoding: the kernel's one-line error; a budget below 1: refused as Python refuses
+    it; ``solve_step`` on the one-walker solver: a refusal (Python's has no such method)."""
+    core = refuge_native.ExactSolver(10)
+    with pytest.raises(ImpossiblePositionError) as error:
+        core.value([1, 2, 3])
+    assert "\n" not in str(error.value)
+    with pytest.raises(SearchConfigError, match="max_nodes must be an int >= 1, got 0"):
+        NativeExactSolver(0)
+    with pytest.raises(ValueError, match="max_nodes must be an int >= 1"):
+        refuge_native.ExactSolver(0)
+    with pytest.raises(SolverLimitError, match="needs the two-walker"):
+        core.solve_step(Position.new_game(2, "meadows").to_ints())
+    assert core.memo_len() == 0
