@@ -1,7 +1,7 @@
 //! The exact solver's memo key: what can still change how the game goes on. Python twin:
 //! positions/kernel/position.py `Position.solver_key`.
 
-use crate::catalogue::{OVER, TIEBREAK, WEATHER};
+use crate::catalogue::{KIND_COUNT, OVER, TIEBREAK, WEATHER};
 use crate::state::{State, BAG_CAP, HAND_CAP, MAX_PLAYERS, SET_ASIDE_CAP, TIES_CAP};
 
 /// A position's solver key: the same numbers, in the same order, as the 16-bit ints Python packs
@@ -49,17 +49,22 @@ impl std::hash::Hasher for SolverKeyHasher {
 /// FxHash's multiplier.
 const MULTIPLIER: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 
-/// The hash of a key's numbers (FxHash over 64-bit words of four numbers).
+/// The hash of a key's numbers: FxHash over 64-bit words of four numbers, in two independent
+/// lanes (every other word) so the multiplications overlap.
 fn hash_numbers(numbers: &[i16]) -> u64 {
-    let mut hash = numbers.len() as u64;
-    for chunk in numbers.chunks(4) {
-        let mut word = 0u64;
-        for &n in chunk {
-            word = word << 16 | n as u16 as u64;
-        }
-        hash = (hash.rotate_left(5) ^ word).wrapping_mul(MULTIPLIER);
+    let word = |chunk: &[i16]| chunk.iter().rev().fold(0u64, |w, &n| w << 16 | n as u16 as u64);
+    let (mut even, mut odd) = (numbers.len() as u64, 0u64);
+    let mut pairs = numbers.chunks_exact(8);
+    for pair in &mut pairs {
+        even = (even.rotate_left(5) ^ word(&pair[..4])).wrapping_mul(MULTIPLIER);
+        odd = (odd.rotate_left(5) ^ word(&pair[4..])).wrapping_mul(MULTIPLIER);
     }
-    hash
+    let rest = pairs.remainder();
+    let mut hash = (even.rotate_left(5) ^ odd).wrapping_mul(MULTIPLIER);
+    for chunk in rest.chunks(4) {
+        hash = (hash.rotate_left(5) ^ word(chunk)).wrapping_mul(MULTIPLIER);
+    }
+    hash ^ hash >> 32 // the product's well-mixed high bits into the low ones a hash table indexes by
 }
 
 impl State {
@@ -130,6 +135,8 @@ impl State {
     }
 }
 
+const _: () = assert!(KIND_COUNT <= 32, "a multiset's counting sort holds kinds below 32");
+
 /// Most numbers in a key: the fields, then every tile group of four players at full capacity and
 /// eight ties.
 const KEY_CAP: usize = 64 + MAX_PLAYERS * (4 + 2 * BAG_CAP + HAND_CAP + SET_ASIDE_CAP) + TIES_CAP * (3 + MAX_PLAYERS);
@@ -162,12 +169,31 @@ impl Numbers {
     /// numbers.extend(sorted(tiles))`).
     fn multiset(&mut self, tiles: &[u8]) {
         self.push(tiles.len() as i32);
-        let start = self.len;
-        for &tile in tiles {
-            self.items[self.len] = tile as i16;
-            self.len += 1;
+        match *tiles {
+            [] => {}
+            [a] => self.push(a as i32),
+            [a, b] => {
+                self.push(a.min(b) as i32);
+                self.push(a.max(b) as i32);
+            }
+            _ => {
+                // A counting sort: kinds are below 32 (KIND_COUNT).
+                let mut counts = [0u8; 32];
+                let mut present = 0u32;
+                for &tile in tiles {
+                    counts[tile as usize] += 1;
+                    present |= 1 << tile;
+                }
+                while present != 0 {
+                    let kind = present.trailing_zeros();
+                    for _ in 0..counts[kind as usize] {
+                        self.items[self.len] = kind as i16;
+                        self.len += 1;
+                    }
+                    present &= present - 1;
+                }
+            }
         }
-        self.items[start..self.len].sort_unstable();
     }
 
     /// The key of the numbers written.
