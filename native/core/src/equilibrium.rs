@@ -58,10 +58,10 @@ impl ExactSolver {
 
     /// A decision's value: a two-decider step's equilibrium, else the decider's best option (⇄
     /// `EquilibriumSolver._decision`).
-    pub(crate) fn equilibrium_decision(&mut self, node: &State, actor: i32) -> Result<Values, SolverLimit> {
+    pub(crate) fn equilibrium_decision(&mut self, node: &State, actor: i32) -> Result<Arc<Values>, SolverLimit> {
         match self.step(node, actor)? {
             None => self.best(node, actor),
-            Some(step) => Ok(mixed(&step)),
+            Some(step) => Ok(Arc::new(mixed(&step))),
         }
     }
 
@@ -137,7 +137,7 @@ impl ExactSolver {
 
 /// Every component of `outcomes` averaged with `weights` (⇄ `equilibrium._average`).
 fn average(weights: &[BigRational], outcomes: &[&Values]) -> Vec<BigRational> {
-    let mut total = vec![BigRational::zero(); outcomes[0].nums.len()];
+    let mut total = vec![BigRational::zero(); outcomes[0].len()];
     for (weight, values) in weights.iter().zip(outcomes) {
         if !weight.is_zero() {
             for (i, sum) in total.iter_mut().enumerate() {

@@ -12,6 +12,7 @@ pub mod catalogue;
 pub mod encoding;
 pub mod endgames;
 pub mod equilibrium;
+pub mod exact_values;
 pub mod evaluator;
 pub mod game;
 pub mod hash;

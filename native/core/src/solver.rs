@@ -7,17 +7,17 @@
 //! budget per call and the refusals are Python's, so `nodes`, memo sizes and refusals match too.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
 pub use num_bigint::BigInt;
-use num_integer::Integer;
 pub use num_rational::BigRational;
-use num_traits::{One, ToPrimitive, Zero};
+use num_traits::ToPrimitive;
 
 use crate::catalogue::{CHANCE_PLAYER, TERMINAL_PLAYER};
-use crate::solver_key::SolverKey;
-use crate::state::{Action, State};
+pub(crate) use crate::exact_values::Values;
+use crate::solver_key::{SolverKey, SolverKeyHasher};
+use crate::state::{Action, ActionList, State, LEGAL_CAP};
 
 /// ⇄ `search.solver.DEFAULT_MAX_NODES`.
 pub const DEFAULT_MAX_NODES: usize = 300_000;
@@ -41,10 +41,9 @@ impl ExactValue {
 
     /// The value of the solver's integers (⇄ `ExactValue.from_values`).
     pub(crate) fn from_values(values: &Values) -> ExactValue {
-        let players = values.nums.len() / 2;
-        let shares: Vec<BigRational> =
-            values.nums.iter().map(|n| BigRational::new(n.clone(), values.den.clone())).collect();
-        ExactValue { wins: shares[..players].to_vec(), scores: shares[players..].to_vec() }
+        let mut wins = values.fractions();
+        let scores = wins.split_off(values.len() / 2);
+        ExactValue { wins, scores }
     }
 }
 
@@ -130,70 +129,7 @@ impl std::fmt::Display for SolverLimit {
 
 impl std::error::Error for SolverLimit {}
 
-/// A position's exact value inside the solver (⇄ `search.solver.Values`): a positive common
-/// denominator and every player's win share then every player's expected score over it.
-#[derive(Clone, Debug)]
-pub(crate) struct Values {
-    pub(crate) den: BigInt,
-    pub(crate) nums: Vec<BigInt>,
-}
-
-impl Values {
-    /// The values of exact fractions over their least common denominator (⇄ `_common_denominator`).
-    pub(crate) fn common(shares: &[BigRational]) -> Values {
-        let den = shares.iter().fold(BigInt::one(), |acc, s| acc.lcm(s.denom()));
-        let nums = shares.iter().map(|s| s.numer() * (&den / s.denom())).collect();
-        Values { den, nums }
-    }
-
-    /// Component `i` as a fraction.
-    pub(crate) fn fraction(&self, i: usize) -> BigRational {
-        BigRational::new(self.nums[i].clone(), self.den.clone())
-    }
-}
-
-/// Numerators over a denominator, divided by their greatest common divisor (⇄ `_reduced`).
-fn reduced(den: BigInt, nums: Vec<BigInt>) -> Values {
-    let divisor = nums.iter().fold(den.clone(), |acc, n| acc.gcd(n));
-    if divisor.is_one() {
-        return Values { den, nums };
-    }
-    Values { den: den / &divisor, nums: nums.into_iter().map(|n| n / &divisor).collect() }
-}
-
-/// A fast hasher for the memo's keys (FxHash's multiply-rotate over 8-byte words).
-#[derive(Default, Clone, Copy)]
-pub(crate) struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            self.add(u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
-        }
-        let mut tail = [0u8; 8];
-        let rest = chunks.remainder();
-        tail[..rest.len()].copy_from_slice(rest);
-        self.add(u64::from_le_bytes(tail));
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.add(n as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-impl KeyHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-pub(crate) type KeyMap<V> = HashMap<SolverKey, V, BuildHasherDefault<KeyHasher>>;
+pub(crate) type KeyMap<V> = HashMap<SolverKey, V, BuildHasherDefault<SolverKeyHasher>>;
 
 /// A root the solver refused: a call's kind (a step or not) and the root's key (⇄ the keys of
 /// `ExactSolver.refused`: `solver_key()` or `("step", solver_key())`).
@@ -339,19 +275,19 @@ impl ExactSolver {
             )));
         }
         let actor = node.current_player();
-        let result = Arc::new(if actor == TERMINAL_PLAYER {
-            terminal(node)
+        let result = if actor == TERMINAL_PLAYER {
+            Arc::new(Values::terminal(&node.vp[..node.players]))
         } else if actor == CHANCE_PLAYER {
             self.expectation(node)?
         } else {
             self.decision(node, actor)?
-        });
+        };
         self.memo.insert(key, result.clone());
         Ok(result)
     }
 
     /// A decision's value (⇄ `ExactSolver._decision`, `EquilibriumSolver._decision`).
-    fn decision(&mut self, node: &State, actor: i32) -> Result<Values, SolverLimit> {
+    fn decision(&mut self, node: &State, actor: i32) -> Result<Arc<Values>, SolverLimit> {
         if self.two_deciders {
             return self.equilibrium_decision(node, actor);
         }
@@ -368,7 +304,7 @@ impl ExactSolver {
     }
 
     /// A chance event's value: every outcome weighted by its ways (⇄ `ExactSolver._expectation`).
-    fn expectation(&mut self, node: &State) -> Result<Values, SolverLimit> {
+    fn expectation(&mut self, node: &State) -> Result<Arc<Values>, SolverLimit> {
         let mut weighted = Vec::new();
         for (outcome, weight) in node.chance_weights() {
             weighted.push((weight, self.after(node, outcome)?));
@@ -376,55 +312,131 @@ impl ExactSolver {
         if weighted.is_empty() {
             return Err(SolverLimit("solver: a chance event with no outcome".into()));
         }
-        let common = weighted.iter().fold(BigInt::one(), |acc, (_, v)| acc.lcm(&v.den));
-        let mut sums = vec![BigInt::zero(); weighted[0].1.nums.len()];
-        let mut total: u64 = 0;
-        for (weight, values) in &weighted {
-            total += weight;
-            let scale = BigInt::from(*weight) * (&common / &values.den);
-            for (sum, n) in sums.iter_mut().zip(&values.nums) {
-                *sum += &scale * n;
-            }
-        }
-        Ok(reduced(common * BigInt::from(total), sums))
+        Ok(Arc::new(Values::expectation(&weighted)))
     }
 
     /// The decider's best option: highest win share, then expected score, then the lowest action
     /// code (⇄ `ExactSolver._best`).
-    pub(crate) fn best(&mut self, node: &State, actor: i32) -> Result<Values, SolverLimit> {
+    pub(crate) fn best(&mut self, node: &State, actor: i32) -> Result<Arc<Values>, SolverLimit> {
         let (win, score) = (actor as usize, node.players + actor as usize);
-        let mut actions = node.legal_actions();
-        actions.sort_unstable();
+        let mut actions = node.legal;
+        let actions = sorted(&mut actions);
         let mut best: Option<Arc<Values>> = None;
-        for action in actions {
+        for &action in actions {
             let values = self.after(node, action)?;
-            let better = match &best {
-                None => true,
-                Some(b) => {
-                    let by_win = (&values.nums[win] * &b.den).cmp(&(&b.nums[win] * &values.den));
-                    by_win.then_with(|| (&values.nums[score] * &b.den).cmp(&(&b.nums[score] * &values.den)))
-                        == std::cmp::Ordering::Greater
-                }
-            };
-            if better {
+            if best.as_ref().is_none_or(|b| values.greater(b, win, score)) {
                 best = Some(values);
             }
         }
-        match best {
-            Some(values) => Ok((*values).clone()),
-            None => Err(SolverLimit(format!("solver: player {actor} has no legal action"))),
-        }
+        best.ok_or_else(|| SolverLimit(format!("solver: player {actor} has no legal action")))
     }
 }
 
-/// The end's value: the exact win shares (C18: k tied winners 1/k each) and the scores (⇄ the
-/// terminal case of `ExactSolver._value`).
-fn terminal(node: &State) -> Values {
-    let vp = &node.vp[..node.players];
-    let best = *vp.iter().max().expect("a game has players");
-    let winners = vp.iter().filter(|&&v| v == best).count();
-    let den = BigInt::from(winners);
-    let mut nums: Vec<BigInt> = vp.iter().map(|&v| BigInt::from((v == best) as i32)).collect();
-    nums.extend(vp.iter().map(|&v| BigInt::from(v) * &den));
-    Values { den, nums }
+/// A decision's legal actions in ascending order (⇄ `sorted(node.legal_actions())`), sorted in place.
+pub(crate) fn sorted(actions: &mut ActionList) -> &[Action] {
+    let len = actions.len();
+    let mut items = [0; LEGAL_CAP];
+    items[..len].copy_from_slice(actions.as_slice());
+    items[..len].sort_unstable();
+    *actions = ActionList::from_slice(&items[..len]).expect("as many actions as before");
+    actions.as_slice()
+}
+
+#[cfg(test)]
+mod tests {
+    use num_traits::{One, Zero};
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::heuristic_choice;
+    use crate::rng::Rng;
+
+    const ROUTES: [&str; 3] = ["meadows", "forest", "mountains"];
+
+    /// Every position of a seeded game (heuristic decisions) from the first one of the last walk
+    /// with a single walker to the end.
+    fn one_walker_scope(players: usize, route: &str, seed: u64) -> Vec<State> {
+        let mut pos = State::new_named(players, route).unwrap();
+        let mut rng = Rng::new(seed);
+        let mut scope = Vec::new();
+        loop {
+            let walkers = pos.walking[..players].iter().filter(|&&w| w).count();
+            if pos.walk == pos.ruleset.walks - 1 && walkers == 1 || !scope.is_empty() {
+                scope.push(pos);
+            }
+            if pos.is_terminal() {
+                return scope;
+            }
+            let action = if pos.is_chance() { pos.sample_chance(&mut rng) } else { heuristic_choice(&pos, &mut rng) };
+            pos.apply(action).unwrap();
+        }
+    }
+
+    fn sum(values: &[BigRational]) -> BigRational {
+        values.iter().fold(BigRational::zero(), |acc, v| acc + v)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(16))]
+
+        /// At every position the solver holds, the win shares sum to exactly 1 (C18); at a
+        /// decision it answers, the best option is at least as good as every other (win share,
+        /// then expected score), its value is the position's, and the two-walker solver agrees.
+        #[test]
+        fn solved_positions_are_consistent(seed in 0u64..100_000, players in 2usize..=4, route in 0usize..3) {
+            let scope = one_walker_scope(players, ROUTES[route], seed);
+            let mut solver = ExactSolver::new(3_000);
+            let mut twin = ExactSolver::equilibrium(3_000);
+            for pos in scope.iter().rev() {
+                let Ok(value) = solver.value(pos) else { break };
+                let same = twin.value(pos);
+                prop_assert_eq!(same.as_ref(), Ok(&value));
+                let player = pos.current_player();
+                if player >= 0 {
+                    let result = solver.solve(pos).unwrap();
+                    let best = result.options.iter().find(|o| o.action == result.best).unwrap();
+                    for option in &result.options {
+                        prop_assert!((&best.win, &best.score) >= (&option.win, &option.score));
+                    }
+                    prop_assert_eq!(&best.value, &value);
+                    prop_assert_eq!(result.nodes, 0, "everything below was solved before");
+                }
+            }
+            for values in solver.memo.values() {
+                let value = ExactValue::from_values(values);
+                prop_assert!(sum(&value.wins).is_one(), "win shares {:?}", value.wins);
+            }
+        }
+    }
+
+    #[test]
+    fn a_refused_root_is_refused_again_at_once_with_its_message() {
+        let scope = one_walker_scope(2, "meadows", 3);
+        let mut solver = ExactSolver::new(50);
+        let first = solver.value(&scope[0]).unwrap_err();
+        assert!(first.is_size(), "{first}");
+        assert_eq!(first.0, "solver: position too large: more than 50 distinct positions (max_nodes=50)");
+        let held = solver.memo_len();
+        assert!(held >= 50);
+        assert_eq!(solver.value(&scope[0]), Err(first.clone()));
+        assert_eq!(solver.memo_len(), held);
+        assert_eq!(solver.refusal(&scope[0], false), Some(first.0.as_str()));
+        assert_eq!(solver.refusal(&scope[0], true), None);
+    }
+
+    #[test]
+    fn a_chance_root_cannot_be_solved_and_the_end_is_worth_its_result() {
+        let scope = (0..).map(|seed| one_walker_scope(3, "forest", seed)).find(|s| s.iter().any(State::is_chance)).unwrap();
+        let mut solver = ExactSolver::new(1_000);
+        let chance = scope.iter().find(|p| p.is_chance()).unwrap();
+        let refusal = solver.solve(chance).unwrap_err();
+        assert_eq!(refusal.0, "solver: the root must be a player's decision, not chance or the end");
+        assert!(solver.refusal(chance, false).is_none(), "not a refusal remembered");
+        let end = scope.last().unwrap();
+        let value = solver.value(end).unwrap();
+        let returns: Vec<f64> = value.wins.iter().map(to_float).collect();
+        assert_eq!(returns, end.returns());
+        let vp: Vec<BigRational> = end.vp[..3].iter().map(|&v| BigRational::from_integer(v.into())).collect();
+        assert_eq!(value.scores, vp);
+    }
 }

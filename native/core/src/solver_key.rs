@@ -1,19 +1,70 @@
 //! The exact solver's memo key: what can still change how the game goes on. Python twin:
 //! positions/kernel/position.py `Position.solver_key`.
 
-use crate::catalogue::{OVER, TIEBREAK, WEATHER};
-use crate::state::State;
+use crate::catalogue::{KIND_COUNT, OVER, TIEBREAK, WEATHER};
+use crate::state::{State, BAG_CAP, HAND_CAP, MAX_PLAYERS, SET_ASIDE_CAP, TIES_CAP};
 
 /// A position's solver key: the same numbers, in the same order, as the 16-bit ints Python packs
-/// (⇄ `Position.solver_key`), so two keys are equal exactly when Python's are.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct SolverKey(Box<[i16]>);
+/// (⇄ `Position.solver_key`), so two keys are equal exactly when Python's are. The numbers' hash is
+/// computed once: a hash map of keys (`SolverKeyHasher`) reads it instead of the numbers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolverKey {
+    hash: u64,
+    numbers: Box<[i16]>,
+}
 
 impl SolverKey {
     /// The numbers of the key (⇄ `array("h", numbers)`).
     pub fn numbers(&self) -> &[i16] {
-        &self.0
+        &self.numbers
     }
+}
+
+impl std::hash::Hash for SolverKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+/// The hasher of a map keyed by `SolverKey`: the key's own hash, as it is.
+#[derive(Default, Clone, Copy)]
+pub struct SolverKeyHasher(u64);
+
+impl std::hash::Hasher for SolverKeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(MULTIPLIER);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// FxHash's multiplier.
+const MULTIPLIER: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+/// The hash of a key's numbers: FxHash over 64-bit words of four numbers, in two independent
+/// lanes (every other word) so the multiplications overlap.
+fn hash_numbers(numbers: &[i16]) -> u64 {
+    let word = |chunk: &[i16]| chunk.iter().rev().fold(0u64, |w, &n| w << 16 | n as u16 as u64);
+    let (mut even, mut odd) = (numbers.len() as u64, 0u64);
+    let mut pairs = numbers.chunks_exact(8);
+    for pair in &mut pairs {
+        even = (even.rotate_left(5) ^ word(&pair[..4])).wrapping_mul(MULTIPLIER);
+        odd = (odd.rotate_left(5) ^ word(&pair[4..])).wrapping_mul(MULTIPLIER);
+    }
+    let rest = pairs.remainder();
+    let mut hash = (even.rotate_left(5) ^ odd).wrapping_mul(MULTIPLIER);
+    for chunk in rest.chunks(4) {
+        hash = (hash.rotate_left(5) ^ word(chunk)).wrapping_mul(MULTIPLIER);
+    }
+    hash ^ hash >> 32 // the product's well-mixed high bits into the low ones a hash table indexes by
 }
 
 impl State {
@@ -22,11 +73,11 @@ impl State {
     /// set-aside tiles as sorted multisets; at the end only the phase and the VP.
     pub fn solver_key(&self) -> SolverKey {
         let players = self.players;
-        let mut numbers: Vec<i32> = Vec::with_capacity(96);
+        let mut numbers = Numbers::new();
         if self.phase == OVER {
             numbers.push(self.phase);
-            numbers.extend_from_slice(&self.vp[..players]);
-            return pack(&numbers);
+            numbers.extend(&self.vp[..players]);
+            return numbers.key();
         }
         let all = &self.pending[..players];
         let pending: &[i32] = if self.is_simultaneous() {
@@ -36,7 +87,7 @@ impl State {
         } else {
             &all[python_slice_start(self.actor + 1, players)..]
         };
-        numbers.extend_from_slice(&[
+        numbers.extend(&[
             self.phase,
             self.actor,
             self.walk,
@@ -50,31 +101,105 @@ impl State {
             self.discards_left,
             self.discards_required,
         ]);
-        numbers.extend_from_slice(&self.steps[..players]);
-        numbers.extend_from_slice(&self.vp[..players]);
-        numbers.extend(self.walking[..players].iter().map(|&w| w as i32));
-        numbers.extend_from_slice(&self.owned_storms[..players]);
-        numbers.extend(self.market.iter().map(|&m| m as i32));
+        numbers.extend(&self.steps[..players]);
+        numbers.extend(&self.vp[..players]);
+        for &walking in &self.walking[..players] {
+            numbers.push(walking as i32);
+        }
+        numbers.extend(&self.owned_storms[..players]);
+        for &count in &self.market {
+            numbers.push(count as i32);
+        }
         numbers.push(pending.len() as i32);
-        numbers.extend_from_slice(pending);
+        numbers.extend(pending);
         numbers.push(self.tie_count as i32);
         for p in 0..players {
-            push_multiset(&mut numbers, self.bags[p].as_slice());
+            numbers.multiset(self.bags[p].as_slice());
         }
         for p in 0..players {
-            push_multiset(&mut numbers, self.hands[p].as_slice());
+            numbers.multiset(self.hands[p].as_slice());
         }
         for p in 0..players {
-            push_multiset(&mut numbers, self.paths[p].as_slice());
+            numbers.multiset(self.paths[p].as_slice());
         }
         for p in 0..players {
-            push_multiset(&mut numbers, self.set_aside[p].as_slice());
+            numbers.multiset(self.set_aside[p].as_slice());
         }
         for tie in self.ties() {
-            numbers.extend_from_slice(&[tie.kind as i32, tie.slots as i32, tie.tied.len() as i32]);
-            numbers.extend(tie.tied.as_slice().iter().map(|&p| p as i32));
+            numbers.extend(&[tie.kind as i32, tie.slots as i32, tie.tied.len() as i32]);
+            for &seat in tie.tied.as_slice() {
+                numbers.push(seat as i32);
+            }
         }
-        pack(&numbers)
+        numbers.key()
+    }
+}
+
+const _: () = assert!(KIND_COUNT <= 32, "a multiset's counting sort holds kinds below 32");
+
+/// Most numbers in a key: the fields, then every tile group of four players at full capacity and
+/// eight ties.
+const KEY_CAP: usize = 64 + MAX_PLAYERS * (4 + 2 * BAG_CAP + HAND_CAP + SET_ASIDE_CAP) + TIES_CAP * (3 + MAX_PLAYERS);
+
+/// A key's numbers as they are written (⇄ the list `numbers` of `Position.solver_key`).
+struct Numbers {
+    items: [i16; KEY_CAP],
+    len: usize,
+}
+
+impl Numbers {
+    fn new() -> Self {
+        Numbers { items: [0; KEY_CAP], len: 0 }
+    }
+
+    /// One number, as a 16-bit int (⇄ `array("h", ...)`: every field of a position fits).
+    #[inline]
+    fn push(&mut self, n: i32) {
+        self.items[self.len] = i16::try_from(n).expect("a solver key number fits 16 bits");
+        self.len += 1;
+    }
+
+    fn extend(&mut self, numbers: &[i32]) {
+        for &n in numbers {
+            self.push(n);
+        }
+    }
+
+    /// A tile group's length, then its tiles in ascending order (⇄ `numbers.append(len(tiles));
+    /// numbers.extend(sorted(tiles))`).
+    fn multiset(&mut self, tiles: &[u8]) {
+        self.push(tiles.len() as i32);
+        match *tiles {
+            [] => {}
+            [a] => self.push(a as i32),
+            [a, b] => {
+                self.push(a.min(b) as i32);
+                self.push(a.max(b) as i32);
+            }
+            _ => {
+                // A counting sort: kinds are below 32 (KIND_COUNT).
+                let mut counts = [0u8; 32];
+                let mut present = 0u32;
+                for &tile in tiles {
+                    counts[tile as usize] += 1;
+                    present |= 1 << tile;
+                }
+                while present != 0 {
+                    let kind = present.trailing_zeros();
+                    for _ in 0..counts[kind as usize] {
+                        self.items[self.len] = kind as i16;
+                        self.len += 1;
+                    }
+                    present &= present - 1;
+                }
+            }
+        }
+    }
+
+    /// The key of the numbers written.
+    fn key(&self) -> SolverKey {
+        let numbers: Box<[i16]> = self.items[..self.len].into();
+        SolverKey { hash: hash_numbers(&numbers), numbers }
     }
 }
 
@@ -87,20 +212,6 @@ fn python_slice_start(start: i32, len: usize) -> usize {
     }
 }
 
-/// A tile group's length, then its tiles in ascending order (⇄ `numbers.append(len(tiles));
-/// numbers.extend(sorted(tiles))`).
-fn push_multiset(numbers: &mut Vec<i32>, tiles: &[u8]) {
-    numbers.push(tiles.len() as i32);
-    let start = numbers.len();
-    numbers.extend(tiles.iter().map(|&t| t as i32));
-    numbers[start..].sort_unstable();
-}
-
-/// The numbers as 16-bit ints (⇄ `array("h", numbers)`; every field of a position fits).
-fn pack(numbers: &[i32]) -> SolverKey {
-    SolverKey(numbers.iter().map(|&n| i16::try_from(n).expect("a solver key number fits 16 bits")).collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::python_slice_start;
@@ -110,7 +221,7 @@ mod tests {
         let items = [10, 11, 12];
         for start in -5..6 {
             let python: Vec<i32> = match start {
-                -5 | -4 | -3 => vec![10, 11, 12],
+                -5..=-3 => vec![10, 11, 12],
                 -2 => vec![11, 12],
                 -1 => vec![12],
                 0 => vec![10, 11, 12],

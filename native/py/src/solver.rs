@@ -121,7 +121,18 @@ impl ExactSolver {
     }
 }
 
-/// Register the class.
+/// `float(Fraction(numerator, denominator))` as the core computes it (`ExactValue::floats`:
+/// correctly rounded); a zero denominator is a `ZeroDivisionError`, as `Fraction`'s.
+#[pyfunction]
+fn fraction_to_float(numerator: BigInt, denominator: BigInt) -> PyResult<f64> {
+    if denominator == BigInt::from(0) {
+        return Err(pyo3::exceptions::PyZeroDivisionError::new_err(format!("Fraction({numerator}, 0)")));
+    }
+    guard(|| Ok(solver::to_float(&BigRational::new(numerator, denominator))))
+}
+
+/// Register the class and the conversion.
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_class::<ExactSolver>()
+    module.add_class::<ExactSolver>()?;
+    module.add_function(wrap_pyfunction!(fraction_to_float, module)?)
 }

@@ -1,6 +1,8 @@
-"""The exact solvers run by the native core (``refuge_native.ExactSolver``, native/core/src/solver.rs):
+"""The Python glue of the native exact solvers (``refuge_native.ExactSolver``, native/core/src/solver.rs):
 the same answers as :class:`search.solver.ExactSolver` / :class:`search.equilibrium.EquilibriumSolver`,
-value for value, node count for node count, refusal for refusal (tests/native/test_solver_identity.py).
+value for value, node count for node count, refusal for refusal (test_solver_identity.py). It lives
+with the tests until the product calls the native solver from Python (the oracle's native probes,
+native/core/src/endgames.rs, call the core directly).
 
 A position crosses as its canonical encoding (``to_ints()``); exact numbers come back as Python ints
 and are built into the Python solver's dataclasses here. A refusal is raised by the core as
