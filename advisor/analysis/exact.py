@@ -6,12 +6,13 @@ from fractions import Fraction
 from typing import Sequence
 
 from advisor.analysis.seats import seat_label
+from advisor.players.native_solver import one_walker_solver, two_walker_solver
 from advisor.players.tablebase import step_start, two_walkers
 from positions import Position
 from positions.kernel.actions import action_from_code
-from search.equilibrium import EquilibriumSolver, SeatStrategy, StepResult
+from search.equilibrium import SeatStrategy, StepResult
 from search.errors import SolverLimitError
-from search.solver import ExactSolver, ExactValue, SolvedOption, SolverResult
+from search.solver import ExactValue, SolvedOption, SolverResult
 
 JSON_FORMAT = "refuge-solve/1"
 SOLVE_HEADERS = ["action", "win", "exp. score"]
@@ -38,10 +39,10 @@ def solve_position(position: Position, max_nodes: int) -> SolverResult | StepRes
             f"still walking, or two players both walking)")
     if two_walkers(position):
         start = step_start(position)
-        solver = EquilibriumSolver(max_nodes)
-        return solver.solve(position) if start is None else solver.solve_step(start)
+        pair = two_walker_solver(max_nodes)
+        return pair.solve(position) if start is None else pair.solve_step(start)
     try:
-        return ExactSolver(max_nodes).solve(position)
+        return one_walker_solver(max_nodes).solve(position)
     except SolverLimitError as error:
         if "also decides" not in str(error):
             raise

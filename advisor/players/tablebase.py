@@ -11,16 +11,16 @@ its memo between probes, so every position solved for one leaf answers the next 
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
+from advisor.players.native_solver import step_result
 from positions import Position
 from positions.kernel import rules
 from positions.kernel.phases import SIMULTANEOUS
 from search.backend import forced_backend
-from search.equilibrium import EquilibriumSolver, SeatStrategy, StepResult
+from search.equilibrium import EquilibriumSolver, StepResult
 from search.errors import SearchConfigError, SolverLimitError
-from search.solver import ExactSolver, ExactValue, SolvedOption
+from search.solver import ExactSolver, ExactValue
 
 try:
     import refuge_native  # type: ignore[import-not-found,unused-ignore]
@@ -195,7 +195,7 @@ class _NativeProbes:
     def exact_step(self, pos: Position) -> StepResult | None:
         """As ``_Probes.exact_step``."""
         found = self.core.exact_step(pos.to_ints())
-        return None if found is None else _step_result(found)
+        return None if found is None else step_result(found)
 
     def solved_positions(self) -> int:
         """As ``_Probes.solved_positions``."""
@@ -278,28 +278,6 @@ def step_start(pos: Position) -> Position | None:
 
 def _floats(value: ExactValue) -> Values:
     return [float(w) for w in value.wins], [float(s) for s in value.scores]
-
-
-Ratio = tuple[int, int]
-ExactData = tuple[list[Ratio], list[Ratio]]
-
-
-def _exact_value(data: ExactData) -> ExactValue:
-    wins, scores = data
-    return ExactValue(tuple(Fraction(*w) for w in wins), tuple(Fraction(*s) for s in scores))
-
-
-def _seat(data: tuple[int, list[tuple[int, Ratio, Ratio, ExactData]], list[Ratio]]) -> SeatStrategy:
-    player, options, mix = data
-    solved = tuple(SolvedOption(action, Fraction(*win), Fraction(*score), _exact_value(value))
-                   for action, win, score, value in options)
-    return SeatStrategy(player, solved, tuple(Fraction(*m) for m in mix))
-
-
-def _step_result(data: Any) -> StepResult:
-    """A ``StepResult`` from the native core's tuples (fractions as (numerator, denominator))."""
-    (first, second), value, nodes = data
-    return StepResult((_seat(first), _seat(second)), _exact_value(value), nodes)
 
 
 class ExactEndgames:

@@ -1,5 +1,5 @@
 """The native exact solvers (native/core/src/solver.rs, equilibrium.rs, through
-tests/native/native_solver.py) equal the Python ones (search.solver.ExactSolver,
+advisor/players/native_solver.py) equal the Python ones (search.solver.ExactSolver,
 search.equilibrium.EquilibriumSolver) call for call (issue 53, item 2).
 
 Both are fed the same SEQUENCE of calls sharing one solver each, as the search makes them (a leaf
@@ -25,6 +25,7 @@ from typing import Any, Iterator
 
 import pytest
 
+from advisor.players.native_solver import NativeExactSolver, built
 from advisor.players.presets import AGENT_ROOT_NODES
 from advisor.players.tablebase import (
     DEFAULT_MAX_NODES, LEAF_MAX_NODES, TWO_WALKER_LEAF_MAX_NODES, TWO_WALKER_MAX_NODES, TWO_WALKER_MAX_TILES,
@@ -37,7 +38,6 @@ from positions.kernel.position import Position
 from search.equilibrium import EquilibriumSolver
 from search.errors import SearchConfigError, SolverLimitError
 from search.solver import ExactSolver
-from native_solver import NativeExactSolver, built
 from two_walker_positions import load_two_walker_entries, position_of
 
 refuge_native = pytest.importorskip(

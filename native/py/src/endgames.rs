@@ -3,8 +3,6 @@
 //! native search (`refuge_native.search(oracle=(probes, leaf_max_nodes))`). Exact numbers cross as
 //! `(numerator, denominator)` ints, floats as `float(Fraction)`.
 
-use num_bigint::BigInt;
-use num_rational::BigRational;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -12,41 +10,10 @@ use std::sync::Mutex;
 
 use refuge_core::endgames::{self, locked, PerBudget, Probes};
 use refuge_core::ismcts::Values;
-use refuge_core::solver::{ExactValue, SeatStrategy, SolvedOption, StepResult};
 use refuge_core::state::State;
 
+use crate::exact::{step, Step};
 use crate::guard;
-
-/// A fraction as Python builds it back: `Fraction(numerator, denominator)`.
-type Ratio = (BigInt, BigInt);
-/// An `ExactValue`: every player's win share, then expected final score.
-type ExactData = (Vec<Ratio>, Vec<Ratio>);
-/// A `SolvedOption`: action, win, score, value.
-type OptionData = (i32, Ratio, Ratio, ExactData);
-/// A `SeatStrategy`: player, options, mix.
-type SeatData = (usize, Vec<OptionData>, Vec<Ratio>);
-/// A `StepResult`: both seats, the step's value, the positions solved.
-type StepData = ((SeatData, SeatData), ExactData, usize);
-
-fn ratio(value: &BigRational) -> Ratio {
-    (value.numer().clone(), value.denom().clone())
-}
-
-fn exact_data(value: &ExactValue) -> ExactData {
-    (value.wins.iter().map(ratio).collect(), value.scores.iter().map(ratio).collect())
-}
-
-fn option_data(option: &SolvedOption) -> OptionData {
-    (option.action, ratio(&option.win), ratio(&option.score), exact_data(&option.value))
-}
-
-fn seat_data(seat: &SeatStrategy) -> SeatData {
-    (seat.player, seat.options.iter().map(option_data).collect(), seat.mix.iter().map(ratio).collect())
-}
-
-fn step_data(step: &StepResult) -> StepData {
-    ((seat_data(&step.seats[0]), seat_data(&step.seats[1])), exact_data(&step.value), step.nodes)
-}
 
 /// The position `ints` (`Position.to_ints()`) if it is a player's decision: chance and the end of
 /// the game are out of every scope (`None`).
@@ -85,11 +52,10 @@ impl EndgameProbes {
         py.allow_threads(|| guard(|| Ok(locked(&self.inner).exact_options(&state, budget))))
     }
 
-    /// ⇄ `_Probes.exact_step`: the step's equilibrium as nested tuples (`StepResult`'s
-    /// fields, fractions as (numerator, denominator)).
-    fn exact_step(&self, py: Python<'_>, ints: Vec<i64>) -> PyResult<Option<StepData>> {
+    /// ⇄ `_Probes.exact_step`: the step's equilibrium as `exact::Step`.
+    fn exact_step(&self, py: Python<'_>, ints: Vec<i64>) -> PyResult<Option<Step>> {
         let Some(state) = decision(&ints, "exact_step")? else { return Ok(None) };
-        py.allow_threads(|| guard(|| Ok(locked(&self.inner).exact_step(&state).as_ref().map(step_data))))
+        py.allow_threads(|| guard(|| Ok(locked(&self.inner).exact_step(&state).as_ref().map(step))))
     }
 
     /// The walker if `ints` is in the one-walker scope and not known too large for `budget`

@@ -11,6 +11,7 @@ use refuge_core::catalogue::{DEFAULT_ROLLOUT, THRIFTY_ROLLOUT};
 use refuge_core::{heuristic, Playout};
 
 mod endgames;
+mod exact;
 mod matrix_game;
 mod search;
 mod solver;

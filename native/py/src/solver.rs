@@ -1,36 +1,16 @@
 //! `refuge_native.ExactSolver`: the exact solvers of the core (⇄ search/solver.py `ExactSolver`,
 //! search/equilibrium.py `EquilibriumSolver`) on positions given as their canonical encoding. Exact
-//! numbers cross as Python ints, a fraction as (numerator, denominator); search/native_solver.py
+//! numbers cross as Python ints, a fraction as (numerator, denominator); advisor/players/native_solver.py
 //! builds the Python solver's dataclasses from them.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use refuge_core::solver::{self, BigInt, BigRational, ExactValue, SolvedOption, SolverLimit};
+use refuge_core::solver::{self, BigInt, BigRational, SolverLimit};
 use refuge_core::state::State;
 
+use crate::exact::{options, value, Option_, Step, Value};
 use crate::{guard, project_error};
-
-/// A fraction as (numerator, denominator), the denominator positive.
-type Fraction = (BigInt, BigInt);
-/// Every player's win share, then every player's expected score.
-type Value = (Vec<Fraction>, Vec<Fraction>);
-/// An option: its action and every player's value after it.
-type Option_ = (i32, Value);
-/// A seat at a step: its player, its options, its equilibrium mix.
-type Seat = (usize, Vec<Option_>, Vec<Fraction>);
-
-fn fraction(value: &BigRational) -> Fraction {
-    (value.numer().clone(), value.denom().clone())
-}
-
-fn value(value: &ExactValue) -> Value {
-    (value.wins.iter().map(fraction).collect(), value.scores.iter().map(fraction).collect())
-}
-
-fn options(options: &[SolvedOption]) -> Vec<Option_> {
-    options.iter().map(|o| (o.action, value(&o.value))).collect()
-}
 
 /// The exact solver with its memo kept between calls (⇄ `ExactSolver(max_nodes)`, or with
 /// `equilibrium=True` `EquilibriumSolver(max_nodes)`).
@@ -100,13 +80,8 @@ impl ExactSolver {
 
     /// ([first seat, second seat], value, nodes), a seat as (player, [(action, value)], mix) (⇄
     /// `EquilibriumSolver.solve_step`).
-    fn solve_step(&mut self, py: Python<'_>, ints: Vec<i64>) -> PyResult<(Vec<Seat>, Value, usize)> {
-        self.run(py, ints, true, |s, state| {
-            s.solve_step(state).map(|r| {
-                let seats = r.seats.iter().map(|seat| (seat.player, options(&seat.options), seat.mix.iter().map(fraction).collect())).collect();
-                (seats, value(&r.value), r.nodes)
-            })
-        })
+    fn solve_step(&mut self, py: Python<'_>, ints: Vec<i64>) -> PyResult<Step> {
+        self.run(py, ints, true, |s, state| s.solve_step(state).map(|r| crate::exact::step(&r)))
     }
 
     /// Positions solved so far (⇄ `len(solver.memo)`).
