@@ -15,12 +15,15 @@ from typing import Callable
 import pytest
 
 from advisor.analysis.best_move import Advice, advise
-from advisor.players.agents import SearchAgent
+from advisor.players.agents import SearchAgent, make_agent
+from advisor.players.games import deal_seed, play_game
+from advisor.players.specs import parse_agent_spec
 from advisor.players.presets import advisor_request
 from benchmarks.bench_search import reference_position
 from advisor.web.worker import analysis_request
 from positions.examples import load_example
 from positions.kernel import native_search
+from positions.record import GameRecorder
 from search.ismcts import search
 from search.request import Limit, SearchRequest
 
@@ -73,3 +76,17 @@ def test_live_analysis_by_backend(benchmark, monkeypatch, backend: str) -> None:
 
     advice = benchmark(live)
     assert advice.result.backend == backend and advice.result.iterations == LIVE_ITERATIONS
+
+
+@pytest.mark.skipif(not native_search.built(), reason="the native core is not built")
+def test_a_game_between_two_default_agents(benchmark) -> None:  # type: ignore[no-untyped-def]
+    """One whole game of two default agents at 1,000 iterations a decision, natively (the issue's
+    "≤ 0.5 CPU-s a game"); each round plays the next deal, the agents kept as in a match."""
+    agents = [make_agent(parse_agent_spec("ismcts:iterations=1000")) for _ in range(2)]
+    deals = iter(range(1, 1_000_000))
+
+    def one_game() -> GameRecorder:
+        return play_game(agents, "meadows", deal_seed(1, next(deals)))
+
+    recorder = benchmark.pedantic(one_game, rounds=5, warmup_rounds=1)
+    assert recorder.position.is_terminal()
