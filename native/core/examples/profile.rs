@@ -19,9 +19,12 @@ use std::sync::Mutex;
 
 use refuge_core::catalogue::DEFAULT_ROLLOUT;
 use refuge_core::endgames::{Probes, SearchOracle, LEAF_MAX_NODES};
-use refuge_core::evaluator::{Model, FEATURES, SCORE_FEATURES};
 use refuge_core::ismcts::{Config, Helpers, Table, Tree};
 use refuge_core::{Playout, Rng, State};
+
+#[path = "../benches/shared/search_fixtures.rs"]
+mod search_fixtures;
+use search_fixtures::{model, position};
 
 /// benches/kernel.rs `midgame`: a few turns into a 2-player game, at a deal.
 fn midgame() -> State {
@@ -36,33 +39,10 @@ fn midgame() -> State {
     pos
 }
 
-/// benches/search.rs `position`: walk 1, a decision of player 0.
-fn search_position() -> State {
-    let mut state = State::new_named(2, "meadows").expect("a shipped route");
-    let mut rng = Rng::new(7);
-    let mut decisions = 0;
-    loop {
-        if state.is_chance() {
-            let outcome = state.sample_chance(&mut rng);
-            state.apply(outcome).expect("a chance outcome");
-        } else if decisions >= 12 && state.current_player() == 0 {
-            return state;
-        } else {
-            let action = DEFAULT_ROLLOUT.choose(&state, &mut rng);
-            state.apply(action).expect("a legal action");
-            decisions += 1;
-        }
-    }
-}
-
 /// `n` iterations of one tree with the agent's or the advisor's preset (benches/search.rs).
 fn search(advisor: bool, n: usize) -> i64 {
-    let state = search_position();
-    let mut win = [0.1; FEATURES];
-    win[0] = 0.3;
-    let mut score = [0.5; SCORE_FEATURES];
-    score[0] = 1.0;
-    let model = Model::new(&win, &score).expect("the summary layout's lengths");
+    let state = position();
+    let model = model();
     let probes = Mutex::new(Probes::new());
     let scope = SearchOracle::new(&probes, LEAF_MAX_NODES);
     let config = if advisor {
