@@ -195,41 +195,7 @@ impl State {
         let turn = c.i32("turn")?;
         let phase = c.int("phase", 0, OVER as i64)? as i32;
         let actor = c.int("actor", TERMINAL_PLAYER as i64, players as i64 - 1)? as i32;
-        let mut pos = State {
-            ruleset,
-            route,
-            players,
-            threshold,
-            walk,
-            turn,
-            phase,
-            actor,
-            bags: [Tiles::EMPTY; MAX_PLAYERS],
-            hands: [Tiles::EMPTY; MAX_PLAYERS],
-            paths: [Tiles::EMPTY; MAX_PLAYERS],
-            set_aside: [Tiles::EMPTY; MAX_PLAYERS],
-            steps: [0; MAX_PLAYERS],
-            vp: [0; MAX_PLAYERS],
-            walking: [false; MAX_PLAYERS],
-            owned_storms: [0; MAX_PLAYERS],
-            track_suns: 0,
-            track_storms: 0,
-            deck_suns: 0,
-            deck_storms: 0,
-            reserve: 0,
-            market: [0; KIND_COUNT],
-            box_: Tiles::EMPTY,
-            pending: [-1; MAX_PLAYERS],
-            history: 0,
-            tile: -1,
-            extra_plays: 0,
-            discards_left: 0,
-            discards_required: 0,
-            ties: [Tie::default(); TIES_CAP],
-            tie_count: 0,
-            legal: ActionList::EMPTY,
-            hidden_bags: Tiles::EMPTY,
-        };
+        let mut pos = State { walk, turn, phase, actor, ..State::blank(ruleset, route, players, threshold) };
         for p in 0..players {
             pos.bags[p] = c.kinds("a bag tile")?;
             pos.hands[p] = c.kinds("a hand tile")?;

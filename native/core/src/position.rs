@@ -5,7 +5,7 @@ use crate::encoding;
 use crate::hash;
 use crate::rng::Rng;
 use crate::rules::{self, IllegalAction, Playout};
-use crate::state::{Action, ActionList, Route, Ruleset, State, Tiles, Tie, MAX_PLAYERS, TIES_CAP};
+use crate::state::{Action, Route, Ruleset, State, Tiles, MAX_PLAYERS};
 
 /// Why a game cannot be set up (Python twin: `ImpossiblePositionError`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,41 +31,7 @@ impl State {
         for &k in &route {
             market[k as usize] = ruleset.stack_size as u8;
         }
-        let mut pos = State {
-            ruleset,
-            route,
-            players,
-            threshold,
-            walk: 0,
-            turn: 0,
-            phase: DECIDE,
-            actor: 0,
-            bags: [Tiles::EMPTY; MAX_PLAYERS],
-            hands: [Tiles::EMPTY; MAX_PLAYERS],
-            paths: [Tiles::EMPTY; MAX_PLAYERS],
-            set_aside: [Tiles::EMPTY; MAX_PLAYERS],
-            steps: [0; MAX_PLAYERS],
-            vp: [0; MAX_PLAYERS],
-            walking: [false; MAX_PLAYERS],
-            owned_storms: [0; MAX_PLAYERS],
-            track_suns: 0,
-            track_storms: 0,
-            deck_suns: 0,
-            deck_storms: 0,
-            reserve: 0,
-            market,
-            box_: Tiles::EMPTY,
-            pending: [rules::NO_CHOICE; MAX_PLAYERS],
-            history: 0,
-            tile: rules::NO_CHOICE,
-            extra_plays: 0,
-            discards_left: 0,
-            discards_required: 0,
-            ties: [Tie::default(); TIES_CAP],
-            tie_count: 0,
-            legal: ActionList::EMPTY,
-            hidden_bags: Tiles::EMPTY,
-        };
+        let mut pos = State { phase: DECIDE, market, ..State::blank(ruleset, route, players, threshold) };
         for p in 0..players {
             let mut bag = Tiles::EMPTY;
             bag.extend(ruleset.start_bag.as_slice());

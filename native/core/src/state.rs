@@ -370,6 +370,47 @@ pub struct State {
 }
 
 impl State {
+    /// A position of `players` on `route` under `ruleset` before anything is set: empty tile groups,
+    /// zero counts, the first walk's first turn, no choice pending (what `State::new_game` and
+    /// `encoding::from_ints` fill in). Python twin: the fields' defaults in positions/kernel/state.py.
+    pub fn blank(ruleset: Ruleset, route: Route, players: usize, threshold: i32) -> State {
+        State {
+            ruleset,
+            route,
+            players,
+            threshold,
+            walk: 0,
+            turn: 0,
+            phase: 0,
+            actor: 0,
+            bags: [Tiles::EMPTY; MAX_PLAYERS],
+            hands: [Tiles::EMPTY; MAX_PLAYERS],
+            paths: [Tiles::EMPTY; MAX_PLAYERS],
+            set_aside: [Tiles::EMPTY; MAX_PLAYERS],
+            steps: [0; MAX_PLAYERS],
+            vp: [0; MAX_PLAYERS],
+            walking: [false; MAX_PLAYERS],
+            owned_storms: [0; MAX_PLAYERS],
+            track_suns: 0,
+            track_storms: 0,
+            deck_suns: 0,
+            deck_storms: 0,
+            reserve: 0,
+            market: [0; KIND_COUNT],
+            box_: Tiles::EMPTY,
+            pending: [crate::rules::NO_CHOICE; MAX_PLAYERS],
+            history: 0,
+            tile: crate::rules::NO_CHOICE,
+            extra_plays: 0,
+            discards_left: 0,
+            discards_required: 0,
+            ties: [Tie::default(); TIES_CAP],
+            tie_count: 0,
+            legal: ActionList::EMPTY,
+            hidden_bags: Tiles::EMPTY,
+        }
+    }
+
     /// The pending ties in order (Python: `pos.ties`).
     #[inline]
     pub fn ties(&self) -> &[Tie] {
