@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Hashable, Mapping, Sequence
 
 from search.errors import SearchError
@@ -152,31 +151,20 @@ tree (``len``, ``kept()``: the kept tree as :data:`NativeKept`, ``None`` without
 def native_trees(state: Game, request: SearchRequest, seeds: Sequence[int], budgets: Sequence[int | None],
                  table: Any = None, also: Sequence[Game] = (), pinned: Mapping[int, int] | None = None,
                  on_progress: NativeProgress | None = None, progress_every: int = 64) -> list[NativeOutcome] | None:
-    """Every worker's tree grown natively, in threads (every answer's root sums, the joint cells,
+    """Every worker's tree grown natively, on threads of the core (every answer's root sums, the joint cells,
     node count, iterations and kept tree, in worker order; `also` and `pinned` as ``search_step``'s),
     on `table` when given (one worker: tree reuse), each worker with its own oracle probes
     (``native_oracle(worker)``), reporting to `on_progress` every `progress_every` iterations when
     given (one worker); ``None`` when one of them met a leaf the core cannot value as Python would
     (run Python; `table` is left as it was)."""
-    grow = state.native_search  # type: ignore[attr-defined]
-
     def progress(answer: tuple[dict[int, list[float]], dict[int, list[float]]], live: Any) -> bool | None:
         assert on_progress is not None
         return on_progress(root_sums(*answer), live)
 
-    def one(job: tuple[int, int | None, int]) -> NativeTree | None:
-        seed, budget, worker = job
-        return grow(native_request(request, worker), seed, budget, table, also, pinned,  # type: ignore[no-any-return]
-                    None if on_progress is None else progress, progress_every)
-
-    jobs = list(zip(seeds, budgets, range(len(seeds))))
-    if len(jobs) == 1:
-        trees = [one(jobs[0])]
-    else:
-        with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
-            trees = list(pool.map(one, jobs))
-    grown = [tree for tree in trees if tree is not None]
-    if len(grown) < len(trees):
+    requests = [native_request(request, worker) for worker in range(len(seeds))]
+    grown = state.native_search(requests, seeds, budgets, table, also, pinned,  # type: ignore[attr-defined]
+                                None if on_progress is None else progress, progress_every)
+    if grown is None:
         return None
     return [([root_sums(sums, player_sums) for sums, player_sums in answers],
              {cell: joint_cell(sums) for cell, sums in joint.items()}, nodes, done, kept)

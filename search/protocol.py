@@ -124,17 +124,19 @@ class SearchesNatively(Protocol):
         """Why the core cannot grow `request`'s tree exactly as the Python search would ('' when it can)."""
         ...
 
-    def native_search(self, request: Any, seed: int, iterations: int | None, table: Any = None,
-                      also: Sequence[Any] = (), pinned: Mapping[int, int] | None = None,
+    def native_search(self, requests: Sequence[Any], seeds: Sequence[int], budgets: Sequence[int | None],
+                      table: Any = None, also: Sequence[Any] = (), pinned: Mapping[int, int] | None = None,
                       progress: Callable[[Any, Any], "bool | None"] | None = None,
-                      progress_every: int = 64) -> NativeTree | None:
-        """``run_tree(self, request, seed, iterations, also=also, pinned=pinned)``'s statistics,
-        grown natively until `iterations` and/or ``request.seconds`` (on
-        `table`, a :meth:`native_table` kept from earlier searches, when given); ``None`` where the
-        core met a position it cannot value as Python would (the Python search runs; `table` is left
-        as it was). With `progress`, ``progress(answer, live)`` every `progress_every` iterations
-        (the answer so far as in :data:`NativeTree`, the live tree with ``len`` and ``kept()``, the
-        kept tree as :data:`NativeKept` or ``None`` without ``keep_tree``); ``False`` stops there."""
+                      progress_every: int = 64) -> list[NativeTree] | None:
+        """Worker i's ``run_tree(self, requests[i], seeds[i], budgets[i], also=also,
+        pinned=pinned)`` statistics for every worker (the requests differ only in their oracle),
+        grown natively until the budget and/or ``request.seconds``, the workers in parallel;
+        ``None`` where the core met a position it cannot value as Python would (the Python search
+        runs; `table` is left as it was). With one worker only: `table` (a :meth:`native_table`
+        kept from earlier searches) to grow, and `progress`, called as ``progress(answer, live)``
+        every `progress_every` iterations (the answer so far as in :data:`NativeTree`, the live
+        tree with ``len`` and ``kept()``, the kept tree as :data:`NativeKept` or ``None`` without
+        ``keep_tree``); ``False`` stops there."""
         ...
 
     def native_table(self) -> Any:

@@ -91,12 +91,13 @@ class BenchResult:
         return self.iterations / self.seconds if self.seconds > 0 else 0.0
 
 
-def run_bench(iterations: int = DEFAULT_ITERATIONS) -> BenchResult:
+def run_bench(iterations: int = DEFAULT_ITERATIONS, workers: int = 1) -> BenchResult:
     """Search every bench position as the default agent (``ismcts``) would, afresh, with
-    `iterations` iterations and fixed seeds."""
+    `iterations` iterations (split across `workers` root-parallel trees) and fixed seeds."""
     lines = []
     for number, (label, position) in enumerate(bench_positions()):
-        request = SearchAgent("bench", Limit(iterations=iterations), reuse=False).request(BENCH_SEED + number)
+        limit = Limit(iterations=iterations, workers=workers)
+        request = SearchAgent("bench", limit, reuse=False).request(BENCH_SEED + number)
         result = search(position, request)
         visits = tuple((str(action_from_code(s.action)), s.visits) for s in result.actions)
         lines.append(BenchLine(label, str(action_from_code(result.chosen)), visits, result.iterations,

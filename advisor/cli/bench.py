@@ -10,30 +10,34 @@ import click
 from advisor.arena.bench import BENCH_POSITIONS, BENCH_SEED, DEFAULT_ITERATIONS, run_bench
 
 
-BENCH_AGENT = "ismcts:iterations={iterations},reuse=0"
+BENCH_AGENT = "ismcts:iterations={iterations},workers={workers},reuse=0"
 """What :func:`advisor.arena.bench.run_bench` searches with, as an agent spec."""
 
 
 @click.command("bench")
 @click.option("--iterations", type=click.IntRange(1), default=DEFAULT_ITERATIONS, show_default=True,
               help="search iterations per position")
+@click.option("--workers", type=click.IntRange(1), default=1, show_default=True,
+              help="root-parallel trees per search (threads natively); the signature is per worker count")
 @click.option("--json", "as_json", is_flag=True, help="print the result as one JSON object")
-def bench_command(iterations: int, as_json: bool) -> None:
+def bench_command(iterations: int, workers: int, as_json: bool) -> None:
     """Search fixed positions with fixed seeds; print a deterministic signature and the speed.
 
-    Example: refuge bench --iterations 400
+    Example: refuge bench --iterations 400 --workers 2
     """
+    if workers > iterations:
+        raise click.BadParameter(f"{workers} workers for only {iterations} iterations", param_hint="--workers")
     labels = [label for label, *_ in BENCH_POSITIONS]
-    agent = BENCH_AGENT.format(iterations=iterations)
+    agent = BENCH_AGENT.format(iterations=iterations, workers=workers)
     if not as_json:
         click.echo(f"bench: agent {agent} (the agent's defaults, a fresh tree each search) on "
                    f"{len(labels)} positions ({', '.join(labels)}), {iterations} iterations each, "
-                   f"seeds from {BENCH_SEED}, one process")
+                   f"seeds from {BENCH_SEED}, {workers} worker{'s' if workers > 1 else ''}")
     started = time.perf_counter()
-    result = run_bench(iterations)
+    result = run_bench(iterations, workers)
     if as_json:
         click.echo(json.dumps({"agent": agent, "positions": labels,
-                               "iterations_per_position": iterations, "signature": result.signature,
+                               "iterations_per_position": iterations, "workers": workers, "signature": result.signature,
                                "iterations": result.iterations,
                                "seconds": round(result.seconds, 3),
                                "iterations_per_second": round(result.speed, 1),

@@ -81,12 +81,6 @@ def _native_oracle(oracle: Any) -> bool:
             and isinstance(oracle[0], endgame_probes))
 
 
-def _oracle(oracle: Any) -> Any:
-    """The core's ``oracle`` argument: the native probes and leaf budget, or ``None`` (``False`` for a
-    core built before the probes, which took a flag; a request with an oracle is not run there)."""
-    return False if oracle is None and not hasattr(refuge_native, "EndgameProbes") else oracle
-
-
 def _weights(evaluator: Any) -> tuple[Sequence[float], Sequence[float]] | None:
     weights = getattr(evaluator, "native_weights", None)
     return weights() if weights is not None else None
@@ -112,36 +106,38 @@ def _hooked(progress: Report, progress_every: int) -> dict[str, Any]:
             "progress_every": progress_every}
 
 
-def search(position: Encodable, request: Any, seed: int, iterations: int | None, table: Any = None,
-           also: Sequence[Encodable] = (), pinned: dict[int, int] | None = None, progress: Report | None = None,
-           progress_every: int = 64) -> NativeTree | None:
-    """One tree grown natively from `position` for `iterations` and/or ``request.seconds`` with the
-    stream ``Random(seed)``
-    (``search.ismcts.run_tree``'s root statistics, bit for bit), on `table` (:func:`new_table`, kept
-    from the same player's earlier searches) when given, or ``None`` where the core met a leaf it
-    cannot value exactly as Python would (`table` is left as it was): run the Python search. With
-    `also` (the later decisions of the same simultaneous step) and `pinned` (decision index ->
-    action), the tree of ``search_step``. With `progress`, the core reports every `progress_every`
-    iterations (``search.ismcts.run_tree``'s ``on_progress``); an exception it raises stops the
-    search and is raised here.
+def search(position: Encodable, requests: Sequence[Any], seeds: Sequence[int], budgets: Sequence[int | None],
+           table: Any = None, also: Sequence[Encodable] = (), pinned: dict[int, int] | None = None,
+           progress: Report | None = None, progress_every: int = 64) -> list[NativeTree] | None:
+    """Trees grown natively from `position`, one per worker: worker i with ``requests[i]`` (the
+    same search but for its own oracle), the stream ``Random(seeds[i])`` and ``budgets[i]``
+    iterations and/or ``request.seconds``; every worker's ``search.ismcts.run_tree`` root
+    statistics, bit for bit, in worker order, the workers on threads of the core (the GIL released),
+    or ``None`` where the core met a leaf it cannot value exactly as Python would (`table` is left
+    as it was): run the Python search. With one worker only: `table` (:func:`new_table`, kept from
+    the same player's earlier searches) to grow in place, and `progress`, which the core calls every
+    `progress_every` iterations (``search.ismcts.run_tree``'s ``on_progress``; an exception it
+    raises stops the search and is raised here). With `also` (the later decisions of the same
+    simultaneous step) and `pinned` (decision index -> action), the trees of ``search_step``.
 
     The caller has checked :func:`unsupported`.
     """
     assert refuge_native is not None
+    request = requests[0]
     cutoff = request.rollout_cutoff if request.evaluator is not None else None
     evaluator = _weights(request.evaluator) if cutoff is not None else None
     below = request.exploration if request.exploration_below is None else request.exploration_below
+    trees = [(seed, budget, worker.oracle) for worker, seed, budget in zip(requests, seeds, budgets)]
     found = refuge_native.search(
-        position.to_ints(), seed, iterations, request.seconds, also=[p.to_ints() for p in also],
+        position.to_ints(), trees, request.seconds, also=[p.to_ints() for p in also],
         pinned=sorted((pinned or {}).items()), exploration=float(request.exploration),
         exploration_below=float(below), widening=float(request.widening), prior_weight=float(request.prior_weight),
         cutoff=cutoff, uniform_root=request.root_selection == "uniform", step_root=request.step_root,
         simultaneous=request.simultaneous, mixing=float(request.mixing), rollout=_heuristic(request.rollout),
         prior=_heuristic(request.prior), evaluator=None if evaluator is None else (list(evaluator[0]), list(evaluator[1])),
-        oracle=_oracle(request.oracle), table=table, keep_tree=bool(request.keep_tree),
-        **({} if progress is None else _hooked(progress, progress_every)))
+        table=table, keep_tree=bool(request.keep_tree), **({} if progress is None else _hooked(progress, progress_every)))
     if found is None:
         return None
-    answers, joint, nodes, done, kept = found
-    return ([_answer(sums, player_sums) for sums, player_sums in answers],
-            {tuple(cell): sums for cell, sums in joint}, nodes, done, kept)
+    return [([_answer(sums, player_sums) for sums, player_sums in answers],
+             {tuple(cell): sums for cell, sums in joint}, nodes, done, kept)
+            for answers, joint, nodes, done, kept in found]

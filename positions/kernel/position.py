@@ -274,13 +274,13 @@ class Position(State):
         it can; ``search.protocol.SearchesNatively``)."""
         return native_core.unsupported(request)
 
-    def native_search(self, request: Any, seed: int, iterations: int | None, table: Any = None,
-                      also: Sequence[Position] = (), pinned: dict[int, int] | None = None,
+    def native_search(self, requests: Sequence[Any], seeds: Sequence[int], budgets: Sequence[int | None],
+                      table: Any = None, also: Sequence[Position] = (), pinned: dict[int, int] | None = None,
                       progress: native_core.Report | None = None, progress_every: int = 64,
-                      ) -> native_core.NativeTree | None:
-        """One search tree grown by the native core from here (``search.protocol.SearchesNatively``;
-        :func:`positions.kernel.native_search.search`)."""
-        return native_core.search(self, request, seed, iterations, table, also, pinned, progress, progress_every)
+                      ) -> list[native_core.NativeTree] | None:
+        """Every worker's search tree grown by the native core from here, in threads
+        (``search.protocol.SearchesNatively``; :func:`positions.kernel.native_search.search`)."""
+        return native_core.search(self, requests, seeds, budgets, table, also, pinned, progress, progress_every)
 
     def native_table(self) -> Any:
         """An empty node table of the native core (``search.protocol.SearchesNatively``)."""

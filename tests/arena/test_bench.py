@@ -45,3 +45,20 @@ def test_bench_command_prints_signature_and_speed() -> None:
     assert "iterations: 150" in result.output and "iterations/s:" in result.output
     as_json = CliRunner().invoke(cli, ["bench", "--iterations", "25", "--json"])
     assert json.loads(as_json.stdout)["signature"] == EXPECTED["test"]["signature"]
+
+
+def test_two_workers_give_their_own_signature_every_time() -> None:
+    """Root parallelism (threads natively): the signature depends on the worker count, never on
+    the run or the scheduling."""
+    runs = [CliRunner().invoke(cli, ["bench", "--iterations", "25", "--workers", "2", "--json"]) for _ in range(2)]
+    assert all(run.exit_code == 0 for run in runs), runs[0].output
+    first, second = (json.loads(run.stdout) for run in runs)
+    assert first["workers"] == 2 and first["iterations"] == 150
+    assert first["signature"] == second["signature"] != EXPECTED["test"]["signature"]
+
+
+def test_more_workers_than_iterations_is_a_one_line_error() -> None:
+    result = CliRunner().invoke(cli, ["bench", "--iterations", "2", "--workers", "3"])
+    assert result.exit_code == 2
+    assert "--workers: 3 workers for only 2 iterations" in result.output
+    assert "Traceback" not in result.output

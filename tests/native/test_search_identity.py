@@ -24,7 +24,7 @@ from positions.examples import example_names, load_example
 from positions.kernel import native_search
 from positions.kernel.heuristics import DEFAULT_ROLLOUT, THRIFTY_ROLLOUT
 from search.ismcts import nodes_from_native, run_tree, search
-from search.backend import joint_cell, native_request, root_sums
+from search.backend import NativeRequest, joint_cell, native_request, root_sums
 from search.request import Limit, SearchRequest
 
 refuge_native = pytest.importorskip("refuge_native")
@@ -66,12 +66,18 @@ def test_the_evaluator_equals_python_on_a_corpus_of_positions() -> None:
         assert native == (wins, [float(s) for s in scores]), position
 
 
-def grow(position: Position, *args: object) -> tuple | None:
-    """One native tree (``native_search.search``) with its statistics as the search's named records."""
-    found = native_search.search(position, *args)  # type: ignore[arg-type]
+def grow(position: Position, request: NativeRequest, seed: int, iterations: int | None, *args: object) -> tuple | None:
+    """One native tree (``native_search.search`` of one worker) with its statistics as the search's
+    named records."""
+    found = native_search.search(position, [request], [seed], [iterations], *args)  # type: ignore[arg-type]
     if found is None:
         return None
-    answers, joint, nodes, done, _ = found
+    return records(found[0])
+
+
+def records(tree: tuple) -> tuple:
+    """A native tree's statistics as the search's named records (the kept tree left out)."""
+    answers, joint, nodes, done, _ = tree
     records = [root_sums(sums, player_sums) for sums, player_sums in answers]
     return ([(r.sums, r.player_sums) for r in records], {cell: joint_cell(v) for cell, v in joint.items()},
             nodes, done)
@@ -133,6 +139,31 @@ def test_root_statistics_equal_the_python_search(monkeypatch: pytest.MonkeyPatch
         assert nodes == python.nodes, name
         compared += 1
     assert compared >= 5
+
+
+def test_trees_grown_on_threads_of_the_core_equal_each_grown_alone() -> None:
+    """Root parallelism: several workers' trees grown at once, each on its own thread with its own
+    probes, equal the same trees grown one at a time (no tree sees another's thread), in worker
+    order, whatever finishes first."""
+    request = agent_request(300)
+    for name, position in decision_examples()[:4]:
+        seeds, budgets = [11, 12, 13], [300, 40, 200]
+        fresh = with_fresh_oracle(request)
+        requests = [native_request(fresh, worker) for worker in range(3)]
+        assert len({id(r.oracle[0]) for r in requests}) == 3  # each worker its own probes
+        together = native_search.search(position, requests, seeds, budgets)
+        assert together is not None, name
+        alone = [grow(position, native_request(with_fresh_oracle(request)), seed, budget)
+                 for seed, budget in zip(seeds, budgets)]
+        assert [records(tree) for tree in together] == alone, name
+        assert [tree[3] for tree in together] == budgets
+
+
+def test_a_kept_table_or_a_hook_needs_a_single_tree() -> None:
+    position = decision_examples()[0][1]
+    request = native_request(agent_request(20))
+    with pytest.raises(ValueError, match="a kept table or a progress hook needs a single tree"):
+        native_search.search(position, [request, request], [1, 2], [10, 10], native_search.new_table())
 
 
 def test_exact_endgame_leaves_are_answered_natively() -> None:

@@ -1,5 +1,6 @@
-//! `refuge_native.search`: one whole search per call, the GIL released while it runs
-//! (⇄ `search.ismcts.run_tree` for one worker's tree, called by `Position.native_search`).
+//! `refuge_native.search`: one whole search per call, the GIL released while it runs, every
+//! worker's tree on its own thread (⇄ `search.ismcts.run_tree` per worker's tree, called by
+//! `Position.native_search`).
 
 use std::cell::Cell;
 use std::ptr::NonNull;
@@ -7,9 +8,10 @@ use std::ptr::NonNull;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBool;
+use std::sync::Mutex;
 
 use refuge_core::evaluator::Model;
-use refuge_core::endgames::SearchOracle;
+use refuge_core::endgames::{Probes, SearchOracle};
 use refuge_core::heuristic::Heuristic;
 use refuge_core::ismcts::{
     watch_step_tree, Config, Helpers, Limit, PlayerSums, Progress, Simultaneous, Sums, Table, TreeOutcome, Walked,
@@ -171,30 +173,101 @@ fn report_progress(py: Python<'_>, hook: &PyObject, progress: &Progress<'_, Key>
     Ok(!answered.bind(py).is(&*PyBool::new(py, false)))
 }
 
-/// Grow one tree from the position `ints` (`Position.to_ints()`) for `iterations` and/or `seconds`
-/// (whichever comes first) with the stream `random.Random(seed)`; its root statistics, or `None`
-/// where the native core cannot copy the Python search exactly (the caller runs Python). With
-/// `oracle` (`(probes, leaf_max_nodes)`, an `ExactEndgames`'s probes for this tree) the leaves in
-/// the exact endgames' scope take the solver's values, the probes learning as in Python (a progress
-/// hook may probe them too). With `table` the tree grows on it in place (tree reuse); a search that returns
-/// `None` leaves it as it was. With `also` (the later decisions of the same simultaneous step) the
-/// tree grows from the step's start with an answer node per decision, `pinned` (decision index,
+/// One tree to grow: its stream's seed, its iteration budget and its oracle (`(probes,
+/// leaf_max_nodes)`, an `ExactEndgames`'s probes for this tree).
+type TreeJob<'py> = (u64, Option<u64>, Option<(PyRef<'py, EndgameProbes>, usize)>);
+
+/// A tree's probes as its thread borrows them: the probes and the leaf budget.
+type TreeProbes<'a> = Option<(&'a Mutex<Probes>, usize)>;
+
+/// What every tree of one search shares: the decisions, the pins, the constants and the helpers'
+/// parameters (read by every worker's thread, never written).
+struct Shared {
+    decisions: Vec<State>,
+    pins: Vec<Option<i32>>,
+    config: Config,
+    rollout: Option<Heuristic>,
+    prior: Option<Heuristic>,
+    model: Option<Model>,
+    seconds: Option<f64>,
+}
+
+impl Shared {
+    /// Grow one tree on `table` with the stream `Random(seed)` (⇄ `search.ismcts.run_tree`):
+    /// `None` where the core met a leaf it cannot value as Python would.
+    fn grow(
+        &self,
+        seed: u64,
+        iterations: Option<u64>,
+        probes: TreeProbes<'_>,
+        table: &mut Table<Key>,
+        watch: Option<Watch<'_, Key>>,
+    ) -> Option<RootStatistics> {
+        let oracle = probes.map(|(probes, leaf_max_nodes)| SearchOracle::new(probes, leaf_max_nodes));
+        let helpers = Helpers {
+            rollout: self.rollout.as_ref().map(|h| h as _),
+            prior: self.prior.as_ref().map(|h| h as _),
+            evaluator: self.model.as_ref().map(|m| m as _),
+            oracle: oracle.as_ref().map(|o| o as _),
+        };
+        let limit = Limit { iterations, seconds: self.seconds };
+        let grown = watch_step_tree(&self.decisions, &self.pins, &self.config, &helpers, Rng::new(seed), limit, table, watch);
+        grown.ok().map(|TreeOutcome { answers, joint, nodes, iterations, edges, .. }| {
+            let kept = edges.map(|edges| (kept_nodes(table), edges));
+            (answers, joint, nodes, iterations, kept)
+        })
+    }
+
+    /// Grow every tree of `trees` (seed, budget, probes) on a fresh table each, the first on this
+    /// thread and each other on its own (root parallelism, ⇄ `search.backend.native_trees`'s
+    /// workers): every tree's statistics in order, `None` if one met a leaf the core cannot value.
+    /// A tree depends only on its own seed and probes, so the answer is the same whatever the
+    /// scheduling. A panic in a worker's thread is raised again here (the caller's `guard` turns it
+    /// into a Python error).
+    fn grow_all(&self, trees: &[(u64, Option<u64>, TreeProbes<'_>)]) -> Option<Vec<RootStatistics>> {
+        let grown: Vec<Option<RootStatistics>> = std::thread::scope(|scope| {
+            let others: Vec<_> = trees[1..]
+                .iter()
+                .map(|&(seed, iterations, probes)| {
+                    scope.spawn(move || self.grow(seed, iterations, probes, &mut Table::default(), None))
+                })
+                .collect();
+            let (seed, iterations, probes) = trees[0];
+            let first = self.grow(seed, iterations, probes, &mut Table::default(), None);
+            std::iter::once(first)
+                .chain(others.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))))
+                .collect()
+        });
+        grown.into_iter().collect()
+    }
+}
+
+/// Grow search trees from the position `ints` (`Position.to_ints()`), one per entry of `trees`
+/// (`(seed, iterations, oracle)`: the stream `random.Random(seed)`, the iteration budget, and
+/// `oracle` = `(probes, leaf_max_nodes)` or `None`), each for its iterations and/or `seconds`
+/// (whichever comes first); every tree's root statistics in order, or `None` where the native core
+/// cannot copy the Python search exactly (the caller runs Python). Several trees grow at once, each
+/// on its own thread with the GIL released (root parallelism, ⇄ the workers of
+/// `search.ismcts.search`). With an oracle the leaves in the exact endgames' scope take the
+/// solver's values, the probes learning as in Python (a progress hook may probe them too). With
+/// `table` (one tree only) the tree grows on it in place (tree reuse); a search that returns `None`
+/// leaves it as it was. With `also` (the later decisions of the same simultaneous step) the tree
+/// grows from the step's start with an answer node per decision, `pinned` (decision index,
 /// action) played in every iteration. With `keep_tree` also the tree: every node's (visits, value
-/// sum) per action and the edges walked ([`KeptTree`]). With `progress`, every `progress_every`
-/// iterations `progress(sums, player_sums, live)` is called (the GIL taken for the call only) with
-/// the searching player's answer so far and a [`LiveTree`]; `False` stops the search there, an
-/// exception stops it and is raised (a kept table keeps the iterations run, as Python's dict).
-/// Python twin: `search.ismcts.run_tree`.
+/// sum) per action and the edges walked ([`KeptTree`]). With `progress` (one tree only), every
+/// `progress_every` iterations `progress(sums, player_sums, live)` is called (the GIL taken for the
+/// call only) with the searching player's answer so far and a [`LiveTree`]; `False` stops the
+/// search there, an exception stops it and is raised (a kept table keeps the iterations run, as
+/// Python's dict). Python twin: `search.ismcts.run_tree`, per worker.
 #[pyfunction]
-#[pyo3(signature = (ints, seed, iterations, seconds=None, *, also=Vec::new(), pinned=Vec::new(), exploration, exploration_below, widening, prior_weight,
+#[pyo3(signature = (ints, trees, seconds=None, *, also=Vec::new(), pinned=Vec::new(), exploration, exploration_below, widening, prior_weight,
                     cutoff, uniform_root, step_root, simultaneous, mixing, rollout, prior, evaluator,
-                    oracle, table=None, keep_tree=false, progress=None, progress_every=64))]
+                    table=None, keep_tree=false, progress=None, progress_every=64))]
 #[allow(clippy::too_many_arguments)]
 fn search(
     py: Python<'_>,
     ints: Vec<i64>,
-    seed: u64,
-    iterations: Option<u64>,
+    trees: Vec<TreeJob<'_>>,
     seconds: Option<f64>,
     also: Vec<Vec<i64>>,
     pinned: Vec<(usize, i32)>,
@@ -210,14 +283,19 @@ fn search(
     rollout: Option<HeuristicParameters>,
     prior: Option<HeuristicParameters>,
     evaluator: Option<(Vec<f64>, Vec<f64>)>,
-    oracle: Option<(PyRef<'_, EndgameProbes>, usize)>,
     table: Option<PyRefMut<'_, SearchTable>>,
     keep_tree: bool,
     progress: Option<PyObject>,
     progress_every: u64,
-) -> PyResult<Option<RootStatistics>> {
+) -> PyResult<Option<Vec<RootStatistics>>> {
     if progress_every == 0 {
         return Err(PyValueError::new_err("search: progress_every must be at least 1"));
+    }
+    if trees.is_empty() {
+        return Err(PyValueError::new_err("search: no tree to grow"));
+    }
+    if trees.len() > 1 && (table.is_some() || progress.is_some()) {
+        return Err(PyValueError::new_err("search: a kept table or a progress hook needs a single tree"));
     }
     let mut decisions = Vec::with_capacity(1 + also.len());
     for ints in std::iter::once(&ints).chain(&also) {
@@ -250,28 +328,29 @@ fn search(
         mixing,
         keep_tree,
     };
-    let rollout = heuristic(rollout);
-    let prior = heuristic(prior);
     let model = match evaluator {
         Some((win, score)) => Some(Model::new(&win, &score).map_err(PyValueError::new_err)?),
         None => None,
     };
-    let probes = oracle.as_ref().map(|(probes, leaf_max_nodes)| (&probes.inner, *leaf_max_nodes));
-    let mut fresh = Table::default();
+    let shared = Shared { decisions, pins, config, rollout: heuristic(rollout), prior: heuristic(prior), model, seconds };
+    let jobs: Vec<_> = trees
+        .iter()
+        .map(|(seed, iterations, oracle)| {
+            (*seed, *iterations, oracle.as_ref().map(|(probes, leaf_max_nodes)| (&probes.inner, *leaf_max_nodes)))
+        })
+        .collect();
     let mut kept = table;
+    if kept.is_none() && progress.is_none() {
+        return py.allow_threads(|| guard(|| Ok(shared.grow_all(&jobs))));
+    }
+    let mut fresh = Table::default();
     let table = match kept.as_mut() {
         Some(kept) => &mut kept.inner,
         None => &mut fresh,
     };
+    let (seed, iterations, probes) = jobs[0];
     py.allow_threads(|| {
         guard(|| {
-            let oracle = probes.map(|(probes, leaf_max_nodes)| SearchOracle::new(probes, leaf_max_nodes));
-            let helpers = Helpers {
-                rollout: rollout.as_ref().map(|h| h as _),
-                prior: prior.as_ref().map(|h| h as _),
-                evaluator: model.as_ref().map(|m| m as _),
-                oracle: oracle.as_ref().map(|o| o as _),
-            };
             let mut failure = None;
             let mut report = |p: &Progress<'_, Key>| match &progress {
                 Some(hook) => Python::with_gil(|py| report_progress(py, hook, p)).unwrap_or_else(|error| {
@@ -281,17 +360,11 @@ fn search(
                 None => true,
             };
             let watch = progress.is_some().then_some(Watch { every: progress_every, report: &mut report });
-            // a leaf the core cannot value as Python would (Unsupported): None, the Python search runs
-            let limit = Limit { iterations, seconds };
-            let grown =
-                watch_step_tree(&decisions, &pins, &config, &helpers, Rng::new(seed), limit, table, watch).ok();
+            let grown = shared.grow(seed, iterations, probes, table, watch);
             if let Some(error) = failure {
                 return Err(error);
             }
-            Ok(grown.map(|TreeOutcome { answers, joint, nodes, iterations, edges, .. }| {
-                let kept = edges.map(|edges| (kept_nodes(table), edges));
-                (answers, joint, nodes, iterations, kept)
-            }))
+            Ok(grown.map(|tree| vec![tree]))
         })
     })
 }
