@@ -158,4 +158,4 @@ def play_corpus_game(task: Task, key: CorpusKey) -> GameResult:
                                            RETURN, DRAW))
     return GameResult(index, seed, tuple(final.scores()), tuple(final.returns()), len(watcher.turns),
                       len(recorder.events), time.process_time() - start, tuple(watcher.decisions),
-                      tuple(counterfactuals))
+                      tuple(counterfactuals), tuple(recorder.events))

@@ -16,7 +16,8 @@ from typing import Iterator, Sequence
 from positions.errors import RefugeError
 from positions.files import regular_file_problem
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2 added the games' moves (``games.moves``); a version-1 file is brought up to it when opened."""
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS corpora (
@@ -38,6 +39,7 @@ CREATE TABLE IF NOT EXISTS games (
     turns INTEGER NOT NULL,
     events INTEGER NOT NULL,
     seconds REAL NOT NULL,
+    moves TEXT,
     PRIMARY KEY (corpus, idx)
 );
 CREATE TABLE IF NOT EXISTS decisions (
@@ -153,6 +155,9 @@ class GameResult:
     """CPU seconds the game and its counterfactuals took in their process."""
     decisions: tuple[Decision, ...]
     counterfactuals: tuple[Counterfactual, ...]
+    moves: tuple[int, ...] = ()
+    """Every event of the game in order (decisions and chance outcomes): with the corpus's key it
+    rebuilds any position of the game without searching again."""
 
 
 def _fields(cls: type) -> tuple[str, ...]:
@@ -195,12 +200,21 @@ def open_store(path: str, create: bool = True) -> Iterator[sqlite3.Connection]:
                 con.commit()
             except sqlite3.DatabaseError as error:
                 raise CorpusStoreError(f"{path}: not a corpus database ({error})") from None
+        elif version[0] == "1":
+            _add_moves(con)
         elif version[0] != str(SCHEMA_VERSION):
             raise CorpusStoreError(f"{path}: corpus schema {version[0]}, this version reads "
                                    f"{SCHEMA_VERSION}")
         yield con
     finally:
         con.close()
+
+
+def _add_moves(con: sqlite3.Connection) -> None:
+    """Bring a version-1 file to version 2: a ``moves`` column, empty for the games it holds."""
+    with con:
+        con.execute("ALTER TABLE games ADD COLUMN moves TEXT")
+        con.execute("UPDATE meta SET value = ? WHERE key = 'insights_schema'", (str(SCHEMA_VERSION),))
 
 
 def corpus_id(con: sqlite3.Connection, key: CorpusKey) -> int:
@@ -224,9 +238,10 @@ def store_game(con: sqlite3.Connection, corpus: int, game: GameResult) -> bool:
     already stored (nothing is written twice)."""
     with con:
         cursor = con.execute(
-            "INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (corpus, game.index, game.seed, json.dumps(list(game.scores)),
-             json.dumps(list(game.returns)), game.turns, game.events, game.seconds))
+             json.dumps(list(game.returns)), game.turns, game.events, game.seconds,
+             json.dumps(list(game.moves))))
         if cursor.rowcount == 0:
             return False
         con.executemany(f"INSERT INTO decisions VALUES ({', '.join('?' * 15)})",

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 
 from advisor.insights.corpus import agents_for, continuation, game_seed, is_buy, play_corpus_game
-from advisor.insights.store import CorpusKey
+from advisor.insights.store import SCHEMA_VERSION, CorpusKey, open_store, store_game
+from positions.record import GameRecorder
 from advisor.players.games import play_game
 from positions.kernel import phases
 from positions.kernel.actions import DRAW, PASS, RETURN
@@ -54,3 +56,34 @@ def test_a_continuation_depends_only_on_its_events_and_seed() -> None:
 
 def _events(key: CorpusKey, index: int) -> list[int]:
     return list(play_game(agents_for(key), parse_route(key.route), game_seed(key, index)).events)
+
+
+def test_the_stored_moves_replay_the_game_to_its_stored_result(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A stored game's moves rebuild every position of it without searching (later analyses)."""
+    key = CorpusKey("heuristic", 3, "forest", 2, 0, 0)
+    game = play_corpus_game((4,), key)
+    db = str(tmp_path / "corpus.sqlite")
+    with open_store(db) as con:
+        con.execute("INSERT INTO corpora VALUES (1, ?, ?, ?, ?, ?, ?)", tuple(key.__dict__.values()))
+        assert store_game(con, 1, game)
+        moves, scores = con.execute("SELECT moves, scores FROM games").fetchone()
+    replay = GameRecorder.new(key.players, parse_route(key.route))
+    for action in json.loads(moves):
+        replay.apply(action)
+    assert replay.position.is_terminal()
+    assert list(replay.position.scores()) == json.loads(scores) == list(game.scores)
+    assert len(json.loads(moves)) == game.events
+
+
+def test_a_version_1_file_is_brought_up_to_date_when_opened(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    db = str(tmp_path / "old.sqlite")
+    with open_store(db) as con:
+        con.execute("ALTER TABLE games DROP COLUMN moves")
+        con.execute("UPDATE meta SET value = '1' WHERE key = 'insights_schema'")
+        con.execute("INSERT INTO games VALUES (1, 0, 5, '[1, 2]', '[0.0, 1.0]', 9, 40, 0.5)")
+        con.commit()
+    with open_store(db, create=False) as con:
+        assert con.execute("SELECT value FROM meta WHERE key = 'insights_schema'").fetchone()[0] == str(SCHEMA_VERSION)
+        assert con.execute("SELECT idx, moves FROM games").fetchall() == [(0, None)]
+    with sqlite3.connect(db) as con:
+        assert "moves" in [c[1] for c in con.execute("PRAGMA table_info(games)")]
