@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 from advisor.insights.corpus import is_buy
 from advisor.insights.homing import returns_section
+from advisor.insights.ranking import BuyCell, ranking_section
 from advisor.insights.stats import WIN_DIFFERENCE, Counts, Mean, Share, rounded
 from advisor.insights.store import CorpusKey, corpora, open_store
 from positions.kernel import phases
@@ -46,10 +47,12 @@ def build_report(db: str) -> Row:
     """
     with open_store(db, create=False) as con:
         keys = dict(corpora(con))
+        buys = buy_cells(con, keys)
         return {
             "games": con.execute("SELECT COUNT(*) FROM games").fetchone()[0],
             "corpora": corpus_rows(con, keys),
-            "buys": buys_section(con, keys),
+            "buys": buys_section(buys),
+            "ranking": ranking_section({cell: win for cell, (win, _, _) in buys.items()}),
             "returns": returns_section(con, keys),
             "seats": seats_section(con, keys),
             "lengths": lengths_section(con, keys),
@@ -79,23 +82,31 @@ def _effect_row(cells: tuple[Mean, Mean, Share]) -> Row:
             "agent_bought_it": rounded(chosen.mean), "agent_bought_it_ci95": chosen.interval()}
 
 
-def buys_section(con: sqlite3.Connection, keys: dict[int, CorpusKey]) -> list[Row]:
-    """Per tile (and ``any``: every tile tested), route, player count (and all counts) and walks
-    (early, late, all): the paired effect of buying the tile instead of passing on the buyer's win
-    share and final score."""
-    cells: dict[tuple[str, str, str, int | str, str], tuple[Mean, Mean, Share]] = defaultdict(
-        lambda: (Mean(bounds=WIN_DIFFERENCE), Mean(), Share()))
+BuyCells = dict[BuyCell, tuple[Mean, Mean, Share]]
+"""Per (agent, route, tile, players, walks): the win and score effects and how often the agent bought it."""
+
+
+def buy_cells(con: sqlite3.Connection, keys: dict[int, CorpusKey]) -> BuyCells:
+    """Per tile (and ``any``: every tile tested), route, player count (and ``all``) and walks (each
+    walk ``1``–``5``, ``early``, ``late``, ``all``): the paired effect of buying the tile instead of
+    passing on the buyer's win share and final score, and how often the agent chose that tile."""
+    cells: BuyCells = defaultdict(lambda: (Mean(bounds=WIN_DIFFERENCE), Mean(), Share()))
     query = ("SELECT corpus, walk, chosen, first, first_return, second_return, first_score, "
              "second_score FROM counterfactuals WHERE kind = 'buy'")
     for corpus, walk, chosen, first, r1, r2, s1, s2 in con.execute(query):
         key = keys[corpus]
         for players in (key.players, "all"):
-            for walks in (walk_label(walk), "all"):
+            for walks in (str(walk + 1), walk_label(walk), "all"):
                 for tile in (tile_name(first), "any"):
                     win, score, bought = cells[(key.agent, key.route, tile, players, walks)]
                     win.add(r1 - r2)
                     score.add(s1 - s2)
                     bought.add(float(chosen == first))
+    return cells
+
+
+def buys_section(cells: BuyCells) -> list[Row]:
+    """The buy effects of :func:`buy_cells` as rows."""
     rows = []
     for (agent, route, tile, players, walks), tally in sorted(cells.items(), key=lambda kv: str(kv[0])):
         rows.append({"agent": agent, "route": route, "tile": tile, "players": players, "walks": walks,

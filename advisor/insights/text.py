@@ -52,6 +52,29 @@ def buys_text(report: Row) -> str:
                                    "early walks", "late walks", "agent chose it"])
 
 
+def resolved_effects(report: Row) -> list[Row]:
+    """The tile × walk buy effects (every player count together) whose 95 % interval excludes zero."""
+    return [b for b in report["buys"] if b["players"] == "all" and b["walks"].isdigit() and b["tile"] != "any"
+            and b["ci95"] is not None and (b["ci95"][0] > 0 or b["ci95"][1] < 0)]
+
+
+def ranking_text(report: Row) -> str:
+    """Each route's tiles in walk 1 from the best buy to the worst, and how many pairs are told apart."""
+    lines = []
+    for rank in report.get("ranking", []):
+        if rank["players"] != "all" or rank["walks"] != "1":
+            continue
+        order = ", ".join(f"{t['tile']} {t['win_effect']:+.3f} (n {t['n']})" for t in rank["order"])
+        told = (f"{rank['pairs_resolved']} of {len(rank['pairs'])} pairs told apart "
+                f"({100 * rank['share_resolved']:.0f} %)" if rank["pairs"] else "no pair to compare")
+        lines.append(f"{rank['agent']}, {rank['route']}: {order}; {told}")
+    resolved = resolved_effects(report)
+    lines.append(f"{len(resolved)} tile × walk effects have a 95 % interval excluding zero"
+                 + (": " + ", ".join(f"{b['route']} {b['tile']} in walk {b['walks']} {b['win_effect']:+.3f}"
+                                     for b in resolved) if resolved else ""))
+    return "\n".join(lines)
+
+
 def returns_text(report: Row) -> str:
     """The fitted rules of thumb, their cost, and the last walk against the exact solver."""
     lines = []
@@ -119,6 +142,8 @@ def report_text(report: Row) -> str:
         (f"Corpus: {report['games']} games", corpora_text(report)),
         ("Buys: buying the tile instead of passing, paired continuations (same position and chance)",
          buys_text(report)),
+        ("Walk 1's buys ranked by win effect (pairs told apart: their difference's 95 % interval excludes zero)",
+         ranking_text(report)),
         ("Going home", returns_text(report)),
         ("Seats: share of the win (a shared win counts 1/k)", seats_text(report)),
         ("Game length and scores", lengths_text(report)),

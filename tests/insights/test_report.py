@@ -7,7 +7,9 @@ import math
 
 import pytest
 
+from advisor.insights.ranking import difference, excludes_zero, ranking_section
 from advisor.insights.report import build_report
+from advisor.insights.stats import Mean
 from advisor.insights.store import (
     CorpusKey, CorpusStoreError, Counterfactual, Decision, GameResult, corpus_id, open_store, store_game)
 from positions.kernel import phases
@@ -185,3 +187,43 @@ def test_a_bounded_mean_cuts_its_interval_and_too_few_values_say_so() -> None:
     single = Mean(bounds=WIN_DIFFERENCE)
     single.add(0.5)
     assert interval(single.interval()) == "too few games"
+
+
+def test_buy_effects_are_also_given_walk_by_walk(report) -> None:
+    first = _one(report["buys"], tile="compass", players="all", walks="1")
+    fourth = _one(report["buys"], tile="compass", players="all", walks="4")
+    assert (first["n"], first["win_effect"], fourth["n"], fourth["win_effect"]) == (2, 0.5, 1, 1.0)
+    assert not [b for b in report["buys"] if b["walks"] in ("2", "3", "5")]
+
+
+def _mean(*values: float) -> Mean:
+    mean = Mean()
+    for value in values:
+        mean.add(value)
+    return mean
+
+
+def test_tiles_are_ranked_and_each_pair_told_apart_only_when_its_interval_excludes_zero() -> None:
+    wins = {("a", "meadows", "compass", "all", "1"): _mean(*[1.0] * 30, *[0.0] * 10),
+            ("a", "meadows", "rabbit", "all", "1"): _mean(*[0.0] * 20, *[-1.0] * 20),
+            ("a", "meadows", "shepherd", "all", "1"): _mean(*[1.0] * 23, *[0.0] * 17),
+            ("a", "meadows", "any", "all", "1"): _mean(1.0, 0.0),
+            ("a", "meadows", "bear", "all", "1"): _mean(1.0)}  # one value: not ranked
+    [rank] = ranking_section(wins)
+    assert [t["tile"] for t in rank["order"]] == ["compass", "shepherd", "rabbit"]
+    pairs = {(p["better"], p["worse"]): p for p in rank["pairs"]}
+    assert set(pairs) == {("compass", "shepherd"), ("compass", "rabbit"), ("shepherd", "rabbit")}
+    # independent samples: the difference's half-width is 1.96 * sqrt(var1 / n1 + var2 / n2)
+    a, b = wins[("a", "meadows", "compass", "all", "1")], wins[("a", "meadows", "shepherd", "all", "1")]
+    half = 1.959963984540054 * math.sqrt(a.sd ** 2 / 40 + b.sd ** 2 / 40)
+    assert pairs[("compass", "shepherd")]["ci95"] == [round(0.175 - half, 4), round(0.175 + half, 4)]
+    assert half > 0.175 and not pairs[("compass", "shepherd")]["resolved"]
+    assert pairs[("compass", "rabbit")]["resolved"] and pairs[("shepherd", "rabbit")]["resolved"]
+    assert rank["pairs_resolved"] == 2 and rank["share_resolved"] == round(2 / 3, 4)
+
+
+def test_an_interval_touching_zero_does_not_tell_a_pair_apart() -> None:
+    assert not excludes_zero([0.0, 0.3]) and not excludes_zero(None)
+    assert excludes_zero([0.01, 0.3]) and excludes_zero([-0.3, -0.01])
+    gap, ci = difference(_mean(1.0), _mean(0.0, 1.0))
+    assert gap == 0.5 and ci is None
