@@ -40,12 +40,12 @@ def ranking_section(wins: Mapping[BuyCell, Mean]) -> list[Row]:
     rows = []
     for (agent, route, players, walks), tiles in sorted(groups.items(), key=lambda kv: str(kv[0])):
         tiles.sort(key=lambda item: (-item[1].mean, item[0]))
-        pairs = []
+        pairs, resolved = [], 0
         for (better, a), (worse, b) in combinations(tiles, 2):
             gap, ci = difference(a, b)
+            resolved += excludes_zero(ci)
             pairs.append({"better": better, "worse": worse, "difference": rounded(gap), "ci95": ci,
                           "resolved": excludes_zero(ci)})
-        resolved = sum(p["resolved"] for p in pairs)
         rows.append({"agent": agent, "route": route, "players": players, "walks": walks,
                      "order": [{"tile": tile, "n": win.n, "win_effect": rounded(win.mean), "ci95": win.interval()}
                                for tile, win in tiles],
