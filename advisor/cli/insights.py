@@ -85,20 +85,31 @@ def run_command(games: int, players: int, route: str, agent: str, seed: int, wor
 
 
 @insights_group.command("report")
-@click.option("--db", required=True, type=click.Path(dir_okay=False), help="The corpus file (SQLite).")
+@click.option("--db", type=click.Path(dir_okay=False), default=None, help="The corpus file (SQLite).")
+@click.option("--summary", "summary", type=click.Path(dir_okay=False), default=None,
+              help="A report saved by --json instead of a corpus.  [default: the summary shipped with refuge]")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--plot", "plot_dir", type=click.Path(file_okay=False), default=None,
               help="Also draw the charts (PNG) into this folder.")
 @reports_bad_input
-def report_command(db: str, as_json: bool, plot_dir: str | None) -> None:
+def report_command(db: str | None, summary: str | None, as_json: bool, plot_dir: str | None) -> None:
     """What the corpus says: buys, going home, seats, game length and scores, first-walk buys.
+
+    Without --db or --summary, the report shipped with refuge (docs/insights.md says how it was made).
 
     Example: refuge insights report --db corpus.sqlite --plot charts
     """
-    from advisor.insights.report import build_report
+    from advisor.insights.summary import published_summary, read_summary
     from advisor.insights.text import report_text
 
-    report = build_report(db)
+    if db is not None and summary is not None:
+        raise click.UsageError("give --db or --summary, not both")
+    if db is not None:
+        from advisor.insights.report import build_report
+
+        report = build_report(db)
+    else:
+        report = read_summary(summary) if summary is not None else published_summary()
     if plot_dir is not None:
         from advisor.insights.plots import draw_charts
 

@@ -25,6 +25,28 @@ def test_run_then_report_as_text_json_and_charts(tmp_path) -> None:
     assert [s["seat"] for s in report["seats"] if s["route"] == "all"] == [1, 2, 3]
     assert sorted(p.name for p in (tmp_path / "p").iterdir()) == ["buys.png", "returns.png", "scores.png",
                                                                  "seats.png"]
+    saved = tmp_path / "summary.json"
+    saved.write_text(as_json.stdout)
+    again = runner.invoke(cli, ["insights", "report", "--summary", str(saved)])
+    assert again.exit_code == 0 and again.output == text.output  # the saved report reads as the corpus
+
+
+def test_without_a_corpus_the_shipped_summary_is_reported(tmp_path, monkeypatch) -> None:
+    from advisor.insights import summary
+
+    runner = CliRunner()
+    monkeypatch.setattr(summary, "published_path", lambda: None)
+    none = runner.invoke(cli, ["insights", "report"])
+    assert none.exit_code == 1
+    assert none.output == "error: this build ships no insights summary: give --db CORPUS or --summary FILE\n"
+    db = str(tmp_path / "c.sqlite")
+    assert runner.invoke(cli, ["insights", "run", "--games", "2", "--agent", "heuristic", "--workers", "1",
+                               "--db", db]).exit_code == 0
+    shipped = tmp_path / "published-summary.json"
+    shipped.write_text(runner.invoke(cli, ["insights", "report", "--db", db, "--json"]).stdout)
+    monkeypatch.setattr(summary, "published_path", lambda: str(shipped))
+    published = runner.invoke(cli, ["insights", "report"])
+    assert published.exit_code == 0 and published.output.startswith("Corpus: 2 games")
 
 
 def test_bad_input_is_one_line(tmp_path) -> None:
@@ -34,6 +56,12 @@ def test_bad_input_is_one_line(tmp_path) -> None:
     bad = runner.invoke(cli, ["insights", "run", "--games", "2", "--agent", "ismcts:speed=3",
                               "--db", str(tmp_path / "x.sqlite")])
     assert bad.exit_code == 1 and bad.output.startswith("error: ismcts: unknown parameter 'speed'")
+    (tmp_path / "bad.json").write_text('{"games": 3, "corpora": []}')
+    bad_summary = runner.invoke(cli, ["insights", "report", "--summary", str(tmp_path / "bad.json")])
+    assert bad_summary.exit_code == 1
+    assert bad_summary.output == f"error: {tmp_path / 'bad.json'}: not a report (no 'buys' section)\n"
+    both = runner.invoke(cli, ["insights", "report", "--summary", "a.json", "--db", "b.sqlite"])
+    assert both.exit_code == 2 and "give --db or --summary, not both" in both.output
     route = runner.invoke(cli, ["insights", "run", "--games", "2", "--route", "beach",
                                 "--db", str(tmp_path / "x.sqlite")])
     assert route.exit_code == 1 and "unknown route 'beach'" in route.output

@@ -31,7 +31,8 @@ def corpus_folder(tmp_path_factory) -> str:
 def test_the_api_lists_corpora_and_serves_the_reports_json(corpus_folder, tmp_path) -> None:
     with TestClient(create_app(small_config(corpus_folder)), raise_server_exceptions=False,
                     base_url=LOCAL) as client:
-        assert client.get("/api/insights").json()["files"][0]["name"] == "corpus.sqlite"
+        files = client.get("/api/insights").json()["files"]
+        assert [f["name"] for f in files if not f.get("published")] == ["corpus.sqlite"]
         report = client.get("/api/insights/corpus.sqlite").json()
         assert report["games"] == 12 and report["corpora"][0]["agent"] == "heuristic"
         assert {"buys", "returns", "seats", "lengths", "explorer"} <= set(report)
@@ -43,6 +44,28 @@ def test_the_api_lists_corpora_and_serves_the_reports_json(corpus_folder, tmp_pa
                     base_url=LOCAL) as client:
         wrong = client.get("/api/insights/x.sqlite")
         assert wrong.status_code == 422 and "not a corpus database" in wrong.json()["error"]
+
+
+def test_the_shipped_summary_comes_first_and_is_served_as_saved(corpus_folder, tmp_path, monkeypatch) -> None:
+    import json
+
+    from advisor.insights.report import build_report
+    from advisor.web import insights_view
+
+    shipped = tmp_path / "published-summary.json"
+    shipped.write_text(json.dumps(build_report(os.path.join(corpus_folder, "corpus.sqlite"))))
+    monkeypatch.setattr(insights_view, "published_path", lambda: str(shipped))
+    with TestClient(create_app(small_config(corpus_folder)), raise_server_exceptions=False,
+                    base_url=LOCAL) as client:
+        files = client.get("/api/insights").json()["files"]
+        assert [f["name"] for f in files] == ["published", "corpus.sqlite"] and files[0]["published"]
+        report = client.get("/api/insights/published").json()
+        assert report["name"] == "the summary shipped with refuge" and report["games"] == 12
+        assert report == {**client.get("/api/insights/corpus.sqlite").json(), "name": report["name"]}
+    monkeypatch.setattr(insights_view, "published_path", lambda: None)
+    with TestClient(create_app(small_config(corpus_folder)), raise_server_exceptions=False,
+                    base_url=LOCAL) as client:
+        assert client.get("/api/insights/published").status_code == 404
 
 
 def test_the_page_draws_the_report_in_chromium(browser, corpus_folder, tmp_path) -> None:

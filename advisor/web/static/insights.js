@@ -1,4 +1,4 @@
-// The insights page: the JSON of `refuge insights report --json` for a corpus file in the games folder.
+// The insights page: the JSON of `refuge insights report --json`, shipped with refuge or for a corpus file in the games folder.
 import { api, clear, h, params, showError } from "./common.js";
 
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
@@ -91,9 +91,9 @@ function render(report) {
 async function main() {
   const { files } = await api("/api/insights");
   const select = document.getElementById("file");
-  clear(select, files.map((f) => h("option", { value: f.name }, f.name)));
+  clear(select, files.map((f) => h("option", { value: f.name }, f.published ? "the summary shipped with refuge" : f.name)));
   if (!files.length) {
-    showError("errors", "no corpus file (*.sqlite) in the games folder: refuge insights run --db GAMES/corpus.sqlite …");
+    showError("errors", "no summary shipped and no corpus file (*.sqlite) in the games folder: refuge insights run --db GAMES/corpus.sqlite …");
     return;
   }
   const wanted = params.get("file");
