@@ -84,6 +84,17 @@ def test_the_page_draws_the_report_in_chromium(browser, corpus_folder, tmp_path)
         page.fill("#explorer-min", "1")
         assert page.locator("#explorer tbody tr").count() >= 2
         assert "(any)" in page.inner_text("#explorer tbody tr >> nth=0")
+        every_walk = page.locator("#buys tbody tr").count()
+        page.select_option("#buys-walk", "1")
+        walk_one = page.locator("#buys tbody tr")
+        assert 1 <= walk_one.count() < every_walk
+        assert {walk_one.nth(i).locator("td").nth(4).inner_text() for i in range(walk_one.count())} == {"1"}
+        assert page.inner_text("#ranking").startswith("forest: ")
         print(shot(page, str(tmp_path), "insights"))
+        page.set_viewport_size({"width": 390, "height": 844})  # a phone
+        page.wait_for_timeout(100)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # tables scroll inside their panels
+        assert page.locator("#buys-walk").is_visible() and page.locator("#seats").is_visible()
+        print(shot(page, str(tmp_path), "insights-phone"))
         context.close()
     assert not errors, errors

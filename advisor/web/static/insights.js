@@ -11,8 +11,8 @@ function table(el, headers, rows) {
     h("tbody", {}, rows.map((r) => h("tr", {}, r.map((x) => (x instanceof Node ? h("td", {}, x) : h("td", {}, x)))))));
 }
 
-function buysChart(el, buys) {
-  const rows = buys.filter((b) => b.players === "all" && b.walks === "all" && b.ci95);
+function buysChart(el, buys, walk) {
+  const rows = buys.filter((b) => b.players === "all" && b.walks === walk && b.ci95);
   const routes = [...new Set(rows.map((b) => b.route))].sort();
   const width = 340, line = 18, left = 160;
   const charts = routes.map((route) => {
@@ -38,6 +38,13 @@ function buysChart(el, buys) {
   clear(el, charts);
 }
 
+function ranking(el, ranks, walk) {
+  const here = ranks.filter((r) => r.players === "all" && r.walks === walk);
+  clear(el, here.map((r) => h("p", { class: "ranking" }, h("strong", {}, `${r.route}: `),
+    r.order.map((t) => `${t.tile} ${signed(t.win_effect)} (n ${t.n})`).join(" › "),
+    r.pairs.length ? ` — ${r.pairs_resolved} of ${r.pairs.length} pairs told apart (${Math.round(100 * r.share_resolved)} %)` : "")));
+}
+
 function returnMap(el, cells) {
   const all = cells.filter((c) => c.walk === "all" && c.n >= 10);
   const bins = [...new Set(all.map((c) => c.path_paws))].sort((a, b) => parseInt(a) - parseInt(b));
@@ -60,9 +67,16 @@ function render(report) {
   clear(document.getElementById("summary"), `${report.games} games in ${report.name}.`);
   table(document.getElementById("corpora"), ["agent", "players", "route", "seed", "games", "counterfactuals", "CPU s / 1,000 games"],
     report.corpora.map((c) => [c.agent, c.players, c.route, c.seed, c.games, c.counterfactuals, c.cpu_seconds_per_1000_games]));
-  buysChart(document.getElementById("buys-chart"), report.buys);
-  table(document.getElementById("buys"), ["agent", "route", "tile", "players", "walks", "n", "win effect", "95 % CI", "score effect", "agent chose it"],
-    report.buys.filter((b) => b.players === "all").map((b) => [b.agent, b.route, b.tile, b.players, b.walks, b.n, signed(b.win_effect), ci(b.ci95), signed(b.score_effect, 1), pct(b.agent_bought_it)]));
+  const walkPicker = document.getElementById("buys-walk");
+  const buys = () => {
+    const walk = walkPicker.value;
+    ranking(document.getElementById("ranking"), report.ranking || [], walk);
+    buysChart(document.getElementById("buys-chart"), report.buys, walk);
+    table(document.getElementById("buys"), ["agent", "route", "tile", "players", "walks", "n", "win effect", "95 % CI", "score effect", "agent chose it"],
+      report.buys.filter((b) => b.players === "all" && b.walks === walk).map((b) => [b.agent, b.route, b.tile, b.players, b.walks, b.n, signed(b.win_effect), ci(b.ci95), signed(b.score_effect, 1), pct(b.agent_bought_it)]));
+  };
+  walkPicker.onchange = buys;
+  buys();
   clear(document.getElementById("rules"), report.returns.rules.map((r) => h("div", { class: "rule" },
     h("p", {}, h("strong", {}, `${r.agent}: ${r.rule}`)),
     h("ul", {},
