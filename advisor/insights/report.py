@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 from advisor.insights.corpus import is_buy
 from advisor.insights.homing import returns_section
+from advisor.insights.players import players_section
 from advisor.insights.ranking import BuyCell, ranking_section
 from advisor.insights.stats import WIN_DIFFERENCE, Counts, Mean, Share, rounded
 from advisor.insights.store import CorpusKey, corpora, open_store
@@ -48,13 +49,16 @@ def build_report(db: str) -> Row:
     with open_store(db, create=False) as con:
         keys = dict(corpora(con))
         buys = buy_cells(con, keys)
+        wins = {cell: win for cell, (win, _, _) in buys.items()}
+        seats = seats_section(con, keys)
         return {
             "games": con.execute("SELECT COUNT(*) FROM games").fetchone()[0],
             "corpora": corpus_rows(con, keys),
             "buys": buys_section(buys),
-            "ranking": ranking_section({cell: win for cell, (win, _, _) in buys.items()}),
+            "ranking": ranking_section(wins),
+            "players": players_section(wins, seats),
             "returns": returns_section(con, keys),
-            "seats": seats_section(con, keys),
+            "seats": seats,
             "lengths": lengths_section(con, keys),
             "explorer": explorer_section(con, keys),
         }

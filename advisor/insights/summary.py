@@ -10,7 +10,7 @@ from typing import Any
 
 from positions.errors import RefugeError
 
-SECTIONS = ("games", "corpora", "buys", "ranking", "returns", "seats", "lengths", "explorer")
+SECTIONS = ("games", "corpora", "buys", "ranking", "players", "returns", "seats", "lengths", "explorer")
 """What a summary holds: every section of :func:`advisor.insights.report.build_report`."""
 PUBLISHED = "published-summary.json"
 """The shipped summary's file name in the package ``advisor.insights``."""

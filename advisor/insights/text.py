@@ -75,6 +75,20 @@ def ranking_text(report: Row) -> str:
     return "\n".join(lines)
 
 
+def players_text(report: Row) -> str:
+    """The first seat's edge at each player count, and the buys whose effect changes with the count."""
+    section = report.get("players", {"buys": [], "first_seat": []})
+    lines = [f"{s['agent']}, {s['players']} players: the first seat wins {100 * s['edge']:+.1f} points over a "
+             f"fair share [{100 * s['ci95'][0]:+.1f}, {100 * s['ci95'][1]:+.1f}] ({s['n']} games)"
+             for s in section["first_seat"]]
+    changed = [b for b in section["buys"] if b["walks"] == "all" and b["tile"] != "any"]
+    told = [b for b in changed if b["resolved"]]
+    lines.append(f"buys compared across player counts (all walks): {len(changed)}, told apart: {len(told)}"
+                 + "".join(f"\n  {b['route']} {b['tile']}: {b['effect_fewer']:+.3f} with {b['fewer']} players, "
+                           f"{b['effect_more']:+.3f} with {b['more']} ({interval(b['ci95'])})" for b in told))
+    return "\n".join(lines)
+
+
 def returns_text(report: Row) -> str:
     """The fitted rules of thumb, their cost, and the last walk against the exact solver."""
     lines = []
@@ -144,6 +158,7 @@ def report_text(report: Row) -> str:
          buys_text(report)),
         ("Walk 1's buys ranked by win effect (pairs told apart: their difference's 95 % interval excludes zero)",
          ranking_text(report)),
+        ("What changes with the number of players", players_text(report)),
         ("Going home", returns_text(report)),
         ("Seats: share of the win (a shared win counts 1/k)", seats_text(report)),
         ("Game length and scores", lengths_text(report)),

@@ -227,3 +227,23 @@ def test_an_interval_touching_zero_does_not_tell_a_pair_apart() -> None:
     assert excludes_zero([0.01, 0.3]) and excludes_zero([-0.3, -0.01])
     gap, ci = difference(_mean(1.0), _mean(0.0, 1.0))
     assert gap == 0.5 and ci is None
+
+
+def test_what_changes_with_the_player_count() -> None:
+    from advisor.insights.players import players_section
+
+    wins = {("a", "forest", "camera", 2, "all"): _mean(*[1.0] * 30, *[0.0] * 10),
+            ("a", "forest", "camera", 3, "all"): _mean(*[0.0] * 30, *[-1.0] * 10),
+            ("a", "forest", "camera", "all", "all"): _mean(1.0, 0.0),  # every count together: not compared
+            ("a", "forest", "fox", 2, "all"): _mean(0.0, 1.0),
+            ("a", "forest", "fox", 3, "all"): _mean(1.0)}  # one value: not compared
+    seats = [{"agent": "a", "players": 3, "route": "all", "seat": 1, "n": 90, "win_share": 0.4,
+              "ci95": [0.3, 0.5], "fair_share": 0.3333},
+             {"agent": "a", "players": 3, "route": "all", "seat": 2, "n": 90, "win_share": 0.3,
+              "ci95": [0.2, 0.4], "fair_share": 0.3333}]
+    section = players_section(wins, seats)
+    [camera] = section["buys"]
+    assert (camera["tile"], camera["fewer"], camera["more"], camera["difference"]) == ("camera", 2, 3, -1.0)
+    assert camera["resolved"] and camera["ci95"][1] < 0
+    assert section["first_seat"] == [{"agent": "a", "players": 3, "n": 90, "edge": 0.0667,
+                                      "ci95": [-0.0333, 0.1667]}]

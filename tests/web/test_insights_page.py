@@ -90,6 +90,7 @@ def test_the_page_draws_the_report_in_chromium(browser, corpus_folder, tmp_path)
         assert 1 <= walk_one.count() < every_walk
         assert {walk_one.nth(i).locator("td").nth(4).inner_text() for i in range(walk_one.count())} == {"1"}
         assert page.inner_text("#ranking").startswith("forest: ")
+        assert page.inner_text("#players").startswith("2 players: the first seat wins ")
         print(shot(page, str(tmp_path), "insights"))
         page.set_viewport_size({"width": 390, "height": 844})  # a phone
         page.wait_for_timeout(100)
