@@ -15,6 +15,7 @@ from advisor.cli.progress import Heartbeat
 from advisor.insights.corpus import DEFAULT_EXACT_NODES
 from advisor.insights.run import CorpusProgress, run_corpus
 from advisor.insights.store import CorpusKey
+from positions.kernel.routes import ROUTES
 
 
 @click.group("insights")
@@ -38,8 +39,9 @@ def _bar(total: int, initial: int) -> Any:
 @click.option("--games", type=click.IntRange(min=1), required=True, help="Games the corpus should hold.")
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
 @click.option("--route", default="meadows", show_default=True,
-              help="meadows, forest, mountains or 8 comma-separated kinds.")
-@click.option("--agent", default="ismcts:iterations=50", show_default=True,
+              help="meadows, forest, mountains, 8 comma-separated kinds, or all: the games shared out "
+                   "over the three routes, played in turn.")
+@click.option("--agent", default="ismcts", show_default=True,
               help="The agent spec every seat plays (an iterations budget keeps games reproducible).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seeds every game of the corpus.")
 @click.option("--workers", type=click.IntRange(1), default=None, help="Local processes [all cores].")
@@ -54,9 +56,10 @@ def run_command(games: int, players: int, route: str, agent: str, seed: int, wor
                 executor: str, counterfactual_every: int, exact_nodes: int, db: str) -> None:
     """Play the corpus's games up to GAMES, each stored as it ends; run it again to continue.
 
-    Example: refuge insights run --games 500 --players 2 --route forest --agent ismcts:iterations=50 --db corpus.sqlite
+    Example: refuge insights run --games 600 --players 2 --route all --agent ismcts --db corpus.sqlite
     """
-    key = CorpusKey(agent.strip(), players, route.strip(), seed, counterfactual_every, exact_nodes)
+    routes = tuple(ROUTES) if route.strip() == "all" else (route.strip(),)
+    keys = [CorpusKey(agent.strip(), players, name, seed, counterfactual_every, exact_nodes) for name in routes]
     address = parse_executor(executor)
     runner = Runner(workers or (1 if address else default_workers()), address,
                     on_wait=lambda line: click.echo(line, err=True))
@@ -69,7 +72,7 @@ def run_command(games: int, players: int, route: str, agent: str, seed: int, wor
         bar.update(1)
 
     try:
-        progress = run_corpus(db, key, games, functools.partial(run_tasks, runner), shown)
+        progress = run_corpus(db, keys, games, functools.partial(run_tasks, runner), shown)
     except KeyboardInterrupt:
         runner.abort()
         click.echo(f"stopped; the games finished so far are in {db} (run the command again to continue)",

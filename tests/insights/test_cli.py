@@ -65,3 +65,19 @@ def test_bad_input_is_one_line(tmp_path) -> None:
     route = runner.invoke(cli, ["insights", "run", "--games", "2", "--route", "beach",
                                 "--db", str(tmp_path / "x.sqlite")])
     assert route.exit_code == 1 and "unknown route 'beach'" in route.output
+
+
+def test_every_route_in_one_run_shares_the_games_out_in_turn(tmp_path) -> None:
+    db = str(tmp_path / "all.sqlite")
+    runner = CliRunner()
+    args = ["insights", "run", "--agent", "heuristic", "--route", "all", "--workers", "1", "--db", db]
+    first = runner.invoke(cli, [*args, "--games", "5"])
+    assert first.exit_code == 0 and first.output.startswith(f"5 of 5 games in {db} (0 kept, 5 played")
+    report = json.loads(runner.invoke(cli, ["insights", "report", "--db", db, "--json"]).stdout)
+    assert [(c["route"], c["games"]) for c in report["corpora"]] == [("meadows", 2), ("forest", 2), ("mountains", 1)]
+    more = runner.invoke(cli, [*args, "--games", "7"])
+    assert more.output.startswith(f"7 of 7 games in {db} (5 kept, 2 played")
+    # each route's share is that route's own corpus: the same key, the same games
+    alone = runner.invoke(cli, ["insights", "run", "--agent", "heuristic", "--route", "forest", "--workers", "1",
+                                "--games", "2", "--db", db])
+    assert alone.output.startswith(f"2 of 2 games in {db} (2 kept, 0 played")
