@@ -42,6 +42,11 @@ impl Game for State {
         }
     }
 
+    /// ⇄ one event of `rules.playout`: no legality check, no history fold.
+    fn play(&mut self, action: i32) {
+        crate::rules::play(self, action)
+    }
+
     fn sample_chance(&self, rng: &mut Rng) -> i32 {
         State::sample_chance(self, rng)
     }

@@ -34,6 +34,12 @@ pub trait Game: Clone {
     fn legal_actions(&self) -> Cow<'_, [i32]>;
     /// ⇄ `apply(action)`.
     fn apply(&mut self, action: i32);
+    /// ⇄ one event of `playout` (the rollout fast path): a sampled outcome or a legal decision,
+    /// played as `apply` plays it where a rollout can see; a game may skip what only the tree reads
+    /// (Refuge: the legality check and the history fold).
+    fn play(&mut self, action: i32) {
+        self.apply(action);
+    }
     /// ⇄ `sample_chance(rng)`.
     fn sample_chance(&self, rng: &mut Rng) -> i32;
     /// ⇄ `returns()`.
@@ -749,7 +755,7 @@ pub fn rollout<G: Game>(
         }
         if actor == CHANCE_PLAYER {
             let outcome = state.sample_chance(rng);
-            state.apply(outcome);
+            state.play(outcome);
             continue;
         }
         if let (Some(limit), Some(evaluator)) = (cutoff, helpers.evaluator) {
@@ -764,7 +770,7 @@ pub fn rollout<G: Game>(
                 legal[(rng.random() * legal.len() as f64) as usize]
             }
         };
-        state.apply(action);
+        state.play(action);
         decisions += 1;
     }
 }
