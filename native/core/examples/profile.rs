@@ -39,7 +39,8 @@ fn midgame() -> State {
     pos
 }
 
-/// `n` iterations of one tree with the agent's or the advisor's preset (benches/search.rs).
+/// `n` iterations of one tree with the agent's or the advisor's preset (benches/search.rs); a hash
+/// of the root statistics.
 fn search(advisor: bool, n: usize) -> i64 {
     let state = position();
     let model = model();
@@ -60,7 +61,12 @@ fn search(advisor: bool, n: usize) -> i64 {
     for _ in 0..n {
         tree.iterate().expect("the oracle answers natively");
     }
-    n as i64
+    // the root statistics' bits: a build that changes any result changes the checksum
+    let outcome = tree.outcome(n as u64);
+    let bits = outcome.sums.iter().fold(0u64, |h, &(action, visits, value, score, policy)| {
+        refuge_core::hash::fold(h, &[action as i64, visits as i64, value.to_bits() as i64, score.to_bits() as i64, policy.to_bits() as i64])
+    });
+    (bits >> 1) as i64
 }
 
 fn main() {

@@ -8,7 +8,7 @@
 
 use crate::catalogue::{PAW, STEP_VALUE, WORTH};
 use crate::rules::storms_to_hit;
-use crate::state::State;
+use crate::state::{State, MAX_PLAYERS};
 
 /// The win model's features (⇄ `learned.FEATURES`).
 pub const FEATURES: usize = 13;
@@ -58,6 +58,14 @@ fn walk_index(state: &State) -> usize {
 
 /// Every player's win-model features (⇄ `learned.feature_rows`).
 pub fn feature_rows(state: &State) -> Vec<[f64; FEATURES]> {
+    let mut rows = [[0.0; FEATURES]; MAX_PLAYERS];
+    write_feature_rows(state, &mut rows);
+    rows[..state.players].to_vec()
+}
+
+/// `feature_rows` written into the first `players` rows of `rows`, without allocating
+/// (⇄ `learned.feature_rows`).
+fn write_feature_rows(state: &State, rows: &mut [[f64; FEATURES]; MAX_PLAYERS]) {
     let players = state.players;
     let left = walks_left(state);
     let row = walk_index(state);
@@ -66,46 +74,49 @@ pub fn feature_rows(state: &State) -> Vec<[f64; FEATURES]> {
     let progress = f64::min(1.0, (state.walk + 1) as f64 / state.ruleset.walks as f64);
     let to_hit = storms_to_hit(state);
     let pressure = if to_hit > 1 { 1.0 / to_hit as f64 } else { 1.0 };
-    (0..players)
-        .map(|p| {
-            let best_other = (0..players).filter(|&q| q != p).map(|q| state.vp[q]).max().unwrap_or(0);
-            let vp = state.vp[p];
-            let lead = vp - best_other;
-            let path = state.paths[p].as_slice();
-            let bag = state.bags[p].as_slice();
-            let hand = state.hands[p].as_slice();
-            let aside = state.set_aside[p].as_slice();
-            let walking = state.walking[p];
-            let paws: i32 = if walking { path.iter().map(|&k| PAW[k as usize]).sum() } else { 0 };
-            let bag_sum = worth_sum(worth, bag);
-            let projection = projected_score(vp, paws, left, bag_sum, bag.len());
-            let hand_sum = worth_sum(worth, hand);
-            let owned = bag.len() + path.len() + hand.len() + aside.len() + state.owned_storms[p] as usize;
-            let owned_worth =
-                (bag_sum + worth_sum(worth, path) + hand_sum + worth_sum(worth, aside)) / owned.max(1) as f64;
-            [
-                vp as f64,
-                lead as f64,
-                lead as f64 * progress,
-                paws as f64,
-                paws as f64 * pressure,
-                if walking { path.len() as f64 * pressure } else { 0.0 },
-                left as f64 * owned_worth,
-                owned_worth,
-                state.steps[p] as f64 * step_value,
-                projection,
-                projection * progress,
-                if walking { 1.0 } else { 0.0 },
-                hand_sum,
-            ]
-        })
-        .collect()
+    for (p, out) in rows[..players].iter_mut().enumerate() {
+        let best_other = (0..players).filter(|&q| q != p).map(|q| state.vp[q]).max().unwrap_or(0);
+        let vp = state.vp[p];
+        let lead = vp - best_other;
+        let path = state.paths[p].as_slice();
+        let bag = state.bags[p].as_slice();
+        let hand = state.hands[p].as_slice();
+        let aside = state.set_aside[p].as_slice();
+        let walking = state.walking[p];
+        let paws: i32 = if walking { path.iter().map(|&k| PAW[k as usize]).sum() } else { 0 };
+        let bag_sum = worth_sum(worth, bag);
+        let projection = projected_score(vp, paws, left, bag_sum, bag.len());
+        let hand_sum = worth_sum(worth, hand);
+        let owned = bag.len() + path.len() + hand.len() + aside.len() + state.owned_storms[p] as usize;
+        let owned_worth =
+            (bag_sum + worth_sum(worth, path) + hand_sum + worth_sum(worth, aside)) / owned.max(1) as f64;
+        *out = [
+            vp as f64,
+            lead as f64,
+            lead as f64 * progress,
+            paws as f64,
+            paws as f64 * pressure,
+            if walking { path.len() as f64 * pressure } else { 0.0 },
+            left as f64 * owned_worth,
+            owned_worth,
+            state.steps[p] as f64 * step_value,
+            projection,
+            projection * progress,
+            if walking { 1.0 } else { 0.0 },
+            hand_sum,
+        ];
+    }
 }
 
-/// Shares proportional to `exp(logit)`, summing to 1 (⇄ `learned.softmax`).
+/// Shares proportional to `exp(logit)`, summing to 1, of one logit per player (⇄ `learned.softmax`).
 pub fn softmax(logits: &[f64]) -> Vec<f64> {
+    assert!(logits.len() <= MAX_PLAYERS, "a logit per player");
     let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let weights: Vec<f64> = logits.iter().map(|x| (x - top).exp()).collect();
+    let mut weights = [0.0; MAX_PLAYERS];
+    for (w, x) in weights.iter_mut().zip(logits) {
+        *w = (x - top).exp();
+    }
+    let weights = &weights[..logits.len()];
     let total = weights.iter().fold(0.0, |sum, w| sum + w);
     weights.iter().map(|w| w / total).collect()
 }
@@ -118,11 +129,16 @@ fn dot(weights: &[f64], row: &[f64]) -> f64 {
 /// (win share per player, projected final score per player) at a cut-off
 /// (⇄ `learned.LearnedEvaluator.evaluate` with a summary model).
 pub fn evaluate(model: &Model, state: &State) -> (Vec<f64>, Vec<f64>) {
-    let rows = feature_rows(state);
-    let logits: Vec<f64> = rows.iter().map(|row| dot(&model.win, row)).collect();
+    let mut rows = [[0.0; FEATURES]; MAX_PLAYERS];
+    write_feature_rows(state, &mut rows);
+    let rows = &rows[..state.players];
+    let mut logits = [0.0; MAX_PLAYERS];
+    for (logit, row) in logits.iter_mut().zip(rows) {
+        *logit = dot(&model.win, row);
+    }
     let tail = model.score[SCORE_FEATURES - 2] * walks_left(state) as f64 + model.score[SCORE_FEATURES - 1];
     let scores = rows.iter().map(|row| dot(&model.score, row) + tail).collect();
-    (softmax(&logits), scores)
+    (softmax(&logits[..rows.len()]), scores)
 }
 
 #[cfg(test)]

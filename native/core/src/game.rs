@@ -3,6 +3,8 @@
 //! two presets (⇄ `advisor/players/agents.py`, `bots.advisor_request`): the heuristic rollout
 //! policy and prior and the learned cut-off evaluator (the exact-endgame oracle: `endgames`).
 
+use std::borrow::Cow;
+
 use crate::evaluator::{self, Model};
 use crate::heuristic::Heuristic;
 use crate::ismcts::{Evaluator, Game, Policy, Values};
@@ -24,8 +26,13 @@ impl Game for State {
         State::is_simultaneous(self)
     }
 
-    fn legal_actions(&self) -> Vec<i32> {
-        State::legal_actions(self)
+    /// ⇄ `Position.legal_actions`: a decision's are borrowed from the state.
+    fn legal_actions(&self) -> Cow<'_, [i32]> {
+        if self.is_chance() {
+            Cow::Owned(State::legal_actions(self))
+        } else {
+            Cow::Borrowed(self.decisions())
+        }
     }
 
     /// ⇄ `Position.apply`; the tree plays only legal actions, so an illegal one is a bug.
@@ -33,6 +40,11 @@ impl Game for State {
         if let Err(error) = State::apply(self, action) {
             panic!("search: the tree played an illegal action {action}: {error:?}");
         }
+    }
+
+    /// ⇄ one event of `rules.playout`: no legality check, no history fold.
+    fn play(&mut self, action: i32) {
+        crate::rules::play(self, action)
     }
 
     fn sample_chance(&self, rng: &mut Rng) -> i32 {

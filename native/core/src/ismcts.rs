@@ -8,11 +8,12 @@
 //! draws (native/SEARCH.md), and every float is computed in Python's order, so the root statistics
 //! are equal to the Python search's bit for bit.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
 use std::hash::Hash;
 use std::time::{Duration, Instant};
 
 use crate::rng::Rng;
+use crate::tree_hash::TreeMap;
 
 /// `current_player()` at a chance event (⇄ `protocol.CHANCE_PLAYER`).
 pub const CHANCE_PLAYER: i32 = -1;
@@ -29,10 +30,16 @@ pub trait Game: Clone {
     fn current_player(&self) -> i32;
     /// ⇄ `is_simultaneous()`.
     fn is_simultaneous(&self) -> bool;
-    /// ⇄ `legal_actions()` at a decision, in the game's order.
-    fn legal_actions(&self) -> Vec<i32>;
+    /// ⇄ `legal_actions()` at a decision, in the game's order (borrowed where the game keeps them).
+    fn legal_actions(&self) -> Cow<'_, [i32]>;
     /// ⇄ `apply(action)`.
     fn apply(&mut self, action: i32);
+    /// ⇄ one event of `playout` (the rollout fast path): a sampled outcome or a legal decision,
+    /// played as `apply` plays it where a rollout can see; a game may skip what only the tree reads
+    /// (Refuge: the legality check and the history fold).
+    fn play(&mut self, action: i32) {
+        self.apply(action);
+    }
     /// ⇄ `sample_chance(rng)`.
     fn sample_chance(&self, rng: &mut Rng) -> i32;
     /// ⇄ `returns()`.
@@ -189,6 +196,17 @@ impl Node {
             }
         }
     }
+
+    /// [`Node::edge`] for the `i`-th legal action: a node's edges are usually its legal actions in
+    /// the game's order, so the `i`-th edge is tried first (an action has one edge: the same index)
+    /// (⇄ `ismcts._edge`).
+    #[inline]
+    fn edge_at(&mut self, i: usize, action: i32) -> usize {
+        match self.edges.get(i) {
+            Some((a, _)) if *a == action => i,
+            _ => self.edge(action),
+        }
+    }
 }
 
 /// A node's edges: (action, statistics) in the order first met.
@@ -199,7 +217,7 @@ type Edges = Vec<(i32, EdgeStats)>;
 /// stopped as [`Unsupported`] so that the Python search can run it from the same table.
 #[derive(Clone, Debug)]
 pub struct Table<K> {
-    index: HashMap<(i32, K), usize>,
+    index: TreeMap<(i32, K), usize>,
     nodes: Vec<Node>,
     keys: Vec<(i32, K)>,
     /// The current search (1, 2, ...).
@@ -210,7 +228,7 @@ pub struct Table<K> {
 
 impl<K: Hash + Eq + Clone> Default for Table<K> {
     fn default() -> Self {
-        Table { index: HashMap::new(), nodes: Vec::new(), keys: Vec::new(), search: 0, journal: (0, Vec::new()) }
+        Table { index: TreeMap::default(), nodes: Vec::new(), keys: Vec::new(), search: 0, journal: (0, Vec::new()) }
     }
 }
 
@@ -282,7 +300,7 @@ pub type Walked = Vec<((usize, i32), Vec<(usize, u64)>)>;
 /// The edges walked while they grow: [`Walked`] and where each start sits in it (⇄ `Tree.edges`).
 #[derive(Clone, Debug, Default)]
 struct Following {
-    index: HashMap<(usize, i32), usize>,
+    index: TreeMap<(usize, i32), usize>,
     walked: Walked,
 }
 
@@ -485,7 +503,7 @@ impl<'a, G: Game> Tree<'a, G> {
         if self.widening != 0.0 && !above && legal.len() > 1 {
             let rollout = self.helpers.rollout.expect("widening needs a rollout policy");
             let guide = rollout.choose(state, &mut self.rng);
-            legal = widened_actions(&legal, &self.table.nodes[node], self.widening, guide);
+            legal = Cow::Owned(widened_actions(&legal, &self.table.nodes[node], self.widening, guide));
         }
         let search = self.table.search;
         let node = &mut self.table.nodes[node];
@@ -737,7 +755,7 @@ pub fn rollout<G: Game>(
         }
         if actor == CHANCE_PLAYER {
             let outcome = state.sample_chance(rng);
-            state.apply(outcome);
+            state.play(outcome);
             continue;
         }
         if let (Some(limit), Some(evaluator)) = (cutoff, helpers.evaluator) {
@@ -752,7 +770,7 @@ pub fn rollout<G: Game>(
                 legal[(rng.random() * legal.len() as f64) as usize]
             }
         };
-        state.apply(action);
+        state.play(action);
         decisions += 1;
     }
 }
@@ -768,8 +786,8 @@ pub fn widened_actions(legal: &[i32], node: &Node, widening: f64, guide: i32) ->
 /// Round robin: the least visited legal action, first in the game's order (⇄ `ismcts._least_visited`).
 fn least_visited(node: &mut Node, legal: &[i32]) -> (usize, i32) {
     let mut chosen: Option<(usize, i32)> = None;
-    for &candidate in legal {
-        let edge = node.edge(candidate);
+    for (i, &candidate) in legal.iter().enumerate() {
+        let edge = node.edge_at(i, candidate);
         node.edges[edge].1.availability += 1;
         let fewer = match chosen {
             None => true,
@@ -784,7 +802,8 @@ fn least_visited(node: &mut Node, legal: &[i32]) -> (usize, i32) {
 
 /// UCT over the availability counts: the prior's untried favourite, then a uniform pick among
 /// untried actions (reservoir sampling), then the best mean plus exploration plus bias
-/// (⇄ `ismcts._uct`).
+/// (⇄ `ismcts._uct`). An availability's logarithm is kept for the next edge, which mostly has the
+/// same availability (the same `ln` of the same number: the same bits).
 fn uct(
     node: &mut Node,
     legal: &[i32],
@@ -797,8 +816,9 @@ fn uct(
     let mut best = f64::NEG_INFINITY;
     let mut untried = 0u64;
     let mut pinned = false;
-    for &candidate in legal {
-        let edge = node.edge(candidate);
+    let mut log: Option<(u64, f64)> = None;
+    for (i, &candidate) in legal.iter().enumerate() {
+        let edge = node.edge_at(i, candidate);
         let stats = &mut node.edges[edge].1;
         stats.availability += 1;
         let visits = stats.visits;
@@ -816,7 +836,15 @@ fn uct(
             }
         } else if best != f64::INFINITY {
             let n = visits as f64;
-            let mut value = stats.value_sum / n + c * ((stats.availability as f64).ln() / n).sqrt();
+            let ln = match log {
+                Some((availability, ln)) if availability == stats.availability => ln,
+                _ => {
+                    let ln = (stats.availability as f64).ln();
+                    log = Some((stats.availability, ln));
+                    ln
+                }
+            };
+            let mut value = stats.value_sum / n + c * (ln / n).sqrt();
             if Some(candidate) == favourite {
                 value += prior_weight / (visits + 1) as f64;
             }
@@ -839,7 +867,7 @@ fn matched(
     favourite: Option<i32>,
     rng: &mut Rng,
 ) -> (usize, i32, Mix) {
-    let edges: Vec<usize> = legal.iter().map(|&a| node.edge(a)).collect();
+    let edges: Vec<usize> = legal.iter().enumerate().map(|(i, &a)| node.edge_at(i, a)).collect();
     let k = edges.len();
     let regret = |i: usize| node.edges[edges[i]].1.regret;
     let weights: Vec<f64> = if exp3 {
@@ -915,7 +943,7 @@ mod tests {
             if self.over { TERMINAL_PLAYER } else if self.rolling { CHANCE_PLAYER } else { 0 }
         }
         fn is_simultaneous(&self) -> bool { false }
-        fn legal_actions(&self) -> Vec<i32> { vec![STOP, ROLL] }
+        fn legal_actions(&self) -> Cow<'_, [i32]> { Cow::Borrowed(&[STOP, ROLL]) }
         fn apply(&mut self, action: i32) {
             if self.rolling {
                 let face = action - 10;
@@ -956,7 +984,7 @@ mod tests {
             if self.picks[0] < 0 { 0 } else if self.picks[1] < 0 { 1 } else { TERMINAL_PLAYER }
         }
         fn is_simultaneous(&self) -> bool { self.picks[1] < 0 }
-        fn legal_actions(&self) -> Vec<i32> { vec![0, 1] }
+        fn legal_actions(&self) -> Cow<'_, [i32]> { Cow::Borrowed(&[0, 1]) }
         fn apply(&mut self, action: i32) {
             let seat = self.current_player() as usize;
             self.picks[seat] = action;

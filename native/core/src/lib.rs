@@ -26,6 +26,7 @@ pub mod solver;
 pub mod solver_key;
 pub mod state;
 pub mod tiles;
+pub mod tree_hash;
 
 pub use heuristic::{heuristic_choice, Heuristic};
 pub use rng::Rng;

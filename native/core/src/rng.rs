@@ -82,7 +82,9 @@ impl Rng {
         Rng { mt, index: N }
     }
 
-    /// The next 32-bit output (CPython `genrand_uint32`).
+    /// The next 32-bit output (CPython `genrand_uint32`); inlined, the twist of every 624th call
+    /// kept out of line.
+    #[inline]
     pub fn next_u32(&mut self) -> u32 {
         if self.index >= N {
             self.twist();
@@ -95,6 +97,8 @@ impl Rng {
         y ^ (y >> 18)
     }
 
+    /// The next 624 words of the state (CPython `genrand_uint32`'s refill).
+    #[inline(never)]
     fn twist(&mut self) {
         let mt = &mut self.mt;
         let mag = |y: u32| if y & 1 == 1 { MATRIX_A } else { 0 };

@@ -1013,20 +1013,31 @@ pub enum Playout<'a> {
 /// `playout` (with `policy=None` or a `HeuristicPolicy`).
 pub fn playout(pos: &mut State, rng: &mut Rng, policy: Playout<'_>) {
     loop {
-        let phase = pos.phase;
-        if is_chance_phase(phase) {
-            let outcome = sample_chance(pos, rng);
-            chance_event(pos, phase, outcome).expect("a sampled outcome is legal");
-        } else if phase == OVER {
+        let action = if pos.is_chance() {
+            sample_chance(pos, rng)
+        } else if pos.phase == OVER {
             return;
         } else {
-            let action = match policy {
+            match policy {
                 Playout::Random => pos.legal.as_slice()[rng.below(pos.legal.len())],
                 Playout::Heuristic(h) => h.choose(pos, rng),
-            };
-            debug_assert!(pos.legal.contains(action));
-            decide(pos, phase, action);
-        }
+            }
+        };
+        play(pos, action);
+    }
+}
+
+/// One event of `playout`: a sampled chance outcome or a policy's legal decision carried out
+/// without the legality check and the history fold (no rule reads the history: only the
+/// information-set key does, and a rollout asks none). Python twin: one step of `playout`.
+#[inline]
+pub fn play(pos: &mut State, action: Action) {
+    let phase = pos.phase;
+    if is_chance_phase(phase) {
+        chance_event(pos, phase, action).expect("a sampled outcome is legal");
+    } else {
+        debug_assert!(pos.legal.contains(action));
+        decide(pos, phase, action);
     }
 }
 
