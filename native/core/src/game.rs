@@ -35,7 +35,7 @@ impl Game for State {
         }
     }
 
-    fn sample_chance(&self, rng: &mut Rng) -> i32 {
+    fn sample_chance(&mut self, rng: &mut Rng) -> i32 {
         State::sample_chance(self, rng)
     }
 
