@@ -10,11 +10,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from advisor.players.agents import ChanceStreams, Foresees, make_agent
-from advisor.players.games import DealStreams, GameLoop, deal_seed, play_game, rotation
+from advisor.players.games import DealStreams, GameLoop, deal_seed, derive_seed, play_game, rotation
 from advisor.players.omniscient import Foreseen, OmniscientAgent
 from advisor.players.specs import AgentSpecError
 from positions.kernel.actions import Action
 from positions.kernel.position import Position
+from positions.kernel.view import seat_view
 from search.ismcts import Tree, search
 from search.request import SearchRequest
 
@@ -79,6 +80,30 @@ def test_the_loop_hands_the_future_without_drawing_from_its_own_streams(turn: in
     replayed = play_game([replayers[a] for a in seats], "meadows", seed)
     assert omniscient.handed and replayed.events == foreseen.events
     assert [type(p) for p, _, _ in omniscient.handed] == [Position] * len(omniscient.handed)
+
+
+def test_a_game_between_ordinary_agents_is_the_loop_as_documented() -> None:
+    """No agent foresees: chance from the deal's streams, each decision with a choice from the seat's
+    agent on its seat view with the seat's own stream, event for event (the hook changes nothing)."""
+    seed = deal_seed(6, 3)
+    agents: list[Any] = [make_agent("ismcts:iterations=12"), make_agent("greedy"), make_agent("heuristic")]
+    played = play_game(agents, "forest", seed).events
+    streams = DealStreams(seed, 3)
+    rngs = [random.Random(derive_seed(seed, "agent", seat)) for seat in range(3)]
+    agents = [make_agent("ismcts:iterations=12"), make_agent("greedy"), make_agent("heuristic")]
+    pos = Position.new_game(3, "forest")
+    by_hand: list[Action] = []
+    while not pos.is_terminal():
+        actor = pos.current_player()
+        if actor < 0:
+            action = streams.sample(pos)
+        elif len(pos.legal_actions()) == 1:
+            action = pos.legal_actions()[0]
+        else:
+            action = agents[actor].choose(seat_view(pos, actor, rngs[actor]), rngs[actor])
+        by_hand.append(action)
+        pos.apply(action)
+    assert by_hand == played
 
 
 def test_the_future_handed_is_the_game_that_follows() -> None:
@@ -194,7 +219,8 @@ def test_a_foreseen_copy_draws_alone() -> None:
     assert not world.is_terminal() and twin.is_terminal()
 
 
-def test_the_search_is_the_ordinary_one_on_the_foreseen_position() -> None:
+def test_the_search_is_the_ordinary_one_on_the_foreseen_position(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REFUGE_BACKEND", "python")  # the reference (the native twin: tests/native/)
     pos, streams = _random_line(2, "meadows", 9, 6)
     result = search(Foreseen.of(pos, streams), SearchRequest.of(iterations=40, oracle=None, seed=3))
     assert result.chosen in pos.legal_actions()
