@@ -112,6 +112,10 @@ def test_an_oracle_or_bad_streams_are_refused_in_one_line() -> None:
         refuge_native.search(ints, [(1, 10, None)], streams=states[:3], **common)
     with pytest.raises(ValueError, match="search: stream 0 is not a Mersenne Twister state"):
         refuge_native.search(ints, [(1, 10, None)], streams=[(states[0][0][:5], 0), *states[1:]], **common)
+    hidden = Position.from_ints(ints)
+    hidden.hidden_bags = (1,)
+    with pytest.raises(ValueError, match="search: with streams no bag may be hidden"):
+        refuge_native.search(hidden.to_ints(), [(1, 10, None)], streams=states, **common)
 
 
 def test_a_game_of_the_omniscient_agent_is_the_same_on_both_backends(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -193,6 +193,7 @@ where
 }
 
 impl Searched for State {
+    /// The request's exact endgames (⇄ `ExactEndgames.exact_value` at the leaves).
     fn oracle<'o>(oracle: Option<&'o SearchOracle<'o>>) -> Option<&'o dyn Oracle<State>> {
         oracle.map(|o| o as _)
     }
@@ -392,7 +393,8 @@ fn search(
 }
 
 /// Every tree of `jobs` grown from `shared`'s decisions: on `table` and/or reporting to `progress`
-/// when given (one tree), else each on a fresh table, in threads (the rest of `search`).
+/// when given (one tree), else each on a fresh table, in threads (the rest of `search`). Python
+/// twin: the workers' `search.ismcts.run_tree` calls of `search.ismcts.search`.
 fn grow_trees<G: Searched>(
     py: Python<'_>,
     shared: &Shared<G>,
