@@ -247,3 +247,14 @@ def test_on_a_seat_view_alone_it_refuses_to_play() -> None:
     pos, _ = _random_line(2, "meadows", 5, 3)
     with pytest.raises(AgentSpecError, match="only in the game loop"):
         make_agent(TINY).choose(pos, random.Random(0))
+
+
+def test_no_engine_serves_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """An engine is told only its seat's view: ``refuge engine --agent omniscient:...`` refuses at once."""
+    from advisor.players.engine import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--agent", TINY])
+    assert stopped.value.code == 1
+    error = capsys.readouterr().err
+    assert error.startswith(f"error: {TINY!r} sees the deal's future") and error.count("\n") == 1
