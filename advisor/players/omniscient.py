@@ -31,7 +31,9 @@ OMNISCIENT_OPTIONS = tuple(option for option in ISMCTS_OPTIONS if option != "exa
 
 class Foreseen(Position):
     """A position whose chance is foreseen: drawn from its own copy of the deal's streams, never
-    from the search's stream (a ``search.protocol.Game``; copies copy the streams)."""
+    from the search's stream (a ``search.protocol.Game``; copies copy the streams). Its
+    ``chance_outcomes`` still lists every outcome the rules allow: the search never asks, and the
+    exact solver, which would, has no place here."""
 
     __slots__ = ("streams",)
 
