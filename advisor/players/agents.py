@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from typing import TYPE_CHECKING, Any, Callable, Hashable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Protocol, runtime_checkable
 
 from advisor.players.specs import AgentSpec, AgentSpecError, parse_agent_spec
 from positions import Position
@@ -29,6 +29,33 @@ class Agent(Protocol):
 
     def choose(self, position: Position, rng: random.Random) -> Action:
         """A legal action for ``position.current_player()``; all randomness from `rng`."""
+        ...
+
+
+class ChanceStreams(Protocol):
+    """The chance of one deal as the game loop draws it (``games.DealStreams``)."""
+
+    def stream(self, position: Position) -> random.Random:
+        """The stream that decides the pending chance event of `position`."""
+        ...
+
+    def copy(self) -> "ChanceStreams":
+        """Independent streams at the same states."""
+        ...
+
+    def states(self) -> list[tuple[list[int], int]]:
+        """Every stream's Mersenne Twister state (its 624 words and its index), in a fixed order."""
+        ...
+
+
+@runtime_checkable
+class Foresees(Protocol):
+    """An agent that sees the deal's future (the omniscient agent, ``advisor.players.omniscient``):
+    the game loop hands it the whole position and a copy of the chance streams, not a seat's view."""
+
+    def choose_foreseen(self, position: Position, streams: ChanceStreams, rng: random.Random) -> Action:
+        """A legal action for ``position.current_player()``, knowing every chance outcome to come:
+        they are what `streams` will draw (its own copy: drawing from it changes nothing else)."""
         ...
 
 
@@ -116,9 +143,9 @@ class SearchAgent:
 
 AgentFactory = Callable[[AgentSpec], Agent]
 _KINDS: dict[str, AgentFactory] = {}
-PLUGINS = {"openspiel-ismcts": "advisor.openspiel.agent"}
-"""Agent kinds provided by packages above this one, by the module that registers them when imported
-(by name, so the registry never imports its plug-ins)."""
+PLUGINS = {"openspiel-ismcts": "advisor.openspiel.agent", "omniscient": "advisor.players.omniscient"}
+"""Agent kinds provided by modules that import this one, by the module that registers them when
+imported (by name, so the registry never imports its plug-ins)."""
 
 
 def register_agent_kind(kind: str, factory: AgentFactory) -> None:
@@ -140,37 +167,47 @@ ISMCTS_OPTIONS = ("iterations", "seconds", "workers", "exploration", "rollout", 
 """What an ``ismcts:`` spec may set: the limit, and changes to the agent's preset (docs/search.md)."""
 
 
-def _choice(option: str, value: object, table: dict[str, Any]) -> Any:
+def _choice(kind: str, option: str, value: object, table: dict[str, Any]) -> Any:
     """The entry of `table` an option's value names, or the one-line refusal."""
     if value not in table:
-        raise AgentSpecError(f"ismcts: unknown {option} {value!r} (expected {' or '.join(table)})")
+        raise AgentSpecError(f"{kind}: unknown {option} {value!r} (expected {' or '.join(table)})")
     return table[value]
 
 
-def _flag(option: str, value: object) -> bool:
+def _flag(kind: str, option: str, value: object) -> bool:
     """A 0-or-1 option's value, or the one-line refusal."""
     if value not in (0, 1) or isinstance(value, bool):
-        raise AgentSpecError(f"ismcts: {option} must be 0 or 1, got {value!r}")
+        raise AgentSpecError(f"{kind}: {option} must be 0 or 1, got {value!r}")
     return bool(value)
 
 
 def _ismcts(spec: AgentSpec) -> Agent:
     """The search agent an ``ismcts:`` spec names: the agent's preset with the spec's changes."""
+    request, reuse = search_spec(spec, ISMCTS_OPTIONS)
+    return SearchAgent(spec.text or spec.kind, request.limit, request.config, reuse)
+
+
+def search_spec(spec: AgentSpec, options: tuple[str, ...],
+                defaults: dict[str, object] | None = None) -> tuple[SearchRequest, bool | None]:
+    """The search request and tree reuse (``None``: the agent's default) a search agent's spec
+    names: the agent's preset with `defaults`, then the spec's changes (among `options`, a subset
+    of :data:`ISMCTS_OPTIONS`); refusals name the spec's kind."""
     from advisor.players.bots import DEFAULT_ROLLOUT, HeuristicEvaluator, random_bot
     from advisor.players.learned import LearnedEvaluator
     from advisor.players.presets import AGENT_ROOT_NODES, DEFAULT_CUTOFF, agent_config
     from advisor.players.tablebase import ExactEndgames
 
-    unknown = set(spec.params) - set(ISMCTS_OPTIONS)
+    kind = spec.kind
+    unknown = set(spec.params) - set(options)
     if unknown:
-        raise AgentSpecError(f"ismcts: unknown parameter {sorted(unknown)[0]!r} "
-                             f"(expected {', '.join(sorted(ISMCTS_OPTIONS))})")
-    params = dict(spec.params)
+        raise AgentSpecError(f"{kind}: unknown parameter {sorted(unknown)[0]!r} "
+                             f"(expected {', '.join(sorted(options))})")
+    params = {**(defaults or {}), **spec.params}
     if "iterations" not in params and "seconds" not in params:
         params["iterations"] = 1000
     changes: dict[str, Any] = {}
     if "prior_weight" in params and params.get("prior", "heuristic") == "none":
-        raise AgentSpecError(f"ismcts: prior_weight needs prior=heuristic, got {spec.text!r}")
+        raise AgentSpecError(f"{kind}: prior_weight needs prior=heuristic, got {spec.text!r}")
     for option, field, table in (
             ("rollout", "rollout", {"heuristic": DEFAULT_ROLLOUT, "random": random_bot()}),
             ("prior", "prior", {"heuristic": DEFAULT_ROLLOUT, "none": None}),
@@ -178,7 +215,7 @@ def _ismcts(spec: AgentSpec) -> Agent:
             ("evaluator", "evaluator", {"learned": LearnedEvaluator, "heuristic": HeuristicEvaluator,
                                         "rollout": None})):
         if option in params:
-            changes[field] = _choice(option, params[option], table)
+            changes[field] = _choice(kind, option, params[option], table)
     if changes.get("oracle") == "endgames":
         changes["oracle"] = ExactEndgames(AGENT_ROOT_NODES, shared=False)
     if "evaluator" in changes:
@@ -188,21 +225,20 @@ def _ismcts(spec: AgentSpec) -> Agent:
     cutoff = params.get("cutoff")
     if cutoff is not None:
         if not isinstance(cutoff, int) or isinstance(cutoff, bool):
-            raise AgentSpecError(f"ismcts: cutoff must be an int >= 0, got {cutoff!r}")
+            raise AgentSpecError(f"{kind}: cutoff must be an int >= 0, got {cutoff!r}")
         if "evaluator" in changes and changes["evaluator"] is None:
-            raise AgentSpecError(f"ismcts: cutoff={cutoff} needs an evaluator for the cut-off rollouts "
+            raise AgentSpecError(f"{kind}: cutoff={cutoff} needs an evaluator for the cut-off rollouts "
                                  "(evaluator=learned or heuristic), not evaluator=rollout")
         changes["rollout_cutoff"] = cutoff
     for option in ("exploration", "prior_weight"):
         if option in params:
             changes[option] = params[option]
     if "step_root" in params:
-        changes["step_root"] = _flag("step_root", params["step_root"])
-    reuse = _flag("reuse", params["reuse"]) if "reuse" in params else None
+        changes["step_root"] = _flag(kind, "step_root", params["step_root"])
+    reuse = _flag(kind, "reuse", params["reuse"]) if "reuse" in params else None
     try:
         changes.update({k: params[k] for k in LIMIT_FIELDS if k in params})
-        request = SearchRequest.of(agent_config(), **changes)
-        return SearchAgent(spec.text or "ismcts", request.limit, request.config, reuse)
+        return SearchRequest.of(agent_config(), **changes), reuse
     except ValueError as error:
         raise AgentSpecError(f"agent spec {spec.text!r}: {error}") from None
 

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import IO, Callable, Iterator, Sequence
 
-from advisor.players.agents import Agent, SearchAgent, make_agent
+from advisor.players.agents import Agent, Foresees, SearchAgent, make_agent
 from advisor.players.processes import kill_group, start_guarded
-from advisor.players.specs import AgentSpec, parse_agent_spec
+from advisor.players.specs import AgentSpec, AgentSpecError, parse_agent_spec
 from positions import RULES_VERSION, RefugeError
 from positions.kernel.actions import Action, action_from_code, parse_action
 from positions.errors import InvalidActionError, MalformedFileError
@@ -666,6 +666,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         spec = parse_agent_spec(spec_text)
         agent = make_agent(spec)
+        if isinstance(agent, Foresees):
+            raise AgentSpecError(f"{spec_text!r} sees the deal's future, which no engine is told: it plays "
+                                 "only in the game loop (arena, selfplay)")
     except RefugeError as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(1)

@@ -4,7 +4,9 @@ Self-play, the arena, the evaluator's training games, the endgame generator, `re
 scripts all play through :class:`GameLoop`: chance from the deal's :class:`DealStreams`, each seat's
 decisions from that seat's own stream, every agent handed :func:`positions.kernel.view.seat_view` of the
 position, and a forced decision (a single legal action) played without asking. So the same deal and
-the same agents in the same seats give the same game, event for event, in every tool.
+the same agents in the same seats give the same game, event for event, in every tool. An agent that
+foresees (:class:`~advisor.players.agents.Foresees`, the omniscient agent: the skill ceiling) is handed
+the whole position and a copy of the deal's streams instead; the loop's own streams are untouched.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import random
 import time
 from typing import Callable, Iterator, NamedTuple, Sequence
 
-from advisor.players.agents import Agent
+from advisor.players.agents import Agent, Foresees
 from advisor.players.narration import step_of
 from positions.kernel import phases
 from positions.kernel.actions import Action
@@ -58,6 +60,30 @@ class DealStreams:
     def sample(self, position: Position) -> Action:
         """The pending chance event's outcome, drawn from its stream."""
         return position.sample_chance(self.stream(position))
+
+    def copy(self) -> "DealStreams":
+        """Independent streams at the same states: drawing from the copy leaves these as they are."""
+        other = DealStreams.__new__(DealStreams)
+        other.seats = [_copied(stream) for stream in self.seats]
+        other.weather = _copied(self.weather)
+        other.tiebreak = _copied(self.tiebreak)
+        return other
+
+    def states(self) -> list[tuple[list[int], int]]:
+        """Every stream's Mersenne Twister state, seats in order, then weather, then tie-breaks:
+        its 624 words and its index (``random.getstate()[1]``), as the native core takes them."""
+        states = []
+        for stream in (*self.seats, self.weather, self.tiebreak):
+            internal = stream.getstate()[1]
+            states.append((list(internal[:-1]), internal[-1]))
+        return states
+
+
+def _copied(stream: random.Random) -> random.Random:
+    """A new stream at `stream`'s state (``__new__``: no seeding from the system's entropy)."""
+    other = random.Random.__new__(random.Random)
+    other.setstate(stream.getstate())
+    return other
 
 
 class Decision(NamedTuple):
@@ -126,10 +152,13 @@ class GameLoop:
         legal = pos.legal_actions()
         if len(legal) == 1:
             return Decision(actor, legal[0], False, 0.0)
-        rng = self.agent_rngs[actor]
-        view = seat_view(pos, actor, rng)
+        agent, rng = self.agents[actor], self.agent_rngs[actor]
+        view = seat_view(pos, actor, rng)  # drawn for every agent: its stream is then where any agent's is
         began = time.perf_counter()
-        action = self.agents[actor].choose(view, rng)
+        if isinstance(agent, Foresees):
+            action = agent.choose_foreseen(pos.copy(), self.streams.copy(), rng)
+        else:
+            action = agent.choose(view, rng)
         return Decision(actor, action, True, time.perf_counter() - began)
 
     def play(self, decision: Decision) -> Event:

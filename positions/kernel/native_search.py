@@ -108,7 +108,8 @@ def _hooked(progress: Report, progress_every: int) -> dict[str, Any]:
 
 def search(position: Encodable, requests: Sequence[Any], seeds: Sequence[int], budgets: Sequence[int | None],
            table: Any = None, also: Sequence[Encodable] = (), pinned: dict[int, int] | None = None,
-           progress: Report | None = None, progress_every: int = 64) -> list[NativeTree] | None:
+           progress: Report | None = None, progress_every: int = 64,
+           streams: Sequence[tuple[list[int], int]] | None = None) -> list[NativeTree] | None:
     """Trees grown natively from `position`, one per worker: worker i with ``requests[i]`` (the
     same search but for its own oracle), the stream ``Random(seeds[i])`` and ``budgets[i]``
     iterations and/or ``request.seconds``; every worker's ``search.ismcts.run_tree`` root
@@ -119,6 +120,9 @@ def search(position: Encodable, requests: Sequence[Any], seeds: Sequence[int], b
     `progress_every` iterations (``search.ismcts.run_tree``'s ``on_progress``; an exception it
     raises stops the search and is raised here). With `also` (the later decisions of the same
     simultaneous step) and `pinned` (decision index -> action), the trees of ``search_step``.
+    With `streams` (every chance stream's Mersenne Twister state: words and index) chance is drawn
+    from them, not from the tree's stream: the omniscient agent's foreseen future
+    (``advisor.players.omniscient.Foreseen``).
 
     The caller has checked :func:`unsupported`.
     """
@@ -135,7 +139,8 @@ def search(position: Encodable, requests: Sequence[Any], seeds: Sequence[int], b
         cutoff=cutoff, uniform_root=request.root_selection == "uniform", step_root=request.step_root,
         simultaneous=request.simultaneous, mixing=float(request.mixing), rollout=_heuristic(request.rollout),
         prior=_heuristic(request.prior), evaluator=None if evaluator is None else (list(evaluator[0]), list(evaluator[1])),
-        table=table, keep_tree=bool(request.keep_tree), **({} if progress is None else _hooked(progress, progress_every)))
+        table=table, keep_tree=bool(request.keep_tree), **({} if progress is None else _hooked(progress, progress_every)),
+        **({} if streams is None else {"streams": list(streams)}))
     if found is None:
         return None
     return [([_answer(sums, player_sums) for sums, player_sums in answers],

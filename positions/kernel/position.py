@@ -66,8 +66,8 @@ class Position(State):
         return pos
 
     def copy(self) -> "Position":
-        """An independent copy (tuples are shared, lists copied)."""
-        other = Position()
+        """An independent copy of the same class (tuples are shared, lists copied)."""
+        other = self.__class__()
         other.ruleset = self.ruleset
         other.route = self.route
         other.players = self.players

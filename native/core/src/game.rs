@@ -47,7 +47,7 @@ impl Game for State {
         crate::rules::play(self, action)
     }
 
-    fn sample_chance(&self, rng: &mut Rng) -> i32 {
+    fn sample_chance(&mut self, rng: &mut Rng) -> i32 {
         State::sample_chance(self, rng)
     }
 

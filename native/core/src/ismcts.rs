@@ -40,8 +40,8 @@ pub trait Game: Clone {
     fn play(&mut self, action: i32) {
         self.apply(action);
     }
-    /// ⇄ `sample_chance(rng)`.
-    fn sample_chance(&self, rng: &mut Rng) -> i32;
+    /// ⇄ `sample_chance(rng)`; `&mut`: a game may draw from streams of its own (`foreseen`).
+    fn sample_chance(&mut self, rng: &mut Rng) -> i32;
     /// ⇄ `returns()`.
     fn returns(&self) -> Vec<f64>;
     /// ⇄ `scores()`.
@@ -961,7 +961,7 @@ mod tests {
                 self.rolling = true;
             }
         }
-        fn sample_chance(&self, rng: &mut Rng) -> i32 { 11 + (rng.random() * 3.0) as i32 }
+        fn sample_chance(&mut self, rng: &mut Rng) -> i32 { 11 + (rng.random() * 3.0) as i32 }
         fn returns(&self) -> Vec<f64> { vec![if self.over && self.total >= self.target { 1.0 } else { 0.0 }] }
         fn scores(&self) -> Vec<f64> { vec![self.total as f64] }
         fn information_set_key(&self, _player: i32) -> Self::Key { (self.total, self.rolling, self.over) }
@@ -989,7 +989,7 @@ mod tests {
             let seat = self.current_player() as usize;
             self.picks[seat] = action;
         }
-        fn sample_chance(&self, _rng: &mut Rng) -> i32 { unreachable!("no chance") }
+        fn sample_chance(&mut self, _rng: &mut Rng) -> i32 { unreachable!("no chance") }
         fn returns(&self) -> Vec<f64> {
             let first = PAYOFF[self.picks[0] as usize][self.picks[1] as usize];
             vec![first, 1.0 - first]

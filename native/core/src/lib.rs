@@ -14,6 +14,7 @@ pub mod endgames;
 pub mod equilibrium;
 pub mod exact_values;
 pub mod evaluator;
+pub mod foreseen;
 pub mod game;
 pub mod hash;
 pub mod heuristic;

@@ -13,9 +13,10 @@ use std::sync::Mutex;
 use refuge_core::evaluator::Model;
 use refuge_core::endgames::{Probes, SearchOracle};
 use refuge_core::heuristic::Heuristic;
+use refuge_core::foreseen::{Foreseen, Streams};
 use refuge_core::ismcts::{
-    watch_step_tree, Config, Helpers, Limit, PlayerSums, Progress, Simultaneous, Sums, Table, TreeOutcome, Walked,
-    Watch,
+    watch_step_tree, Config, Evaluator, Game, Helpers, Limit, Oracle, PlayerSums, Policy, Progress, Simultaneous, Sums,
+    Table, TreeOutcome, Walked, Watch,
 };
 use refuge_core::rng::Rng;
 use refuge_core::state::State;
@@ -180,10 +181,35 @@ type TreeJob<'py> = (u64, Option<u64>, Option<(PyRef<'py, EndgameProbes>, usize)
 /// A tree's probes as its thread borrows them: the probes and the leaf budget.
 type TreeProbes<'a> = Option<(&'a Mutex<Probes>, usize)>;
 
+/// A game the native search grows trees of: the rules' state, or the omniscient agent's foreseen
+/// position (which takes no exact-endgame oracle: its values assume random chance).
+trait Searched: Game<Key = Key> + Sync
+where
+    Heuristic: Policy<Self>,
+    Model: Evaluator<Self>,
+{
+    /// The tree's oracle as the search takes it (⇄ `SearchConfig.oracle`).
+    fn oracle<'o>(oracle: Option<&'o SearchOracle<'o>>) -> Option<&'o dyn Oracle<Self>>;
+}
+
+impl Searched for State {
+    /// The request's exact endgames (⇄ `ExactEndgames.exact_value` at the leaves).
+    fn oracle<'o>(oracle: Option<&'o SearchOracle<'o>>) -> Option<&'o dyn Oracle<State>> {
+        oracle.map(|o| o as _)
+    }
+}
+
+impl Searched for Foreseen {
+    /// None: `search` refuses an oracle with streams.
+    fn oracle<'o>(_oracle: Option<&'o SearchOracle<'o>>) -> Option<&'o dyn Oracle<Foreseen>> {
+        None
+    }
+}
+
 /// What every tree of one search shares: the decisions, the pins, the constants and the helpers'
 /// parameters (read by every worker's thread, never written).
-struct Shared {
-    decisions: Vec<State>,
+struct Shared<G> {
+    decisions: Vec<G>,
     pins: Vec<Option<i32>>,
     config: Config,
     rollout: Option<Heuristic>,
@@ -192,7 +218,11 @@ struct Shared {
     seconds: Option<f64>,
 }
 
-impl Shared {
+impl<G: Searched> Shared<G>
+where
+    Heuristic: Policy<G>,
+    Model: Evaluator<G>,
+{
     /// Grow one tree on `table` with the stream `Random(seed)` (⇄ `search.ismcts.run_tree`):
     /// `None` where the core met a leaf it cannot value as Python would.
     fn grow(
@@ -208,7 +238,7 @@ impl Shared {
             rollout: self.rollout.as_ref().map(|h| h as _),
             prior: self.prior.as_ref().map(|h| h as _),
             evaluator: self.model.as_ref().map(|m| m as _),
-            oracle: oracle.as_ref().map(|o| o as _),
+            oracle: G::oracle(oracle.as_ref()),
         };
         let limit = Limit { iterations, seconds: self.seconds };
         let grown = watch_step_tree(&self.decisions, &self.pins, &self.config, &helpers, Rng::new(seed), limit, table, watch);
@@ -258,11 +288,14 @@ impl Shared {
 /// `progress_every` iterations `progress(sums, player_sums, live)` is called (the GIL taken for the
 /// call only) with the searching player's answer so far and a [`LiveTree`]; `False` stops the
 /// search there, an exception stops it and is raised (a kept table keeps the iterations run, as
-/// Python's dict). Python twin: `search.ismcts.run_tree`, per worker.
+/// Python's dict). With `streams` (every chance stream's state as `DealStreams.states()` gives it:
+/// words and index, the seats' then weather's then tie-breaks') chance is drawn from them, not from
+/// the tree's stream: the omniscient agent's foreseen position (⇄ `advisor.players.omniscient.Foreseen`);
+/// no oracle then. Python twin: `search.ismcts.run_tree`, per worker.
 #[pyfunction]
 #[pyo3(signature = (ints, trees, seconds=None, *, also=Vec::new(), pinned=Vec::new(), exploration, exploration_below, widening, prior_weight,
                     cutoff, uniform_root, step_root, simultaneous, mixing, rollout, prior, evaluator,
-                    table=None, keep_tree=false, progress=None, progress_every=64))]
+                    table=None, keep_tree=false, progress=None, progress_every=64, streams=None))]
 #[allow(clippy::too_many_arguments)]
 fn search(
     py: Python<'_>,
@@ -287,6 +320,7 @@ fn search(
     keep_tree: bool,
     progress: Option<PyObject>,
     progress_every: u64,
+    streams: Option<Vec<(Vec<u32>, usize)>>,
 ) -> PyResult<Option<Vec<RootStatistics>>> {
     if progress_every == 0 {
         return Err(PyValueError::new_err("search: progress_every must be at least 1"));
@@ -332,16 +366,50 @@ fn search(
         Some((win, score)) => Some(Model::new(&win, &score).map_err(PyValueError::new_err)?),
         None => None,
     };
-    let shared = Shared { decisions, pins, config, rollout: heuristic(rollout), prior: heuristic(prior), model, seconds };
     let jobs: Vec<_> = trees
         .iter()
         .map(|(seed, iterations, oracle)| {
             (*seed, *iterations, oracle.as_ref().map(|(probes, leaf_max_nodes)| (&probes.inner, *leaf_max_nodes)))
         })
         .collect();
+    let (rollout, prior) = (heuristic(rollout), heuristic(prior));
+    let Some(streams) = streams else {
+        let shared = Shared { decisions, pins, config, rollout, prior, model, seconds };
+        return grow_trees(py, &shared, &jobs, table, progress, progress_every);
+    };
+    if jobs.iter().any(|(_, _, probes)| probes.is_some()) {
+        return Err(PyValueError::new_err("search: no oracle with streams (its exact values assume random chance)"));
+    }
+    let mut foreseen = Vec::with_capacity(decisions.len());
+    for state in decisions {
+        if !state.hidden_bags.is_empty() {
+            return Err(PyValueError::new_err("search: with streams no bag may be hidden (there is no future to foresee)"));
+        }
+        let streams = Streams::from_states(&streams, state.players).map_err(|e| PyValueError::new_err(format!("search: {e}")))?;
+        foreseen.push(Foreseen { state, streams });
+    }
+    let shared = Shared { decisions: foreseen, pins, config, rollout, prior, model, seconds };
+    grow_trees(py, &shared, &jobs, table, progress, progress_every)
+}
+
+/// Every tree of `jobs` grown from `shared`'s decisions: on `table` and/or reporting to `progress`
+/// when given (one tree), else each on a fresh table, in threads (the rest of `search`). Python
+/// twin: the workers' `search.ismcts.run_tree` calls of `search.ismcts.search`.
+fn grow_trees<G: Searched>(
+    py: Python<'_>,
+    shared: &Shared<G>,
+    jobs: &[(u64, Option<u64>, TreeProbes<'_>)],
+    table: Option<PyRefMut<'_, SearchTable>>,
+    progress: Option<PyObject>,
+    progress_every: u64,
+) -> PyResult<Option<Vec<RootStatistics>>>
+where
+    Heuristic: Policy<G>,
+    Model: Evaluator<G>,
+{
     let mut kept = table;
     if kept.is_none() && progress.is_none() {
-        return py.allow_threads(|| guard(|| Ok(shared.grow_all(&jobs))));
+        return py.allow_threads(|| guard(|| Ok(shared.grow_all(jobs))));
     }
     let mut fresh = Table::default();
     let table = match kept.as_mut() {
@@ -382,6 +450,7 @@ fn evaluate(ints: Vec<i64>, win_weights: Vec<f64>, score_weights: Vec<f64>) -> P
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<SearchTable>()?;
     module.add_class::<LiveTree>()?;
+    module.add("FORESEEN_SEARCH", true)?; // `search` takes `streams` (the omniscient agent)
     module.add_function(wrap_pyfunction!(search, module)?)?;
     module.add_function(wrap_pyfunction!(evaluate, module)?)
 }
