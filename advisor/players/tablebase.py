@@ -240,6 +240,11 @@ _SHARED = _Memory()
 iteration, every search of a command and, in a kept worker pool, every search that worker runs."""
 
 
+def last_walk(pos: Position) -> bool:
+    """Whether `pos` is in the last walk: every probe's scope (one walker or two) lies there."""
+    return pos.walk == pos.ruleset.walks - 1
+
+
 def single_walker(pos: Position) -> int | None:
     """The walker deciding at `pos` when the solver's scope holds (last walk, one walker), else None."""
     if pos.walk != pos.ruleset.walks - 1 or sum(pos.walking) != 1:
@@ -339,16 +344,22 @@ class ExactEndgames:
         walkers, at a simultaneous step: the step's equilibrium value at its start, and after the
         first decider's choice (hidden from the second) that choice's value against the second's
         equilibrium strategy."""
+        if not last_walk(state):
+            return None  # out of every scope: answered without crossing to the probes
         return self._probes.exact_value(state, self.leaf_max_nodes)
 
     def exact_options(self, state: Position) -> dict[int, Values] | None:
         """Every player's exact values after each option at the walker's decision, or None. With
         two walkers at a simultaneous step both decide: each option's value against the other
         seat's equilibrium strategy."""
+        if not last_walk(state):
+            return None
         return self._probes.exact_options(state, self.max_nodes)
 
     def exact_step(self, state: Position) -> StepResult | None:
         """The exact equilibrium of `state`'s simultaneous step (two walkers, both deciding), or None."""
+        if not last_walk(state):
+            return None
         return self._probes.exact_step(state)
 
     def __repr__(self) -> str:
