@@ -36,7 +36,8 @@ def parse_sprt(text: str) -> tuple[float, float]:
 
 @click.command("arena")
 @click.option("--agent", "agents", multiple=True, required=True, metavar="NAME=SPEC",
-              help="an agent (twice or more): random, heuristic, ismcts:iterations=N, cmd:COMMAND, "
+              help="an agent (twice or more): random, heuristic, greedy, ismcts:iterations=N, "
+                   "omniscient:iterations=N (sees the deal's future: the skill ceiling), cmd:COMMAND, "
                    "rev:GITREF:SPEC")
 @click.option("--games", type=click.IntRange(1), default=100, show_default=True,
               help="games per table (rounded up to whole deals: one game per seat rotation)")

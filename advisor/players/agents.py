@@ -90,7 +90,7 @@ class SearchAgent:
         if reuse is None:
             reuse = limit.workers == 1
         if reuse and limit.workers != 1:
-            raise AgentSpecError("ismcts: reuse=1 needs workers=1 (the tree lives in this process)")
+            raise AgentSpecError(f"{name}: reuse=1 needs workers=1 (the tree lives in this process)")
         self.name = name
         self.template = SearchRequest(limit, config)
         self.oracle: Any = config.oracle if callable(getattr(config.oracle, "forget", None)) else None
