@@ -33,7 +33,8 @@ def test_bench_says_what_it_runs_before_running() -> None:
     result = CliRunner().invoke(cli, ["bench", "--iterations", "2"])
     assert result.exit_code == 0, result.output
     first = result.output.splitlines()[0]
-    assert first.startswith("bench: agent ismcts:iterations=2,reuse=0")
+    assert first.startswith("bench: agent ismcts:iterations=2,workers=1,reuse=0")
     assert f"on {len(BENCH_POSITIONS)} positions (decide-2p-meadows, " in first and "2 iterations each" in first
     data = json.loads(CliRunner().invoke(cli, ["bench", "--iterations", "2", "--json"]).output)
-    assert data["agent"] == "ismcts:iterations=2,reuse=0" and len(data["positions"]) == len(BENCH_POSITIONS)
+    assert data["agent"] == "ismcts:iterations=2,workers=1,reuse=0" and len(data["positions"]) == len(BENCH_POSITIONS)
+    assert first.endswith("seeds from 20240611, 1 worker") and data["workers"] == 1
