@@ -13,7 +13,7 @@
 //! the generated catalogue's.
 
 use crate::catalogue::{KIND_COUNT, PAW, STEP_VALUE, WORTH};
-use crate::hidden_layer::HiddenLayer;
+use crate::hidden_layer::{HiddenLayer, HiddenWeights};
 use crate::layout_rows::{write_context_rows, write_mix_row, write_tile_counts, CONTEXT, MIX_WIDTH, POSITION_WIDTH};
 use crate::rules::storms_to_hit;
 use crate::state::{State, MAX_PLAYERS};
@@ -87,7 +87,7 @@ impl Model {
         layout: &str,
         win_weights: &[f64],
         score_weights: &[f64],
-        hidden: Option<(&[Vec<f64>], &[f64], &[f64])>,
+        hidden: Option<HiddenWeights<'_>>,
     ) -> Result<Model, String> {
         let layout = Layout::named(layout).ok_or_else(|| format!("evaluator: unknown layout {layout:?}"))?;
         let width = layout.width();
@@ -300,5 +300,39 @@ mod tests {
     fn weights_of_the_wrong_length_are_refused() {
         let error = Model::new(&[0.0; 12], &[0.0; SCORE_FEATURES]).unwrap_err();
         assert_eq!(error, "evaluator: 12 win weights, expected 13");
+        let error = Model::with_layout("mix", &[0.0; MIX_WIDTH], &[0.0; MIX_WIDTH], None).unwrap_err();
+        assert_eq!(error, format!("evaluator: {MIX_WIDTH} score weights, expected {}", MIX_WIDTH + 2));
+    }
+
+    #[test]
+    fn every_layout_reads_the_thirteen_then_its_own_features() {
+        let state = position();
+        let summary = feature_rows(&state);
+        for layout in [Layout::Summary, Layout::Mix, Layout::Position, Layout::Network] {
+            let rows = layout_rows(&state, layout);
+            assert_eq!(rows.len(), 2);
+            for (row, thirteen) in rows.iter().zip(&summary) {
+                assert_eq!(row.len(), layout.width());
+                assert_eq!(&row[..FEATURES], thirteen);
+            }
+        }
+        let position_rows = layout_rows(&state, Layout::Position);
+        let bag = state.bags[1].as_slice();
+        assert_eq!(position_rows[1][FEATURES + bag[0] as usize], bag.iter().filter(|&&k| k == bag[0]).count() as f64);
+        assert_eq!(position_rows[1][POSITION_WIDTH - 1], 2.0); // the players, last of the context
+    }
+
+    #[test]
+    fn a_network_whose_units_say_nothing_is_its_position_model() {
+        let state = position();
+        let win: Vec<f64> = (0..POSITION_WIDTH).map(|i| (i % 7) as f64 * 0.01).collect();
+        let score = vec![0.2; POSITION_WIDTH + 2];
+        let rows: Vec<Vec<f64>> = (0..POSITION_WIDTH).map(|i| vec![(i % 5) as f64 * 0.002 - 0.004; 3]).collect();
+        let silent = Model::with_layout("network", &win, &score, Some((&rows, &[0.1; 3], &[0.0; 3]))).unwrap();
+        let linear = Model::with_layout("position", &win, &score, None).unwrap();
+        assert_eq!(evaluate(&silent, &state), evaluate(&linear, &state));
+        let speaking = Model::with_layout("network", &win, &score, Some((&rows, &[0.1; 3], &[1.0; 3]))).unwrap();
+        assert_ne!(evaluate(&speaking, &state).0, evaluate(&linear, &state).0);
+        assert_eq!(evaluate(&speaking, &state).1, evaluate(&linear, &state).1); // scores are linear
     }
 }

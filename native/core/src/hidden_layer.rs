@@ -10,6 +10,10 @@
 /// Units summed at once on the stack (a wider layer is summed a block at a time, in the same order).
 const BLOCK: usize = 64;
 
+/// A hidden layer's weights as a model file holds them: one row per feature of one weight per unit,
+/// a bias per unit, an output weight per unit.
+pub type HiddenWeights<'a> = (&'a [Vec<f64>], &'a [f64], &'a [f64]);
+
 /// A hidden layer's weights (⇄ `learned.HiddenLayer`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct HiddenLayer {
