@@ -4,7 +4,7 @@ optional verb ``search.protocol.SearchesNatively``.
 
 The request is read by duck typing (the kernel imports nothing above it): a rollout policy or prior
 is native when it has ``native_parameters()`` (a heuristic policy); an evaluator when it
-has ``native_weights()`` (the learned evaluator's summary model); an oracle when the request holds
+has ``native_weights()`` (the learned evaluator's model, any layout); an oracle when the request holds
 it as the core takes it (``ExactEndgames.native_oracle``: native probes and the leaf budget).
 """
 
