@@ -6,7 +6,9 @@ shares that sum to 1, so only the differences between players count) and a linea
 final score. The weights ship as package data (``data/evaluator.json``) with a description of the
 self-play they were fitted to; ``lab/scripts/train_evaluator.py`` makes the file (docs/evaluator.md).
 A model may also carry :data:`MIX_FEATURES`, a worth per tile kind (``train_evaluator.py --mix``,
-a version-2 file; issue 27), which the evaluator adds per player from memoised sums over bags.
+a version-2 file; issue 27), or the position itself (:data:`POSITION_FEATURES`, versions 3 and 4,
+the latter with a tanh hidden layer). Every layout is summed in one documented order, the native
+core's (native/core/src/evaluator.rs; docs/evaluator.md, "Native inference").
 
 The features read only what every player sees (C7: bags, paths, hands once drawn, weather, scores);
 never a pending choice. The search calls ``evaluate`` on determinized states.
