@@ -6,7 +6,9 @@ shares that sum to 1, so only the differences between players count) and a linea
 final score. The weights ship as package data (``data/evaluator.json``) with a description of the
 self-play they were fitted to; ``lab/scripts/train_evaluator.py`` makes the file (docs/evaluator.md).
 A model may also carry :data:`MIX_FEATURES`, a worth per tile kind (``train_evaluator.py --mix``,
-a version-2 file; issue 27), which the evaluator adds per player from memoised sums over bags.
+a version-2 file; issue 27), or the position itself (:data:`POSITION_FEATURES`, versions 3 and 4,
+the latter with a tanh hidden layer). Every layout is summed in one documented order, the native
+core's (native/core/src/evaluator.rs; docs/evaluator.md, "Native inference").
 
 The features read only what every player sees (C7: bags, paths, hands once drawn, weather, scores);
 never a pending choice. The search calls ``evaluate`` on determinized states.
@@ -19,7 +21,7 @@ import json
 import math
 from dataclasses import dataclass
 from importlib import resources
-from operator import mul
+from operator import add, mul
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from positions.kernel.heuristics import STEP_VALUE, WORTH, projected_score, walk_index
@@ -28,6 +30,11 @@ from positions.files import read_text_file
 from positions.kernel.position import Position
 from positions.kernel.rules import paw_total, storms_to_hit, weather_hit_chance
 from positions.kernel.tiles import STORM, TILES
+
+try:
+    import refuge_native  # type: ignore[import-not-found,unused-ignore]
+except ImportError:  # the crate is not built: the Python search runs
+    refuge_native = None
 
 if TYPE_CHECKING:
     import numpy as np
@@ -209,25 +216,29 @@ def walks_left(state: Position) -> int:
 @dataclass(frozen=True)
 class HiddenLayer:
     """A network model's tanh layer over the raw features: it adds ``tanh(row @ weights_in + bias)
-    @ weights_out`` to a player's win logit (advisor/players/value_net.py fits it)."""
+    @ weights_out`` to a player's win logit (lab/value_net.py fits it), summed in a fixed order
+    (:meth:`logit`)."""
 
     weights_in: tuple[tuple[float, ...], ...]
     """One row per feature, one column per unit."""
     bias: tuple[float, ...]
     weights_out: tuple[float, ...]
 
-    @functools.cached_property
-    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        import numpy as np
-
-        return np.array(self.weights_in), np.array(self.bias), np.array(self.weights_out)
-
     def logits(self, rows: Sequence[Sequence[float]]) -> list[float]:
         """The layer's term of each row's win logit (rows of the model's features)."""
-        import numpy as np
+        return [self.logit(row) for row in rows]
 
-        weights_in, bias, weights_out = self._arrays
-        return (np.tanh(np.asarray(rows) @ weights_in + bias) @ weights_out).tolist()  # type: ignore[no-any-return]
+    def logit(self, row: Sequence[float]) -> float:
+        """The layer's term of the win logit of a player whose features are `row`, in this order
+        (the native core's, native/core/src/hidden_layer.rs; docs/evaluator.md): per unit j,
+        ``(sum of row[i] * weights_in[i][j] over i in order, from 0.0) + bias[j]``; then the sum of
+        ``tanh(that) * weights_out[j]`` over j in order, from 0.0, with ``math.tanh`` (libm's). A
+        feature of 0 is skipped: adding ±0.0 to a sum begun at +0.0 leaves it as it was."""
+        units = [0.0] * len(self.bias)
+        for x, weights in zip(row, self.weights_in):
+            if x:
+                units = [total + x * w for total, w in zip(units, weights)]
+        return sum(map(mul, map(math.tanh, map(add, units, self.bias)), self.weights_out))
 
     def to_json(self) -> dict[str, Any]:
         """The ``hidden`` object of a version-4 file."""
@@ -386,137 +397,50 @@ def softmax(logits: Sequence[float]) -> list[float]:
 
 class LearnedEvaluator:
     """Judges a cut-off rollout with a fitted model: win shares by softmax of per-player logits,
-    projected final scores by a linear model (:class:`Model`; the shipped one by default)."""
+    projected final scores by a linear model (:class:`Model`; the shipped one by default).
+
+    Every layout is summed in one order, the native core's (native/core/src/evaluator.rs): a
+    player's win logit is the dot product of the win weights with the layout's row
+    (:func:`layout_rows`), left to right from 0.0 (``sum(map(mul, ...))``), plus a network's
+    :meth:`HiddenLayer.logit`; the projected score the score weights' dot product with the row plus
+    ``score[-2] * walks_left + score[-1]``."""
 
     def __init__(self, model: Model | None = None) -> None:
         self.model = model if model is not None else shipped_model()
         self._win = self.model.win_weights
         self._score = self.model.score_weights
-        base = len(FEATURES)
-        # A mix model's kind weights, (win, score) per kind; and the sums over bags seen (memoised).
-        self._kind_weights = (list(zip(self._win[base:], self._score[base:base + len(MIX_FEATURES)]))
-                              if self.model.mix else None)
-        self._bag_sums: dict[tuple[int, ...], tuple[float, float]] = {}
-        self._position = self.model.layout in ("position", "network")
-        self._hidden = _SplitLayer(self.model.hidden) if self.model.hidden is not None else None
+        self._layout = self.model.layout
+        self._hidden = self.model.hidden
 
     def __repr__(self) -> str:
         return "LearnedEvaluator()"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (LearnedEvaluator, (self.model,))  # the model, not the memo of bags seen
+        return (LearnedEvaluator, (self.model,))  # the model, not its native copy
 
-    def native_weights(self) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
-        """The (win, score) weights for the native core's evaluator (native/core/src/evaluator.rs),
-        which infers the summary layout only; ``None`` for the other layouts."""
-        if self.model.layout != "summary":
+    def native_weights(self) -> Any:
+        """The model as the native core's search takes it (``refuge_native.LearnedModel``, built
+        once per evaluator: every layout), or ``None`` where the core is not built with it."""
+        return self._native_model
+
+    @functools.cached_property
+    def _native_model(self) -> Any:
+        """The native copy of the model, or ``None`` (a core built without ``LearnedModel``)."""
+        if refuge_native is None or not hasattr(refuge_native, "LearnedModel"):
             return None
-        return self.model.win_weights, self.model.score_weights
+        hidden = self._hidden
+        return refuge_native.LearnedModel(
+            self._layout, list(self._win), list(self._score),
+            None if hidden is None else ([list(row) for row in hidden.weights_in], list(hidden.bias),
+                                         list(hidden.weights_out)))
 
     def evaluate(self, state: Position) -> tuple[list[float], list[float]]:
         """(win share per player, projected final score per player)."""
-        rows = feature_rows(state)
+        rows = layout_rows(state, self._layout)
         win, score = self._win, self._score
-        logits = [sum(map(mul, win, row)) for row in rows]  # map stops at the row's end
+        logits = [sum(map(mul, win, row)) for row in rows]
+        if self._hidden is not None:
+            logits = [logit + self._hidden.logit(row) for logit, row in zip(logits, rows)]
         tail = score[-2] * walks_left(state) + score[-1]
-        scores = [sum(map(mul, score, row)) + tail for row in rows]
-        if self._position:
-            contexts = context_rows(state)
-            self._add_position_terms(state, contexts, logits, scores)
-            if self._hidden is not None:
-                logits = [a + b for a, b in zip(logits, self._hidden.logits(state, rows, contexts))]
-        if self._kind_weights is not None:
-            left = walks_left(state)
-            if left:
-                for p in range(state.players):
-                    win_term, score_term = self._mix_terms(state, p, left)
-                    logits[p] += win_term
-                    scores[p] += score_term
+        scores = [sum(map(mul, score, row)) + tail for row in rows]  # map stops at the row's end
         return softmax(logits), scores
-
-    def _add_position_terms(self, state: Position, contexts: list[tuple[float, ...]], logits: list[float],
-                            scores: list[float]) -> None:
-        """Add each player's :data:`POSITION_FEATURES` after the thirteen, dotted with the weights:
-        the same sums as over :func:`position_rows`, with a bag's memoised."""
-        win, score = self._win, self._score
-        base, kinds = len(FEATURES), len(TILES)
-        path_at = base + kinds
-        context_at = path_at + kinds
-        for p, context in enumerate(contexts):
-            bag = state.bags[p]
-            sums = self._bag_sums.get(bag)
-            if sums is None:
-                sums = (sum(win[base + k] for k in bag), sum(score[base + k] for k in bag))
-                if len(self._bag_sums) > 200_000:
-                    self._bag_sums.clear()
-                self._bag_sums[bag] = sums
-            logit, projected = sums
-            if state.walking[p]:
-                for k in state.paths[p]:
-                    logit += win[path_at + k]
-                    projected += score[path_at + k]
-            logits[p] += logit + sum(map(mul, win[context_at:], context))
-            scores[p] += projected + sum(map(mul, score[context_at:], context))
-
-    def _mix_terms(self, state: Position, player: int, left: int) -> tuple[float, float]:
-        """`player`'s :data:`MIX_FEATURES` dotted with the win and the score weights."""
-        kind_weights = self._kind_weights
-        assert kind_weights is not None
-        bag = state.bags[player]
-        sums = self._bag_sums.get(bag)
-        if sums is None:
-            sums = (sum(kind_weights[k][0] for k in bag), sum(kind_weights[k][1] for k in bag))
-            if len(self._bag_sums) > 200_000:
-                self._bag_sums.clear()
-            self._bag_sums[bag] = sums
-        win, score = sums
-        storms = state.owned_storms[player]
-        win += storms * kind_weights[STORM][0]
-        score += storms * kind_weights[STORM][1]
-        total = len(bag) + storms
-        for group in (state.paths[player], state.hands[player], state.set_aside[player]):
-            total += len(group)
-            for k in group:
-                win += kind_weights[k][0]
-                score += kind_weights[k][1]
-        scale = left / max(1, total)
-        return win * scale, score * scale
-
-
-class _SplitLayer:
-    """A :class:`HiddenLayer` split by the parts of a position row, for the search: the summary and
-    context features by a small product, a bag's kinds by a memoised sum per bag, a path's by rows."""
-
-    def __init__(self, layer: HiddenLayer) -> None:
-        import numpy as np
-
-        weights_in = np.array(layer.weights_in)
-        base, kinds = len(FEATURES), len(TILES)
-        self._dense = np.vstack([weights_in[:base], weights_in[base + 2 * kinds:]])
-        self._bag = weights_in[base:base + kinds]
-        self._path = weights_in[base + kinds:base + 2 * kinds]
-        self._bias = np.array(layer.bias)
-        self._out = np.array(layer.weights_out)
-        self._bags: dict[tuple[int, ...], np.ndarray] = {}
-        self._paths: dict[tuple[int, ...], np.ndarray] = {}
-
-    @staticmethod
-    def _sum(memo: dict[tuple[int, ...], np.ndarray], weights: np.ndarray, tiles: tuple[int, ...]) -> np.ndarray:
-        """The summed rows of `weights` for `tiles`, memoised per tuple of tiles."""
-        vector = memo.get(tiles)
-        if vector is None:
-            vector = weights[list(tiles)].sum(axis=0)
-            if len(memo) > 200_000:
-                memo.clear()
-            memo[tiles] = vector
-        return vector
-
-    def logits(self, state: Position, rows: list[list[float]], contexts: list[tuple[float, ...]]) -> list[float]:
-        """The layer's term of each player's win logit (`rows`: the thirteen, `contexts`: CONTEXT)."""
-        import numpy as np
-
-        pre = np.array([row + list(context) for row, context in zip(rows, contexts)]) @ self._dense + self._bias
-        pre += [self._sum(self._bags, self._bag, state.bags[p]) + (
-                    self._sum(self._paths, self._path, state.paths[p]) if state.walking[p] else 0.0)
-                for p in range(state.players)]
-        return (np.tanh(pre) @ self._out).tolist()  # type: ignore[no-any-return]

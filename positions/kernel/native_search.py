@@ -4,7 +4,7 @@ optional verb ``search.protocol.SearchesNatively``.
 
 The request is read by duck typing (the kernel imports nothing above it): a rollout policy or prior
 is native when it has ``native_parameters()`` (a heuristic policy); an evaluator when it
-has ``native_weights()`` (the learned evaluator's summary model); an oracle when the request holds
+has ``native_weights()`` (the learned evaluator's model, any layout); an oracle when the request holds
 it as the core takes it (``ExactEndgames.native_oracle``: native probes and the leaf budget).
 """
 
@@ -81,7 +81,9 @@ def _native_oracle(oracle: Any) -> bool:
             and isinstance(oracle[0], endgame_probes))
 
 
-def _weights(evaluator: Any) -> tuple[Sequence[float], Sequence[float]] | None:
+def _weights(evaluator: Any) -> Any:
+    """The evaluator's model as the core takes it (``native_weights()``: a ``refuge_native.LearnedModel``
+    the evaluator builds once, passed as it is to every search), or ``None``: the Python search runs."""
     weights = getattr(evaluator, "native_weights", None)
     return weights() if weights is not None else None
 
@@ -138,7 +140,7 @@ def search(position: Encodable, requests: Sequence[Any], seeds: Sequence[int], b
         exploration_below=float(below), widening=float(request.widening), prior_weight=float(request.prior_weight),
         cutoff=cutoff, uniform_root=request.root_selection == "uniform", step_root=request.step_root,
         simultaneous=request.simultaneous, mixing=float(request.mixing), rollout=_heuristic(request.rollout),
-        prior=_heuristic(request.prior), evaluator=None if evaluator is None else (list(evaluator[0]), list(evaluator[1])),
+        prior=_heuristic(request.prior), evaluator=evaluator,
         table=table, keep_tree=bool(request.keep_tree), **({} if progress is None else _hooked(progress, progress_every)),
         **({} if streams is None else {"streams": list(streams)}))
     if found is None:

@@ -54,18 +54,6 @@ def played_positions(games: int, every: int = 5) -> list[Position]:
     return found
 
 
-def test_the_evaluator_equals_python_on_a_corpus_of_positions() -> None:
-    evaluator = LearnedEvaluator()
-    weights = evaluator.native_weights()
-    assert weights is not None
-    positions = played_positions(30, every=2)
-    assert len(positions) > 500
-    for position in positions:
-        native = refuge_native.evaluate(position.to_ints(), list(weights[0]), list(weights[1]))
-        wins, scores = evaluator.evaluate(position)
-        assert native == (wins, [float(s) for s in scores]), position
-
-
 def grow(position: Position, request: NativeRequest, seed: int, iterations: int | None, *args: object) -> tuple | None:
     """One native tree (``native_search.search`` of one worker) with its statistics as the search's
     named records."""

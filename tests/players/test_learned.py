@@ -13,12 +13,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies as st
 
 from advisor.players.agents import make_agent
 from advisor.players.presets import DEFAULT_CUTOFF
 from advisor.players.bots import HeuristicEvaluator
 from advisor.players.learned import (
-    FEATURES, LearnedEvaluator, ModelFileError, feature_rows, features, read_model, shipped_model,
+    FEATURES, HiddenLayer, LearnedEvaluator, ModelFileError, feature_rows, features, read_model, shipped_model,
     walks_left)
 from advisor.players.specs import AgentSpecError
 from advisor.players.bots import DEFAULT_ROLLOUT
@@ -260,3 +261,21 @@ def test_the_reducible_error_takes_out_the_labels_noise() -> None:
     expected = sum((o[0] - t[0]) ** 2 + t[1] ** 2 for o, t in zip(off, truth)) / len(truth)
     assert reducible_error(off, data) == pytest.approx(expected, abs=0.01)  # type: ignore[arg-type]
 
+
+
+@given(st.lists(st.sampled_from([0.0, -0.0, 1.0, 3.0, -2.5, 0.1, 7e-3]), min_size=6, max_size=6),
+       st.integers(0, 2**32))
+def test_a_hidden_layer_skips_zero_features_without_changing_a_bit(row: list[float], seed: int) -> None:
+    """``HiddenLayer.logit`` skips the row's zeros; the plain ordered sum over every feature gives
+    the same number, to the sign of a zero (the order the native core copies, docs/evaluator.md)."""
+    rng = random.Random(seed)
+    units = 3
+    layer = HiddenLayer(tuple(tuple(rng.uniform(-1, 1) for _ in range(units)) for _ in row),
+                        tuple(rng.uniform(-1, 1) for _ in range(units)), tuple(rng.uniform(-1, 1) for _ in range(units)))
+    plain = 0.0
+    for j in range(units):
+        total = 0.0
+        for x, weights in zip(row, layer.weights_in):
+            total += x * weights[j]
+        plain += math.tanh(total + layer.bias[j]) * layer.weights_out[j]
+    assert repr(layer.logit(row)) == repr(plain)

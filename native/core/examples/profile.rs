@@ -12,7 +12,9 @@
 //! ```
 //!
 //! Routines: `copy`, `draw` (a copy, then draw+apply: subtract `copy`), `playout` (heuristic, 2
-//! players), `random` (a random playout), `agent` and `advisor` (search iterations of one tree).
+//! players), `random` (a random playout), `agent`, `agent-network` (cut off by a network model)
+//! and `advisor` (search iterations of one tree), `evaluate` and `evaluate-network` (one
+//! evaluation by the summary or the network model).
 
 use std::hint::black_box;
 use std::sync::Mutex;
@@ -24,7 +26,7 @@ use refuge_core::{Playout, Rng, State};
 
 #[path = "../benches/shared/search_fixtures.rs"]
 mod search_fixtures;
-use search_fixtures::{model, position};
+use search_fixtures::{model, network_model, position};
 
 /// benches/kernel.rs `midgame`: a few turns into a 2-player game, at a deal.
 fn midgame() -> State {
@@ -39,11 +41,11 @@ fn midgame() -> State {
     pos
 }
 
-/// `n` iterations of one tree with the agent's or the advisor's preset (benches/search.rs); a hash
-/// of the root statistics.
-fn search(advisor: bool, n: usize) -> i64 {
+/// `n` iterations of one tree with the agent's preset (cut off by the summary model, or by
+/// `network`) or the advisor's (benches/search.rs); a hash of the root statistics.
+fn search(advisor: bool, network: bool, n: usize) -> i64 {
     let state = position();
-    let model = model();
+    let model = if network { network_model() } else { model() };
     let probes = Mutex::new(Probes::new());
     let scope = SearchOracle::new(&probes, LEAF_MAX_NODES);
     let config = if advisor {
@@ -96,8 +98,16 @@ fn main() {
                 checksum += pos.vp[0] as i64 + (pos.history % 7) as i64;
             }
         }
-        "agent" | "advisor" => checksum = search(routine == "advisor", n),
-        _ => panic!("unknown routine {routine:?}: copy, draw, playout, random, agent or advisor"),
+        "agent" | "agent-network" | "advisor" => checksum = search(routine == "advisor", routine == "agent-network", n),
+        "evaluate" | "evaluate-network" => {
+            let model = if routine == "evaluate" { model() } else { network_model() };
+            let state = position();
+            for _ in 0..n {
+                let (wins, _) = refuge_core::evaluator::evaluate(&model, black_box(&state));
+                checksum += (wins[0] * 1e6) as i64 & 1;
+            }
+        }
+        _ => panic!("unknown routine {routine:?}: copy, draw, playout, random, agent, agent-network, advisor, evaluate or evaluate-network"),
     }
     println!("{routine} x{n}: checksum {checksum}");
 }

@@ -11,6 +11,7 @@ use refuge_core::catalogue::{DEFAULT_ROLLOUT, THRIFTY_ROLLOUT};
 use refuge_core::{heuristic, Playout};
 
 mod endgames;
+mod evaluator;
 mod exact;
 mod matrix_game;
 mod search;
@@ -343,6 +344,7 @@ fn refuge_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<State>()?;
     m.add_class::<Heuristic>()?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
+    evaluator::register(m)?;
     search::register(m)?;
     endgames::register(m)?;
     matrix_game::register(m)?;

@@ -22,6 +22,7 @@ use refuge_core::rng::Rng;
 use refuge_core::state::State;
 
 use crate::endgames::EndgameProbes;
+use crate::evaluator::LearnedModel;
 use crate::guard;
 
 /// Per answer node (the searching player's first): per root action (action, visits, value sum,
@@ -315,7 +316,7 @@ fn search(
     mixing: f64,
     rollout: Option<HeuristicParameters>,
     prior: Option<HeuristicParameters>,
-    evaluator: Option<(Vec<f64>, Vec<f64>)>,
+    evaluator: Option<PyRef<'_, LearnedModel>>,
     table: Option<PyRefMut<'_, SearchTable>>,
     keep_tree: bool,
     progress: Option<PyObject>,
@@ -362,10 +363,7 @@ fn search(
         mixing,
         keep_tree,
     };
-    let model = match evaluator {
-        Some((win, score)) => Some(Model::new(&win, &score).map_err(PyValueError::new_err)?),
-        None => None,
-    };
+    let model = evaluator.map(|model| model.inner.clone());
     let jobs: Vec<_> = trees
         .iter()
         .map(|(seed, iterations, oracle)| {
@@ -437,20 +435,10 @@ where
     })
 }
 
-/// Every player's (win share, projected final score) at the position `ints` by the summary model
-/// of these weights. Python twin: `advisor.players.learned.LearnedEvaluator.evaluate`.
-#[pyfunction]
-fn evaluate(ints: Vec<i64>, win_weights: Vec<f64>, score_weights: Vec<f64>) -> PyResult<(Vec<f64>, Vec<f64>)> {
-    let state = State::from_ints(&ints).map_err(|e| PyValueError::new_err(format!("evaluate: {e}")))?;
-    let model = Model::new(&win_weights, &score_weights).map_err(PyValueError::new_err)?;
-    Ok(refuge_core::evaluator::evaluate(&model, &state))
-}
-
 /// Add the search's functions to the module (called by the module's `lib.rs`).
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<SearchTable>()?;
     module.add_class::<LiveTree>()?;
     module.add("FORESEEN_SEARCH", true)?; // `search` takes `streams` (the omniscient agent)
-    module.add_function(wrap_pyfunction!(search, module)?)?;
-    module.add_function(wrap_pyfunction!(evaluate, module)?)
+    module.add_function(wrap_pyfunction!(search, module)?)
 }

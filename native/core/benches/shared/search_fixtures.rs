@@ -2,7 +2,7 @@
 //! (`#[path]`-included by benches/search.rs and examples/profile.rs).
 
 use refuge_core::catalogue::DEFAULT_ROLLOUT;
-use refuge_core::evaluator::{Model, FEATURES, SCORE_FEATURES};
+use refuge_core::evaluator::{Layout, Model, FEATURES, SCORE_FEATURES};
 use refuge_core::rng::Rng;
 use refuge_core::state::State;
 
@@ -32,4 +32,16 @@ pub fn model() -> Model {
     let mut score = [0.5; SCORE_FEATURES];
     score[0] = 1.0;
     Model::new(&win, &score).expect("the summary layout's lengths")
+}
+
+/// A network model (the position layout, 16 tanh units, as lab/data/evaluator-network.json) of
+/// seeded weights of a fitted model's sizes.
+pub fn network_model() -> Model {
+    let mut rng = Rng::new(5);
+    let mut draw = |n: usize, scale: f64| -> Vec<f64> { (0..n).map(|_| (rng.random() * 2.0 - 1.0) * scale).collect() };
+    let width = Layout::Network.width();
+    let (win, score) = (draw(width, 0.05), draw(width + 2, 0.3));
+    let weights_in: Vec<Vec<f64>> = (0..width).map(|_| draw(16, 0.1)).collect();
+    let (bias, out) = (draw(16, 0.5), draw(16, 0.5));
+    Model::with_layout("network", &win, &score, Some((&weights_in, &bias, &out))).expect("the network layout's lengths")
 }
