@@ -285,14 +285,16 @@ where
     }
 }
 
-/// The threads kept for the trees after the first of a search (one per core, made at the first
-/// search with several workers; `None` if they cannot be made: each search then starts its own).
-/// Python twin: the process pool `search.parallel.map_in_processes` keeps.
+/// The threads kept for the trees after the first of a search (one fewer than the cores, at least
+/// one: the search's own thread grows the first tree; made at the first search with several
+/// workers; `None` if they cannot be made: each search then starts its own). Python twin: the
+/// process pool `search.parallel.map_in_processes` keeps.
 fn helpers() -> Option<&'static rayon::ThreadPool> {
     static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
     POOL.get_or_init(|| {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
-        rayon::ThreadPoolBuilder::new().num_threads(cores).thread_name(|i| format!("refuge-tree-{i}")).build().ok()
+        let threads = cores.saturating_sub(1).max(1);
+        rayon::ThreadPoolBuilder::new().num_threads(threads).thread_name(|i| format!("refuge-tree-{i}")).build().ok()
     })
     .as_ref()
 }
