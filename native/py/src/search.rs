@@ -8,7 +8,7 @@ use std::ptr::NonNull;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBool;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, PoisonError};
 
 use refuge_core::evaluator::Model;
 use refuge_core::endgames::{Probes, SearchOracle};
@@ -287,16 +287,24 @@ where
 
 /// The threads kept for the trees after the first of a search (one fewer than the cores, at least
 /// one: the search's own thread grows the first tree; made at the first search with several
-/// workers; `None` if they cannot be made: each search then starts its own). Python twin: the
-/// process pool `search.parallel.map_in_processes` keeps.
+/// workers; `None` if they cannot be made: each search then starts its own). A process forked
+/// after they were made has none of them, so it makes its own (the parent's are never waited for).
+/// Python twin: the process pool `search.parallel.map_in_processes` keeps.
 fn helpers() -> Option<&'static rayon::ThreadPool> {
-    static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
-    POOL.get_or_init(|| {
-        let cores = std::thread::available_parallelism().map_or(1, usize::from);
-        let threads = cores.saturating_sub(1).max(1);
-        rayon::ThreadPoolBuilder::new().num_threads(threads).thread_name(|i| format!("refuge-tree-{i}")).build().ok()
-    })
-    .as_ref()
+    static POOL: Mutex<Option<(u32, &'static rayon::ThreadPool)>> = Mutex::new(None);
+    let mut kept = POOL.lock().unwrap_or_else(PoisonError::into_inner);
+    let process = std::process::id();
+    if let Some((made_in, pool)) = *kept {
+        if made_in == process {
+            return Some(pool);
+        }
+    }
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let threads = cores.saturating_sub(1).max(1);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).thread_name(|i| format!("refuge-tree-{i}")).build().ok()?;
+    let pool: &'static rayon::ThreadPool = Box::leak(Box::new(pool)); // kept for the process's life
+    *kept = Some((process, pool));
+    Some(pool)
 }
 
 /// Grow search trees from the position `ints` (`Position.to_ints()`), one per entry of `trees`
