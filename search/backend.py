@@ -9,13 +9,12 @@ never the answer.
 
 from __future__ import annotations
 
-import dataclasses
 import os
-from typing import Any, Callable, Hashable, Mapping, Sequence
+from typing import Any, Callable, Hashable, Iterable, Mapping, NamedTuple, Sequence
 
 from search.errors import SearchError
 from search.policies import UniformRandom
-from search.protocol import Game, NativeKept, NativeTree
+from search.protocol import Game, NativeAnswer, NativeKept
 from search.records import JointCell, PlayerSums, RootStats
 from search.request import MIXING, RootSums, SearchRequest
 
@@ -39,8 +38,7 @@ def forced_backend() -> str:
     return forced
 
 
-@dataclasses.dataclass(frozen=True)
-class NativeRequest:
+class NativeRequest(NamedTuple):
     """A search request as the native core reads it: the limit's time, the configuration's fields
     and the selection's constants, flat (the game's ``native_search`` reads it by name)."""
 
@@ -63,47 +61,51 @@ class NativeRequest:
     mixing: float = MIXING
 
 
-def native_request(request: SearchRequest, worker: int = 0) -> NativeRequest:
-    """`request` as the native core reads it for worker `worker`'s tree: a uniformly random rollout
+def native_requests(request: SearchRequest, workers: int = 1) -> list[NativeRequest]:
+    """`request` as the native core reads it for each of `workers` trees: a uniformly random rollout
     policy is the built-in random rollout (as :func:`search.ismcts.rollout` treats it), unless
-    widening asks it for guides; the oracle the one its ``native_oracle(worker)`` gives."""
+    widening asks it for guides; worker i's oracle the one its ``native_oracle(i)`` gives."""
     config = request.config
-    native_oracle = getattr(config.oracle, "native_oracle", None)
-    oracle = native_oracle(worker) if callable(native_oracle) else None
     rollout = None if isinstance(config.rollout, UniformRandom) and not config.widening else config.rollout
-    return NativeRequest(
-        seconds=request.limit.seconds, keep_tree=request.keep_tree, exploration=config.exploration,
-        exploration_below=config.exploration_below, widening=config.widening, rollout=rollout,
-        rollout_cutoff=config.rollout_cutoff, evaluator=config.evaluator, prior=config.prior,
-        prior_weight=config.prior_weight, oracle=config.oracle if oracle is None else oracle, root_selection=config.root_selection,
-        simultaneous=config.simultaneous, step_root=config.step_root)
+    native_oracle = getattr(config.oracle, "native_oracle", None)
+    oracles = [native_oracle(worker) for worker in range(workers)] if callable(native_oracle) else [None] * workers
+    return [NativeRequest(request.limit.seconds, request.keep_tree, config.exploration, config.exploration_below,
+                          config.widening, rollout, config.rollout_cutoff, config.evaluator, config.prior,
+                          config.prior_weight, config.oracle if oracle is None else oracle, config.root_selection,
+                          config.simultaneous, config.step_root)
+            for oracle in oracles]
 
 
-def native_unsupported(state: Game, request: SearchRequest, reuse: dict[Hashable, Any] | None) -> str:
-    """Why the native core cannot run this search exactly ('' when it can)."""
-    unsupported = getattr(state, "native_unsupported", None)
-    if unsupported is None:
-        return "the game has no native core"
-    if reuse is not None:
-        return "tree reuse in a Python node table"
-    return str(unsupported(native_request(request)))
+def native_request(request: SearchRequest, worker: int = 0) -> NativeRequest:
+    """`request` as the native core reads it for worker `worker`'s tree (see :func:`native_requests`)."""
+    return native_requests(request, worker + 1)[worker]
 
 
-def choose_backend(state: Game, request: SearchRequest, reuse: dict[Hashable, Any] | None = None) -> str:
-    """``"native"`` or ``"python"`` for this search (see the module's docstring).
+def native_plan(state: Game, request: SearchRequest, reuse: dict[Hashable, Any] | None = None,
+                ) -> list[NativeRequest] | None:
+    """Every worker's request as the native core reads it (:func:`native_requests`) when this search
+    runs natively, ``None`` when it runs in Python (see the module's docstring).
 
     Raises:
         SearchError: ``REFUGE_BACKEND`` is not python or native, or forces native where it cannot run.
     """
     forced = forced_backend()
     if forced == "python":
-        return "python"
-    why = native_unsupported(state, request, reuse)
+        return None
+    unsupported = getattr(state, "native_unsupported", None)
+    requests: list[NativeRequest] = []
+    if unsupported is None:
+        why = "the game has no native core"
+    elif reuse is not None:
+        why = "tree reuse in a Python node table"
+    else:
+        requests = native_requests(request, request.limit.workers)
+        why = str(unsupported(requests[0]))
     if not why:
-        return "native"
+        return requests
     if forced == "native":
         raise SearchError(f"search: {BACKEND_ENV}=native, but the native core cannot run this search: {why}")
-    return "python"
+    return None
 
 
 class KeptTree:
@@ -148,20 +150,20 @@ tree (``len``, ``kept()``: the kept tree as :data:`NativeKept`, ``None`` without
 ``False`` stops the search."""
 
 
-def native_trees(state: Game, request: SearchRequest, seeds: Sequence[int], budgets: Sequence[int | None],
+def native_trees(state: Game, requests: Sequence[NativeRequest], seeds: Sequence[int], budgets: Sequence[int | None],
                  table: Any = None, also: Sequence[Game] = (), pinned: Mapping[int, int] | None = None,
                  on_progress: NativeProgress | None = None, progress_every: int = 64) -> list[NativeOutcome] | None:
-    """Every worker's tree grown natively, on threads of the core (every answer's root sums, the joint cells,
+    """Every worker's tree grown natively with its request of `requests` (:func:`native_plan`), on
+    threads of the core (every answer's root sums, the joint cells,
     node count, iterations and kept tree, in worker order; `also` and `pinned` as ``search_step``'s),
     on `table` when given (one worker: tree reuse), each worker with its own oracle probes
     (``native_oracle(worker)``), reporting to `on_progress` every `progress_every` iterations when
     given (one worker); ``None`` when one of them met a leaf the core cannot value as Python would
     (run Python; `table` is left as it was)."""
-    def progress(answer: tuple[dict[int, list[float]], dict[int, list[float]]], live: Any) -> bool | None:
+    def progress(answer: NativeAnswer, live: Any) -> bool | None:
         assert on_progress is not None
         return on_progress(root_sums(*answer), live)
 
-    requests = [native_request(request, worker) for worker in range(len(seeds))]
     grown = state.native_search(requests, seeds, budgets, table, also, pinned,  # type: ignore[attr-defined]
                                 None if on_progress is None else progress, progress_every)
     if grown is None:
@@ -171,17 +173,18 @@ def native_trees(state: Game, request: SearchRequest, seeds: Sequence[int], budg
             for answers, joint, nodes, done, kept in grown]
 
 
-def root_sums(sums: Mapping[int, Sequence[float]], player_sums: Mapping[int, Sequence[float]]) -> RootSums:
-    """One answer's flat statistics from the core as named records: per action ``[visits, value,
-    score, policy]``, and per action every player's returns, then their scores, then the decider's
-    squared score."""
-    return RootSums({action: RootStats(*values) for action, values in sums.items()},
-                    {action: _player_sums(values) for action, values in player_sums.items()})
+def root_sums(sums: Iterable[tuple[int, int, float, float, float]], player_sums: Iterable[tuple[int, list[float]]],
+              ) -> RootSums:
+    """One answer's flat statistics from the core as named records: per action ``(action, visits,
+    value, score, policy)``, and per action ``(action, [every player's returns, then their scores,
+    then the decider's squared score])``."""
+    return RootSums({action: RootStats(visits, value, score, policy) for action, visits, value, score, policy in sums},
+                    {action: _player_sums(flat) for action, flat in player_sums})
 
 
-def _player_sums(flat: Sequence[float]) -> PlayerSums:
+def _player_sums(flat: list[float]) -> PlayerSums:
     players = (len(flat) - 1) // 2
-    return PlayerSums(list(flat[:players]), list(flat[players:2 * players]), flat[2 * players])
+    return PlayerSums(flat[:players], flat[players:2 * players], flat[2 * players])
 
 
 def joint_cell(flat: Sequence[float]) -> JointCell:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Iterator, Mapping, NamedTuple, Protocol, Sequence
 
 from search.errors import SearchError
-from search.backend import KeptTree, choose_backend, native_trees
+from search.backend import KeptTree, native_plan, native_trees
 from search.policies import UniformRandom
 from search.parallel import derive_seed, map_in_processes, split_iterations
 from search.protocol import CHANCE_PLAYER, TERMINAL_PLAYER, Evaluator, Game, NativeKept, Policy
@@ -597,8 +597,8 @@ class _Reports:
         """A native tree's report: the result so far built as :func:`run_tree` builds it."""
         self.made += 1
         so_far = SearchResult.from_trees(self.player, self.legal, [sums], time.perf_counter() - self.start,
-                                         by_win=self.by_win)
-        return self.hook(dataclasses.replace(so_far, backend="native"), NativeLiveTree(live))
+                                         by_win=self.by_win, backend="native")
+        return self.hook(so_far, NativeLiveTree(live))
 
     def python(self, so_far: SearchResult, live: LiveTree) -> bool | None:
         """A Python tree's report, passed on unless the native tree made it already."""
@@ -633,40 +633,35 @@ def search(state: Game, request: SearchRequest, on_progress: Progress | None = N
         raise SearchError("search: reuse needs workers=1 (the node table lives in this process)")
     start = time.perf_counter()
     budgets = split_iterations(limit.iterations, limit.workers)
-    jobs = [TreeJob(state, request, derive_seed(limit.seed, i), budget) for i, budget in enumerate(budgets)]
+    seeds = [derive_seed(limit.seed, i) for i in range(len(budgets))]
     kept = reuse if isinstance(reuse, KeptTree) else None
     python_table = reuse.nodes if isinstance(reuse, KeptTree) else reuse
-    backend = choose_backend(state, request, python_table)
+    requests = native_plan(state, request, python_table)
     every = max(1, progress_every)
-    reports = None if on_progress is None else _Reports(
-        on_progress, player, state.legal_actions(), start, config.root_selection == "uniform")
-    grown = native_trees(state, request, [job.seed for job in jobs], [job.iterations for job in jobs],
-                         kept.native_table(state) if kept is not None else None,
-                         on_progress=None if reports is None else reports.native,
-                         progress_every=every) if backend == "native" else None
+    by_win = config.root_selection == "uniform"
+    reports = None if on_progress is None else _Reports(on_progress, player, state.legal_actions(), start, by_win)
+    grown = None if requests is None else native_trees(
+        state, requests, seeds, budgets, kept.native_table(state) if kept is not None else None,
+        on_progress=None if reports is None else reports.native, progress_every=every)
     if grown is None:
-        backend = "python"
+        jobs = [TreeJob(state, request, seed, budget) for seed, budget in zip(seeds, budgets)]
         table = kept.python_nodes(nodes_from_native) if kept is not None else python_table
         if reports is not None or table is not None:
             jobs = [jobs[0]._replace(on_progress=None if reports is None else reports.python,
                                      progress_every=every, nodes=table)]
         outcomes = map_in_processes(run_tree, jobs)
+        backend, roots = "python", [RootSums(o.sums, o.player_sums) for o in outcomes]
+        trees = [o.tree for o in outcomes if o.tree is not None]
     else:
-        seconds = time.perf_counter() - start
-        outcomes = [TreeOutcome(answers[0].sums, answers[0].player_sums, done, seconds, nodes,
-                                None if kept is None else tree_from_native(kept))
-                    for answers, _, nodes, done, kept in grown]
-    result = SearchResult.from_trees(player, state.legal_actions(),
-                                     [RootSums(o.sums, o.player_sums) for o in outcomes],
-                                     time.perf_counter() - start,
-                                     by_win=config.root_selection == "uniform")
-    result = dataclasses.replace(result, backend=backend)
+        backend, roots = "native", [answers[0] for answers, *_ in grown]
+        trees = [tree_from_native(tree) for *_, tree in grown if tree is not None]
+    result = SearchResult.from_trees(player, state.legal_actions(), roots, time.perf_counter() - start,
+                                     by_win=by_win, backend=backend)
     if config.oracle is not None:
         solved = config.oracle.exact_options(state)
         if solved is not None:
             result = with_exact_values(result, solved)
     if request.keep_tree:
-        trees = [o.tree for o in outcomes if o.tree is not None]
         result = dataclasses.replace(result, tree=SearchTree.merged(trees))
     return result
 
@@ -748,8 +743,8 @@ def search_step(decisions: Sequence[Game], request: SearchRequest,
     limit, config = request.limit, request.config
     budgets = split_iterations(limit.iterations, limit.workers)
     seeds = [derive_seed(limit.seed, i) for i in range(len(budgets))]
-    grown = native_trees(first, request, seeds, budgets, None, later, pinned) \
-        if choose_backend(first, request) == "native" else None
+    requests = native_plan(first, request)
+    grown = None if requests is None else native_trees(first, requests, seeds, budgets, None, later, pinned)
     if grown is None:
         jobs = [TreeJob(first, request, seed, budget, also=later, pinned=pinned)
                 for seed, budget in zip(seeds, budgets)]

@@ -107,13 +107,14 @@ NativeKept = tuple[list[tuple[Any, list[tuple[int, int, float]]]], list[tuple[tu
 """A kept tree from a native core: every node as ``(key, [(action, visits, value_sum), ...])`` in the
 order added, and the edges walked as ``((node index, action), [(next node index, times walked), ...])``
 in the order first walked."""
-NativeTree = tuple[list[tuple[dict[int, list[float]], dict[int, list[float]]]], dict[tuple[int, ...], list[float]],
-                   int, int, NativeKept | None]
-"""One tree grown by a native core: per answer node (the searching player's, then the later
-decisions of its step) per root action ``[visits, value_sum, score_sum, policy_sum]`` and per root
-action played every player's return and score sums and the decider's squared-score sum; the joint
-cells; the tree's information sets; the iterations run; with ``keep_tree`` the kept tree
-(``search.ismcts.TreeOutcome``'s fields)."""
+NativeAnswer = tuple[list[tuple[int, int, float, float, float]], list[tuple[int, list[float]]]]
+"""One answer node's statistics from a native core: per root action ``(action, visits, value_sum,
+score_sum, policy_sum)``, and per root action played ``(action, [every player's return sum, ...,
+every player's score sum, ..., the decider's squared-score sum])``."""
+NativeTree = tuple[list[NativeAnswer], dict[tuple[int, ...], list[float]], int, int, NativeKept | None]
+"""One tree grown by a native core: every answer node's statistics (the searching player's, then the
+later decisions of its step); the joint cells; the tree's information sets; the iterations run;
+with ``keep_tree`` the kept tree (``search.ismcts.TreeOutcome``'s fields)."""
 
 
 class SearchesNatively(Protocol):

@@ -444,27 +444,21 @@ class SearchResult:
 
     @classmethod
     def from_trees(cls, player: int, legal: Sequence[int], trees: Sequence[RootSums],
-                   seconds: float, by_win: bool = False) -> "SearchResult":
+                   seconds: float, by_win: bool = False, backend: str = "python") -> "SearchResult":
         """A result merging independent trees' root sums (root parallelisation): the sums add up,
-        and each interval is widened to the spread between the trees when that is larger."""
-        merged: dict[int, RootStats] = {}
-        players: dict[int, PlayerSums] = {}
-        for tree in trees:
-            for action, stats in tree.sums.items():
-                merged[action] = merged[action].plus(stats) if action in merged else stats
-            for action, sums in tree.player_sums.items():
-                if action in players:
-                    players[action].add(sums)
-                else:
-                    players[action] = sums.copy()
+        and each interval is widened to the spread between the trees when that is larger;
+        `backend` the engine that grew them."""
+        merged, players = (trees[0].sums, trees[0].player_sums) if len(trees) == 1 else _merged(trees)
         actions = []
         policy_total = sum(s.policy_sum for a, s in merged.items() if a in legal)
         for action in legal:
             stats = merged.get(action, UNVISITED)
             share = stats.policy_sum / policy_total if policy_total > 0 else None
-            seen = [t.sums.get(action, UNVISITED) for t in trees]
-            spread = worker_spread([s.value_sum / s.visits if s.visits else 0.0 for s in seen],
-                                   [int(s.visits) for s in seen])
+            spread = 0.0  # one tree has no spread between trees
+            if len(trees) > 1:
+                seen = [t.sums.get(action, UNVISITED) for t in trees]
+                spread = worker_spread([s.value_sum / s.visits if s.visits else 0.0 for s in seen],
+                                       [int(s.visits) for s in seen])
             actions.append(ActionStats.from_sums(action, int(stats.visits), stats.value_sum, stats.score_sum,
                                                  players.get(action), spread, share))
         order = {a: i for i, a in enumerate(legal)}
@@ -476,7 +470,22 @@ class SearchResult:
             chosen = max(actions, key=lambda s: (s.visits, s.win, -order[s.action])).action
         per_worker = tuple(t.iterations for t in trees)
         return cls(player, tuple(actions), chosen, sum(per_worker), seconds, len(trees),
-                   per_worker, by_win=by_win)
+                   per_worker, by_win=by_win, backend=backend)
+
+
+def _merged(trees: Sequence[RootSums]) -> tuple[dict[int, RootStats], dict[int, PlayerSums]]:
+    """Several trees' root sums added up, per action (the trees' own left unchanged)."""
+    merged: dict[int, RootStats] = {}
+    players: dict[int, PlayerSums] = {}
+    for tree in trees:
+        for action, stats in tree.sums.items():
+            merged[action] = merged[action].plus(stats) if action in merged else stats
+        for action, sums in tree.player_sums.items():
+            if action in players:
+                players[action].add(sums)
+            else:
+                players[action] = sums.copy()
+    return merged, players
 
 
 def with_exact_values(result: SearchResult,

@@ -6,6 +6,7 @@ External engines (``cmd:``, ``rev:``) are built by the arena; other packages can
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import random
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Protocol, runtime_checkable
@@ -107,7 +108,8 @@ class SearchAgent:
 
     def request(self, seed: int) -> SearchRequest:
         """This agent's search request with the given seed."""
-        return self.template.replace(seed=seed)
+        template = self.template
+        return SearchRequest(dataclasses.replace(template.limit, seed=seed), template.config, template.keep_tree)
 
     def table_for(self, position: Position) -> KeptTree | None:
         """With reuse, the node table to grow for a search at `position` (``None`` without reuse):

@@ -8,6 +8,7 @@ sequences are their length then their items; tuples keep the order the state sto
 
 from __future__ import annotations
 
+import functools
 import operator
 from typing import NoReturn, Sequence, TypeVar
 
@@ -31,21 +32,30 @@ _FULL = 1 << 64
 def to_ints(pos: State) -> list[int]:
     """`pos` as the canonical list of ints (layout: docs/determinism.md, "State encoding")."""
     route = pos.route.kinds
-    ints = [ENCODING_VERSION, *pos.ruleset.to_ints(), len(route), *route,
+    ints = [ENCODING_VERSION, *_ruleset_ints(pos.ruleset), len(route), *route,
             pos.players, pos.threshold, pos.walk, pos.turn, pos.phase, pos.actor]
-    for p in range(pos.players):
-        for tiles in (pos.bags[p], pos.hands[p], pos.paths[p], pos.set_aside[p]):
-            ints.append(len(tiles))
-            ints.extend(tiles)
-        ints += [pos.steps[p], pos.vp[p], int(pos.walking[p]), pos.owned_storms[p], int(pos.pending[p])]
-    ints += [pos.track_suns, pos.track_storms, pos.deck_suns, pos.deck_storms, pos.reserve,
-             *pos.market, len(pos.box), *pos.box,
-             pos.history - _FULL if pos.history >= _HALF else pos.history,
-             pos.tile, pos.extra_plays, pos.discards_left, pos.discards_required, len(pos.ties)]
+    append, extend = ints.append, ints.extend  # once: this runs before every native search
+    steps, vp, walking, owned_storms, pending = pos.steps, pos.vp, pos.walking, pos.owned_storms, pos.pending
+    for p, tile_lists in enumerate(zip(pos.bags, pos.hands, pos.paths, pos.set_aside)):
+        for tiles in tile_lists:
+            append(len(tiles))
+            extend(tiles)
+        extend((steps[p], vp[p], int(walking[p]), owned_storms[p], int(pending[p])))
+    history = pos.history
+    extend((pos.track_suns, pos.track_storms, pos.deck_suns, pos.deck_storms, pos.reserve, *pos.market,
+            len(pos.box), *pos.box, history - _FULL if history >= _HALF else history,
+            pos.tile, pos.extra_plays, pos.discards_left, pos.discards_required, len(pos.ties)))
     for kind, tied, slots in pos.ties:
-        ints += [kind, len(tied), *tied, slots]
-    ints += [len(pos.legal), *map(int, pos.legal), len(pos.hidden_bags), *pos.hidden_bags]
+        extend((kind, len(tied), *tied, slots))
+    legal = pos.legal
+    extend((len(legal), *map(int, legal), len(pos.hidden_bags), *pos.hidden_bags))
     return ints
+
+
+@functools.lru_cache(maxsize=16)
+def _ruleset_ints(ruleset: Ruleset) -> tuple[int, ...]:
+    """A ruleset's encoding (``Ruleset.to_ints``), made once per ruleset."""
+    return ruleset.to_ints()
 
 
 def from_ints(ints: Sequence[int], cls: type[S]) -> S:

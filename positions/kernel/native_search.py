@@ -17,9 +17,10 @@ try:
 except ImportError:  # the crate is not built: the Python search runs
     refuge_native = None
 
-Answer = tuple[dict[int, list[float]], dict[int, list[float]]]
-"""One answer node's statistics: per root action ``[visits, value_sum, score_sum, policy_sum]``, and
-per root action played every player's return sum, score sum and the decider's squared-score sum."""
+Answer = tuple[list[tuple[int, int, float, float, float]], list[tuple[int, list[float]]]]
+"""One answer node's statistics as the core returns them: per root action ``(action, visits,
+value_sum, score_sum, policy_sum)``, and per root action played ``(action, [every player's return
+sum, ..., every player's score sum, ..., the decider's squared-score sum])``."""
 Kept = tuple[list[tuple[Any, list[tuple[int, int, float]]]], list[tuple[tuple[int, int], list[tuple[int, int]]]]]
 """A kept tree: every node as ``(key, [(action, visits, value_sum), ...])`` in the order added, and
 the edges walked as ``((node index, action), [(next node index, times walked), ...])``."""
@@ -63,15 +64,15 @@ def unsupported(request: Any) -> str:
     it can)."""
     if not built():
         return "the native core is not built"
-    reasons = [
-        (request.simultaneous not in _SIMULTANEOUS, f"simultaneous={request.simultaneous}"),
-        (not _native_policy(request.rollout), f"the rollout policy {request.rollout!r}"),
-        (not _native_policy(request.prior), f"the prior {request.prior!r}"),
+    checks: list[tuple[bool, Callable[[], str]]] = [  # each reason written only when it applies
+        (request.simultaneous not in _SIMULTANEOUS, lambda: f"simultaneous={request.simultaneous}"),
+        (not _native_policy(request.rollout), lambda: f"the rollout policy {request.rollout!r}"),
+        (not _native_policy(request.prior), lambda: f"the prior {request.prior!r}"),
         (request.evaluator is not None and request.rollout_cutoff is not None
-         and _weights(request.evaluator) is None, f"the evaluator {request.evaluator!r}"),
-        (request.oracle is not None and not _native_oracle(request.oracle), f"the oracle {request.oracle!r}"),
+         and _weights(request.evaluator) is None, lambda: f"the evaluator {request.evaluator!r}"),
+        (request.oracle is not None and not _native_oracle(request.oracle), lambda: f"the oracle {request.oracle!r}"),
     ]
-    return ", ".join(reason for failed, reason in reasons if failed)
+    return ", ".join(reason() for failed, reason in checks if failed)
 
 
 def _native_oracle(oracle: Any) -> bool:
@@ -94,17 +95,10 @@ def new_table() -> Any:
     return refuge_native.SearchTable()
 
 
-def _answer(sums: Sequence[tuple[int, int, float, float, float]], player_sums: Sequence[tuple[int, list[float]]],
-            ) -> Answer:
-    """One answer node's statistics from the core's lists."""
-    return ({action: [visits, value, score, policy] for action, visits, value, score, policy in sums},
-            dict(player_sums))
-
-
 def _hooked(progress: Report, progress_every: int) -> dict[str, Any]:
     """The core's progress arguments (passed only with a hook: a search without one runs on a core
     built before the hook too)."""
-    return {"progress": lambda sums, player_sums, live: progress(_answer(sums, player_sums), live),
+    return {"progress": lambda sums, player_sums, live: progress((sums, player_sums), live),
             "progress_every": progress_every}
 
 
@@ -145,6 +139,5 @@ def search(position: Encodable, requests: Sequence[Any], seeds: Sequence[int], b
         **({} if streams is None else {"streams": list(streams)}))
     if found is None:
         return None
-    return [([_answer(sums, player_sums) for sums, player_sums in answers],
-             {tuple(cell): sums for cell, sums in joint}, nodes, done, kept)
+    return [(answers, {tuple(cell): sums for cell, sums in joint}, nodes, done, kept)
             for answers, joint, nodes, done, kept in found]

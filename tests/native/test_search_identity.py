@@ -10,6 +10,7 @@ build linked against another libm may differ in the last bit, and these tests wo
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
 import random
 
 import pytest
@@ -145,6 +146,23 @@ def test_trees_grown_on_threads_of_the_core_equal_each_grown_alone() -> None:
                  for seed, budget in zip(seeds, budgets)]
         assert [records(tree) for tree in together] == alone, name
         assert [tree[3] for tree in together] == budgets
+
+
+def _two_workers(position: Position) -> tuple:
+    """A search of two workers' trees (the second on a kept thread of the core): what it answers."""
+    result = search(position, SearchAgent("native", Limit(iterations=200, workers=2), reuse=False).request(7))
+    return result.backend, result.chosen, [(a.action, a.visits, a.win, a.score) for a in result.actions]
+
+
+def test_a_second_search_on_the_kept_threads_and_a_forked_process_answer_alike() -> None:
+    """The later workers' trees run on threads the core keeps between searches; a process forked after
+    they were made (``fork``: none of the parent's threads come along) makes its own, never waiting
+    for the parent's: the same answer in both processes, and no hang."""
+    position = decision_examples()[0][1]
+    first = _two_workers(position)
+    assert first[0] == "native" and _two_workers(position) == first
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.apply_async(_two_workers, (position,)).get(timeout=120) == first
 
 
 def test_a_kept_table_or_a_hook_needs_a_single_tree() -> None:

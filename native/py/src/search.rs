@@ -8,7 +8,7 @@ use std::ptr::NonNull;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBool;
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 
 use refuge_core::evaluator::Model;
 use refuge_core::endgames::{Probes, SearchOracle};
@@ -250,27 +250,62 @@ where
     }
 
     /// Grow every tree of `trees` (seed, budget, probes) on a fresh table each, the first on this
-    /// thread and each other on its own (root parallelism, ⇄ `search.backend.native_trees`'s
+    /// thread and each other on a thread of its own (root parallelism, ⇄ `search.backend.native_trees`'s
     /// workers): every tree's statistics in order, `None` if one met a leaf the core cannot value.
     /// A tree depends only on its own seed and probes, so the answer is the same whatever the
-    /// scheduling. A panic in a worker's thread is raised again here (the caller's `guard` turns it
-    /// into a Python error).
+    /// scheduling. Without a time limit the other trees run on [`helpers`]' kept threads when there
+    /// are enough of them (starting a thread costs ≈ 35 µs, a few per cent of a 400-iteration
+    /// search); a time-limited search starts its own, so that no tree waits for a helper and runs
+    /// over its time. A panic in a worker's thread is raised again here (the caller's `guard` turns
+    /// it into a Python error).
     fn grow_all(&self, trees: &[(u64, Option<u64>, TreeProbes<'_>)]) -> Option<Vec<RootStatistics>> {
-        let grown: Vec<Option<RootStatistics>> = std::thread::scope(|scope| {
-            let others: Vec<_> = trees[1..]
-                .iter()
-                .map(|&(seed, iterations, probes)| {
-                    scope.spawn(move || self.grow(seed, iterations, probes, &mut Table::default(), None))
-                })
-                .collect();
-            let (seed, iterations, probes) = trees[0];
-            let first = self.grow(seed, iterations, probes, &mut Table::default(), None);
-            std::iter::once(first)
-                .chain(others.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))))
-                .collect()
-        });
+        let grow = |&(seed, iterations, probes): &(u64, Option<u64>, TreeProbes<'_>)| {
+            self.grow(seed, iterations, probes, &mut Table::default(), None)
+        };
+        let (first, others) = trees.split_first()?;
+        let pool = helpers();
+        let grown: Vec<Option<RootStatistics>> = match pool {
+            Some(pool) if self.seconds.is_none() && others.len() <= pool.current_num_threads() => {
+                let mut later: Vec<Option<RootStatistics>> = vec![None; others.len()];
+                let first = pool.in_place_scope(|scope| {
+                    for (tree, slot) in others.iter().zip(later.iter_mut()) {
+                        scope.spawn(move |_| *slot = grow(tree));
+                    }
+                    grow(first)
+                });
+                std::iter::once(first).chain(later).collect()
+            }
+            _ => std::thread::scope(|scope| {
+                let handles: Vec<_> = others.iter().map(|tree| scope.spawn(move || grow(tree))).collect();
+                std::iter::once(grow(first))
+                    .chain(handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))))
+                    .collect()
+            }),
+        };
         grown.into_iter().collect()
     }
+}
+
+/// The threads kept for the trees after the first of a search (one fewer than the cores, at least
+/// one: the search's own thread grows the first tree; made at the first search with several
+/// workers; `None` if they cannot be made: each search then starts its own). A process forked
+/// after they were made has none of them, so it makes its own (the parent's are never waited for).
+/// Python twin: the process pool `search.parallel.map_in_processes` keeps.
+fn helpers() -> Option<&'static rayon::ThreadPool> {
+    static POOL: Mutex<Option<(u32, &'static rayon::ThreadPool)>> = Mutex::new(None);
+    let mut kept = POOL.lock().unwrap_or_else(PoisonError::into_inner);
+    let process = std::process::id();
+    if let Some((made_in, pool)) = *kept {
+        if made_in == process {
+            return Some(pool);
+        }
+    }
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let threads = cores.saturating_sub(1).max(1);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).thread_name(|i| format!("refuge-tree-{i}")).build().ok()?;
+    let pool: &'static rayon::ThreadPool = Box::leak(Box::new(pool)); // kept for the process's life
+    *kept = Some((process, pool));
+    Some(pool)
 }
 
 /// Grow search trees from the position `ints` (`Position.to_ints()`), one per entry of `trees`
