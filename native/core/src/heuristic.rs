@@ -162,7 +162,7 @@ pub fn storm_hit_chance(pos: &State) -> f64 {
         if !pos.walking[other] || size == 0 {
             continue;
         }
-        let storms = bag.count(STORM);
+        let storms = pos.bag_count(other, STORM);
         if storms != 0 {
             drawers[count] = (size, storms);
             count += 1;
@@ -244,7 +244,13 @@ fn others_lead(pos: &State, player: usize) -> (i32, usize) {
     (lead, others.filter(|&v| v == lead).count())
 }
 
-/// The walk tiles of a bag, in bag order.
+/// How many walk tiles a bag holds (Python: `len(walk)` of the bag's non-Storm tiles).
+#[inline]
+fn walk_tile_count(pos: &State, player: usize) -> usize {
+    pos.bags[player].len() - pos.bag_count(player, STORM)
+}
+
+/// The walk tiles of a bag, in bag order (Python: `[k for k in bag if k != STORM]`).
 fn walk_tiles(pos: &State, player: usize) -> impl Iterator<Item = Kind> + '_ {
     pos.bags[player].as_slice().iter().copied().filter(|&k| k != STORM)
 }
@@ -342,7 +348,7 @@ impl Heuristic {
     /// Python twin: `_buy_to_catch_up`.
     fn buy_to_catch_up(&self, pos: &State, player: usize, legal: &[Action]) -> Action {
         let steps = pos.steps[player];
-        let bag_len = walk_tiles(pos, player).count();
+        let bag_len = walk_tile_count(pos, player);
         let mut best = PASS_CODE;
         let mut best_mean = if bag_len > 0 {
             let mut sum = 0.0;
@@ -433,7 +439,7 @@ impl Heuristic {
         let mut extra_vp = 0.0;
         let mut extra_paws = 0.0;
         if e.extra_plays != 0 {
-            let n = walk_tiles(pos, player).count();
+            let n = walk_tile_count(pos, player);
             let (draw_vp, draw_paws) = if n > 0 {
                 let mut vp_sum = 0.0;
                 let mut paw_sum = 0;
@@ -493,9 +499,8 @@ impl Heuristic {
             return DRAW_CODE;
         }
         if home > lead {
-            let bag = &pos.bags[player];
-            let safe = storms_to_hit(pos) > bag.count(STORM) as i32 + 1;
-            let costly = home - lead <= 2 && bag.contains(MARSHMALLOWS);
+            let safe = storms_to_hit(pos) > pos.bag_count(player, STORM) as i32 + 1;
+            let costly = home - lead <= 2 && pos.bag_count(player, MARSHMALLOWS) != 0;
             return if safe && !costly { DRAW_CODE } else { RETURN_CODE };
         }
         let share = 1.0 / (1 + ties) as f64;
