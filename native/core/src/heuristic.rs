@@ -153,7 +153,7 @@ pub fn storm_hit_chance(pos: &State) -> f64 {
         return 1.0;
     }
     // (bag size, Storms in it) of each drawing player with a Storm to draw
-    let mut drawers = [(0usize, 0usize); crate::state::MAX_PLAYERS];
+    let mut drawers = [(0u8, 0u8); crate::state::MAX_PLAYERS];
     let mut count = 0;
     let mut most = 1; // Storms this turn can bring at most: the weather's, and up to 2 per drawer
     for other in 0..pos.players {
@@ -164,7 +164,7 @@ pub fn storm_hit_chance(pos: &State) -> f64 {
         }
         let storms = pos.bag_count(other, STORM);
         if storms != 0 {
-            drawers[count] = (size, storms);
+            drawers[count] = (size as u8, storms as u8);
             count += 1;
             most += size.min(2);
         }
@@ -188,7 +188,8 @@ pub fn storm_hit_chance(pos: &State) -> f64 {
 #[derive(Clone, Copy, PartialEq)]
 struct HitKey {
     needed: i32,
-    drawers: [(usize, usize); crate::state::MAX_PLAYERS],
+    /// (bag size, Storms in it) of each drawing player with a Storm to draw (a bag holds < 256).
+    drawers: [(u8, u8); crate::state::MAX_PLAYERS],
     count: usize,
     /// Suns and Storms in the weather deck, Storms in the reserve.
     deck: (i32, i32, i32),
@@ -204,6 +205,7 @@ fn hit_chance(key: &HitKey) -> f64 {
     let HitKey { needed, drawers, count, deck: (deck_suns, deck_storms, reserve) } = *key;
     let mut dist = Dist::certain();
     for &(size, storms) in &drawers[..count] {
+        let (size, storms) = (size as usize, storms as usize);
         if size == 1 {
             dist.convolve([0.0, 1.0]);
         } else {
