@@ -334,7 +334,7 @@ fn deal(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
     let counts = &pos.bag_counts[player];
     let held = drawn[..count].iter().all(|&kind| {
         (0..KIND_COUNT as i64).contains(&kind)
-            && counts[kind as usize] as usize >= 1 + (count == 2 && drawn[0] == drawn[1]) as usize
+            && counts[kind as usize] as usize > (count == 2 && drawn[0] == drawn[1]) as usize
     });
     if !held {
         return Err(IllegalAction(format!("{}: player {player}'s bag does not hold these tiles", describe(action))));
