@@ -6,7 +6,7 @@
 use crate::catalogue::*;
 use crate::hash;
 use crate::rng::Rng;
-use crate::state::{Action, ActionList, Kind, KindCounts, Route, COUNT_SLOTS, State, Tie, Tiles, HAND_CAP, MAX_PLAYERS};
+use crate::state::{Action, ActionList, Kind, KindCounts, Route, COUNT_SLOTS, PAD, State, Tie, Tiles, HAND_CAP, MAX_PLAYERS};
 use crate::tiles::{effect_gain, effects, paw_total, Effect};
 
 /// `tile` while no tile is being resolved, `pending` before a choice (Python twin: `NO_CHOICE`).
@@ -342,15 +342,13 @@ fn deal(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
     for &kind in &drawn[..count] {
         pos.bag_remove(player, kind as u8);
     }
-    let mut hand = Tiles::EMPTY;
-    for &kind in &drawn[..count] {
-        if kind as u8 == STORM {
-            pos.owned_storms[player] += 1;
-        } else {
-            hand.push(kind as u8);
-        }
-    }
-    pos.hands[player] = hand;
+    // the Storms go to the track, the other tiles to the hand in order: computed in registers and
+    // stored whole (a hand pushed byte by byte and then copied stalls on store forwarding)
+    let first = drawn[0] as u8;
+    let second = if count == 2 { drawn[1] as u8 } else { PAD };
+    pos.owned_storms[player] += (first == STORM) as i32 + (second == STORM) as i32;
+    let second = if second == STORM { PAD } else { second };
+    pos.hands[player] = if first == STORM { Tiles::of_two(second, PAD) } else { Tiles::of_two(first, second) };
     next_deal(pos, player + 1);
     Ok(())
 }

@@ -94,6 +94,18 @@ impl<const CAP: usize> Tiles<CAP> {
         t.try_extend(items).then_some(t)
     }
 
+    /// The group of `first` then `second`, `PAD` standing for no item (`second` is `PAD` if
+    /// `first` is), built without a store per item (Python: `tuple(k for k in (first, second) if ...)`).
+    #[inline]
+    pub fn of_two(first: u8, second: u8) -> Self {
+        debug_assert!(CAP >= 2 && (first != PAD || second == PAD));
+        let mut t = Self::EMPTY;
+        t.items[0] = first;
+        t.items[1] = second;
+        t.len = (first != PAD) as u8 + (second != PAD) as u8;
+        t
+    }
+
     /// The items in order.
     #[inline]
     pub fn as_slice(&self) -> &[u8] {
