@@ -793,7 +793,7 @@ pub fn end_walk(pos: &mut State) {
 
 /// A bag's counts summed up to each kind, eight kinds to a word: byte `j` of word `w` is how many
 /// of the bag's tiles are of a kind `<= 8 * w + j` (no byte carries: a bag holds at most
-/// `BAG_CAP` < 128 tiles). Read by `nth_sorted`.
+/// `BAG_CAP` < 128 tiles). Read by `nth_sorted`; Python twin: the `sorted(bag)` of `sample_chance`.
 #[inline]
 fn running_counts(counts: &KindCounts) -> [u64; COUNT_SLOTS / 8] {
     let mut out = [0u64; COUNT_SLOTS / 8];

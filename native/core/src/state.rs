@@ -156,7 +156,8 @@ impl<const CAP: usize> Tiles<CAP> {
         *self = Self::EMPTY;
     }
 
-    /// Items `8 * w .. 8 * w + 8` as a little-endian word, the slots past the capacity read as `PAD`.
+    /// Items `8 * w .. 8 * w + 8` as a little-endian word, the slots past the capacity read as `PAD`
+    /// (Python: the slice `t[8 * w:8 * w + 8]`).
     #[inline(always)]
     fn word(&self, w: usize) -> u64 {
         let start = 8 * w;
@@ -216,8 +217,9 @@ impl<const CAP: usize> Tiles<CAP> {
         }
     }
 
-    /// Remove the item at `i < len`, the later ones moving down one slot: word by word, each word
-    /// a blend of itself and itself shifted by one slot (no call to `memmove` for a few bytes).
+    /// Remove the item at `i < len`, the later ones moving down one slot (Python: `t[:i] + t[i + 1:]`):
+    /// word by word from `i`'s word to the last item's, each word a blend of itself and itself
+    /// shifted by one slot (no call to `memmove` for a few bytes).
     #[inline]
     fn remove_at(&mut self, i: usize) {
         debug_assert!(i < self.len as usize);
@@ -241,6 +243,7 @@ impl<const CAP: usize> Tiles<CAP> {
         }
         self.len -= 1;
     }
+
     /// The item at `i`.
     #[inline]
     pub fn get(&self, i: usize) -> u8 {
