@@ -197,7 +197,7 @@ impl State {
         let actor = c.int("actor", TERMINAL_PLAYER as i64, players as i64 - 1)? as i32;
         let mut pos = State { walk, turn, phase, actor, ..State::blank(ruleset, route, players, threshold) };
         for p in 0..players {
-            pos.bags[p] = c.kinds("a bag tile")?;
+            pos.set_bag(p, c.kinds("a bag tile")?);
             pos.hands[p] = c.kinds("a hand tile")?;
             pos.paths[p] = c.kinds("a path tile")?;
             pos.set_aside[p] = c.kinds("a set-aside tile")?;

@@ -153,7 +153,7 @@ pub fn storm_hit_chance(pos: &State) -> f64 {
         return 1.0;
     }
     // (bag size, Storms in it) of each drawing player with a Storm to draw
-    let mut drawers = [(0usize, 0usize); crate::state::MAX_PLAYERS];
+    let mut drawers = [(0u8, 0u8); crate::state::MAX_PLAYERS];
     let mut count = 0;
     let mut most = 1; // Storms this turn can bring at most: the weather's, and up to 2 per drawer
     for other in 0..pos.players {
@@ -162,9 +162,9 @@ pub fn storm_hit_chance(pos: &State) -> f64 {
         if !pos.walking[other] || size == 0 {
             continue;
         }
-        let storms = bag.count(STORM);
+        let storms = pos.bag_count(other, STORM);
         if storms != 0 {
-            drawers[count] = (size, storms);
+            drawers[count] = (size as u8, storms as u8);
             count += 1;
             most += size.min(2);
         }
@@ -188,7 +188,8 @@ pub fn storm_hit_chance(pos: &State) -> f64 {
 #[derive(Clone, Copy, PartialEq)]
 struct HitKey {
     needed: i32,
-    drawers: [(usize, usize); crate::state::MAX_PLAYERS],
+    /// (bag size, Storms in it) of each drawing player with a Storm to draw (a bag holds < 256).
+    drawers: [(u8, u8); crate::state::MAX_PLAYERS],
     count: usize,
     /// Suns and Storms in the weather deck, Storms in the reserve.
     deck: (i32, i32, i32),
@@ -204,6 +205,7 @@ fn hit_chance(key: &HitKey) -> f64 {
     let HitKey { needed, drawers, count, deck: (deck_suns, deck_storms, reserve) } = *key;
     let mut dist = Dist::certain();
     for &(size, storms) in &drawers[..count] {
+        let (size, storms) = (size as usize, storms as usize);
         if size == 1 {
             dist.convolve([0.0, 1.0]);
         } else {
@@ -244,7 +246,13 @@ fn others_lead(pos: &State, player: usize) -> (i32, usize) {
     (lead, others.filter(|&v| v == lead).count())
 }
 
-/// The walk tiles of a bag, in bag order.
+/// How many walk tiles a bag holds (Python: `len(walk)` of the bag's non-Storm tiles).
+#[inline]
+fn walk_tile_count(pos: &State, player: usize) -> usize {
+    pos.bags[player].len() - pos.bag_count(player, STORM)
+}
+
+/// The walk tiles of a bag, in bag order (Python: `[k for k in bag if k != STORM]`).
 fn walk_tiles(pos: &State, player: usize) -> impl Iterator<Item = Kind> + '_ {
     pos.bags[player].as_slice().iter().copied().filter(|&k| k != STORM)
 }
@@ -342,7 +350,7 @@ impl Heuristic {
     /// Python twin: `_buy_to_catch_up`.
     fn buy_to_catch_up(&self, pos: &State, player: usize, legal: &[Action]) -> Action {
         let steps = pos.steps[player];
-        let bag_len = walk_tiles(pos, player).count();
+        let bag_len = walk_tile_count(pos, player);
         let mut best = PASS_CODE;
         let mut best_mean = if bag_len > 0 {
             let mut sum = 0.0;
@@ -433,7 +441,7 @@ impl Heuristic {
         let mut extra_vp = 0.0;
         let mut extra_paws = 0.0;
         if e.extra_plays != 0 {
-            let n = walk_tiles(pos, player).count();
+            let n = walk_tile_count(pos, player);
             let (draw_vp, draw_paws) = if n > 0 {
                 let mut vp_sum = 0.0;
                 let mut paw_sum = 0;
@@ -493,9 +501,8 @@ impl Heuristic {
             return DRAW_CODE;
         }
         if home > lead {
-            let bag = &pos.bags[player];
-            let safe = storms_to_hit(pos) > bag.count(STORM) as i32 + 1;
-            let costly = home - lead <= 2 && bag.contains(MARSHMALLOWS);
+            let safe = storms_to_hit(pos) > pos.bag_count(player, STORM) as i32 + 1;
+            let costly = home - lead <= 2 && pos.bag_count(player, MARSHMALLOWS) != 0;
             return if safe && !costly { DRAW_CODE } else { RETURN_CODE };
         }
         let share = 1.0 / (1 + ties) as f64;

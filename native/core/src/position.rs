@@ -35,7 +35,7 @@ impl State {
         for p in 0..players {
             let mut bag = Tiles::EMPTY;
             bag.extend(ruleset.start_bag.as_slice());
-            pos.bags[p] = bag;
+            pos.set_bag(p, bag);
             pos.steps[p] = ruleset.start_steps;
             pos.walking[p] = true;
         }
@@ -212,14 +212,14 @@ pub fn deal_hidden_bags(state: &mut State, rng: &mut Rng) {
         pool.swap(i, j);
     }
     let mut start = 0;
-    for &player in state.hidden_bags.as_slice() {
-        let bag = &mut state.bags[player as usize];
-        let storms = bag.count(STORM);
-        let size = bag.len() - storms;
+    let hidden = state.hidden_bags;
+    for &player in hidden.as_slice() {
+        let storms = state.bag_count(player as usize, STORM);
+        let size = state.bags[player as usize].len() - storms;
         let mut tiles: Vec<u8> = vec![STORM; storms];
         tiles.extend_from_slice(&pool[start..start + size]);
         tiles.sort_unstable();
-        *bag = Tiles::from_slice(&tiles).expect("the same size as before");
+        state.set_bag(player as usize, Tiles::from_slice(&tiles).expect("the same size as before"));
         start += size;
     }
 }

@@ -20,6 +20,15 @@ impl std::fmt::Debug for Rng {
     }
 }
 
+/// MT19937's tempering of a state word into an output (CPython `genrand_uint32`'s last steps).
+#[inline(always)]
+fn temper(mut y: u32) -> u32 {
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c_5680;
+    y ^= (y << 15) & 0xefc6_0000;
+    y ^ (y >> 18)
+}
+
 impl Rng {
     /// `random.Random(seed)` for a non-negative int seed (CPython `random_seed`: init_by_array over
     /// the seed's little-endian 32-bit words, `[0]` for 0).
@@ -89,12 +98,9 @@ impl Rng {
         if self.index >= N {
             self.twist();
         }
-        let mut y = self.mt[self.index];
+        let y = self.mt[self.index];
         self.index += 1;
-        y ^= y >> 11;
-        y ^= (y << 7) & 0x9d2c_5680;
-        y ^= (y << 15) & 0xefc6_0000;
-        y ^ (y >> 18)
+        temper(y)
     }
 
     /// The next 624 words of the state (CPython `genrand_uint32`'s refill).
@@ -115,18 +121,26 @@ impl Rng {
         self.index = 0;
     }
 
-    /// A float in [0, 1) from two outputs (Python twin: `random.Random.random`).
+    /// A float in [0, 1) from two outputs (Python twin: `random.Random.random`); the two words
+    /// read with one index update when no twist comes between them.
     #[inline]
     pub fn random(&mut self) -> f64 {
-        let a = self.next_u32() >> 5;
-        let b = self.next_u32() >> 6;
+        let i = self.index;
+        let (a, b) = if i + 2 <= N {
+            self.index = i + 2;
+            (temper(self.mt[i]), temper(self.mt[i + 1]))
+        } else {
+            (self.next_u32(), self.next_u32())
+        };
+        let (a, b) = (a >> 5, b >> 6);
         (a as f64 * 67_108_864.0 + b as f64) * (1.0 / 9_007_199_254_740_992.0)
     }
 
     /// A uniform index below `n`: `int(random() * n)` (SPEC-portable section 2).
     #[inline]
     pub fn below(&mut self, n: usize) -> usize {
-        (self.random() * n as f64) as usize
+        // below `n`: through `i64`, whose conversion is one instruction
+        (self.random() * n as f64) as i64 as usize
     }
 
     /// A search seed drawn from the stream: `int(rng.random() * 2**53)` (Python twin:

@@ -6,7 +6,7 @@
 use crate::catalogue::*;
 use crate::hash;
 use crate::rng::Rng;
-use crate::state::{Action, ActionList, Kind, Route, State, Tie, Tiles, HAND_CAP, MAX_PLAYERS};
+use crate::state::{Action, ActionList, Kind, KindCounts, Route, COUNT_SLOTS, PAD, State, Tie, Tiles, HAND_CAP, MAX_PLAYERS};
 use crate::tiles::{effect_gain, effects, paw_total, Effect};
 
 /// `tile` while no tile is being resolved, `pending` before a choice (Python twin: `NO_CHOICE`).
@@ -285,7 +285,7 @@ pub fn return_discard_options(path: &[Kind]) -> ActionList {
 /// The path joins the bag and the player is home (C15). Python twin: `_go_home`.
 fn go_home(pos: &mut State, player: usize) {
     let path = pos.paths[player];
-    pos.bags[player].extend(path.as_slice());
+    pos.bag_extend(player, path.as_slice());
     pos.paths[player].clear();
     pos.walking[player] = false;
 }
@@ -312,43 +312,43 @@ fn next_deal(pos: &mut State, start: usize) {
 /// A drawing player's tiles come out of the bag; Storms go to the track (C5, C7). Python twin: `_deal`.
 fn deal(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
     let player = pos.actor as usize;
-    let bag = pos.bags[player];
+    let size = pos.bags[player].len();
     let mut drawn = [0i64; 2];
     let count;
     if action >= DRAWN_TWO_BASE {
-        if bag.len() < 2 {
+        if size < 2 {
             return Err(IllegalAction(format!("{}: player {player} has only 1 tile to draw", describe(action))));
         }
         let code = (action - DRAWN_TWO_BASE) as i64;
         drawn = [code / KIND_COUNT as i64, code % KIND_COUNT as i64];
         count = 2;
     } else {
-        if bag.len() != 1 {
+        if size != 1 {
             return Err(IllegalAction(format!("{}: player {player} must draw 2 tiles", describe(action))));
         }
         drawn[0] = (action - DRAWN_ONE_BASE) as i64;
         count = 1;
     }
-    // the tiles leave the bag in place (a bag edited aside and copied back whole just after its
-    // byte writes stalls on store forwarding); an illegal outcome puts the bag back as it was
-    for &kind in &drawn[..count] {
-        if !(0..KIND_COUNT as i64).contains(&kind) || !pos.bags[player].remove_first(kind as u8) {
-            pos.bags[player] = bag;
-            return Err(IllegalAction(format!(
-                "{}: player {player}'s bag does not hold these tiles",
-                describe(action)
-            )));
-        }
+    // the bag's counts say whether it holds the tiles (two of a kind need two) before any change;
+    // then the tiles leave the bag in place
+    let counts = &pos.bag_counts[player];
+    let held = drawn[..count].iter().all(|&kind| {
+        (0..KIND_COUNT as i64).contains(&kind)
+            && counts[kind as usize] as usize > (count == 2 && drawn[0] == drawn[1]) as usize
+    });
+    if !held {
+        return Err(IllegalAction(format!("{}: player {player}'s bag does not hold these tiles", describe(action))));
     }
-    let mut hand = Tiles::EMPTY;
     for &kind in &drawn[..count] {
-        if kind as u8 == STORM {
-            pos.owned_storms[player] += 1;
-        } else {
-            hand.push(kind as u8);
-        }
+        pos.bag_remove(player, kind as u8);
     }
-    pos.hands[player] = hand;
+    // the Storms go to the track, the other tiles to the hand in order: computed in registers and
+    // stored whole (a hand pushed byte by byte and then copied stalls on store forwarding)
+    let first = drawn[0] as u8;
+    let second = if count == 2 { drawn[1] as u8 } else { PAD };
+    pos.owned_storms[player] += (first == STORM) as i32 + (second == STORM) as i32;
+    let second = if second == STORM { PAD } else { second };
+    pos.hands[player] = if first == STORM { Tiles::of_two(second, PAD) } else { Tiles::of_two(first, second) };
     next_deal(pos, player + 1);
     Ok(())
 }
@@ -530,11 +530,10 @@ fn extra(pos: &mut State, action: Action) {
 fn extra_draw(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
     let player = pos.actor as usize;
     let kind = action - DRAWN_ONE_BASE;
-    if !(0..KIND_COUNT as i32).contains(&kind) || !pos.bags[player].contains(kind as u8) {
+    if !(0..KIND_COUNT as i32).contains(&kind) || !pos.bag_remove(player, kind as Kind) {
         return Err(IllegalAction(format!("{action}: no such tile in player {player}'s bag")));
     }
     let kind = kind as Kind;
-    pos.bags[player].remove_first(kind);
     pos.extra_plays -= 1;
     if kind == STORM {
         pos.owned_storms[player] += 1;
@@ -621,7 +620,7 @@ fn settle_buys(pos: &mut State) {
 /// A player pays for a tile and it goes into their bag (C12). Python twin: `_buy`.
 fn buy(pos: &mut State, player: usize, kind: Kind) {
     pos.steps[player] -= COST[kind as usize];
-    pos.bags[player].push(kind);
+    pos.bag_push(player, kind);
     pos.market[kind as usize] -= 1;
 }
 
@@ -716,8 +715,8 @@ fn check_storm(pos: &mut State) {
     for player in 0..pos.players {
         if !pos.hands[player].is_empty() || !pos.set_aside[player].is_empty() {
             let (hand, aside) = (pos.hands[player], pos.set_aside[player]);
-            pos.bags[player].extend(hand.as_slice());
-            pos.bags[player].extend(aside.as_slice());
+            pos.bag_extend(player, hand.as_slice());
+            pos.bag_extend(player, aside.as_slice());
             pos.hands[player].clear();
             pos.set_aside[player].clear();
         }
@@ -765,12 +764,11 @@ pub fn storm_hits(pos: &mut State) {
 pub fn end_walk(pos: &mut State) {
     for player in 0..pos.players {
         let (path, hand, aside) = (pos.paths[player], pos.hands[player], pos.set_aside[player]);
-        let bag = &mut pos.bags[player];
-        bag.extend(path.as_slice());
-        bag.extend(hand.as_slice());
-        bag.extend(aside.as_slice());
+        pos.bag_extend(player, path.as_slice());
+        pos.bag_extend(player, hand.as_slice());
+        pos.bag_extend(player, aside.as_slice());
         for _ in 0..pos.owned_storms[player] {
-            bag.push(STORM);
+            pos.bag_push(player, STORM);
         }
         pos.paths[player].clear();
         pos.hands[player].clear();
@@ -793,24 +791,39 @@ pub fn end_walk(pos: &mut State) {
 
 // --- chance ------------------------------------------------------------------------------------
 
-/// Each kind's count in a group.
-fn kind_counts(tiles: &[Kind]) -> [u32; KIND_COUNT] {
-    let mut counts = [0u32; KIND_COUNT];
-    for &k in tiles {
-        counts[k as usize] += 1;
+/// A bag's counts summed up to each kind, eight kinds to a word: byte `j` of word `w` is how many
+/// of the bag's tiles are of a kind `<= 8 * w + j` (no byte carries: a bag holds at most
+/// `BAG_CAP` < 128 tiles). Read by `nth_sorted`; Python twin: the `sorted(bag)` of `sample_chance`.
+#[inline]
+fn running_counts(counts: &KindCounts) -> [u64; COUNT_SLOTS / 8] {
+    let mut out = [0u64; COUNT_SLOTS / 8];
+    let mut below = 0u64; // the tiles of the previous words' kinds
+    for (w, word) in out.iter_mut().enumerate() {
+        let bytes = u64::from_le_bytes(counts[8 * w..8 * w + 8].try_into().expect("8 bytes"));
+        // multiplying by 0x0101..01 adds each byte to every byte above it
+        *word = bytes.wrapping_mul(BYTES) + below * BYTES;
+        below = *word >> 56;
     }
-    counts
+    out
 }
 
-/// The `i`-th tile of a bag taken in ascending kind order (SPEC-portable section 3).
-fn nth_sorted(counts: &[u32; KIND_COUNT], mut i: usize) -> Kind {
-    for (k, &c) in counts.iter().enumerate() {
-        if i < c as usize {
-            return k as Kind;
-        }
-        i -= c as usize;
+/// Each byte of a word set to 1.
+const BYTES: u64 = 0x0101_0101_0101_0101;
+const _: () = assert!(crate::state::BAG_CAP < 128, "running counts fit a byte's low 7 bits");
+
+/// The `i`-th tile of a bag taken in ascending kind order (SPEC-portable section 3; Python twin:
+/// `sorted(bag)[i]` in `sample_chance`): the number of kinds whose running count is `<= i`,
+/// counted without a branch (`running_counts` holds them, each below 128).
+#[inline]
+fn nth_sorted(running: &[u64; COUNT_SLOTS / 8], i: usize) -> Kind {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let limit = (i as u64 + 1) * BYTES;
+    let mut beyond = 0u64; // per byte: 1 where the running count is > i
+    for &word in running {
+        // a byte's high bit survives the subtraction exactly where its count is >= i + 1
+        beyond += (((word | HIGH) - limit) & HIGH) >> 7;
     }
-    unreachable!("an index below the bag's size")
+    (COUNT_SLOTS as u64 - (beyond.wrapping_mul(BYTES) >> 56)) as Kind
 }
 
 /// The outcome "these two tiles were drawn" (order does not matter). Python twin: `drawn_two`.
@@ -839,9 +852,9 @@ pub fn chance_weights(pos: &State) -> (Vec<(Action, u64)>, u64) {
             (tied.as_slice().iter().map(|&p| (TIEBREAK_BASE + p as i32, 1)).collect(), tied.len() as u64)
         }
         _ => {
-            let bag = pos.bags[pos.actor as usize];
-            let counts = kind_counts(bag.as_slice());
-            let size = bag.len() as u64;
+            let actor = pos.actor as usize;
+            let counts = &pos.bag_counts[actor];
+            let size = pos.bags[actor].len() as u64;
             if pos.phase == EXTRA_DRAW || size == 1 {
                 let out = (0..KIND_COUNT)
                     .filter(|&k| counts[k] > 0)
@@ -896,18 +909,19 @@ pub fn sample_chance(pos: &State, rng: &mut Rng) -> Action {
             TIEBREAK_BASE + tied.get(rng.below(tied.len())) as i32
         }
         _ => {
-            let bag = &pos.bags[pos.actor as usize];
-            let counts = kind_counts(bag.as_slice());
-            let size = bag.len();
+            let actor = pos.actor as usize;
+            let counts = &pos.bag_counts[actor];
+            let size = pos.bags[actor].len();
             let first = rng.below(size);
             if pos.phase == EXTRA_DRAW || size == 1 {
-                return DRAWN_ONE_BASE + nth_sorted(&counts, first) as i32;
+                return DRAWN_ONE_BASE + nth_sorted(&running_counts(counts), first) as i32;
             }
             let mut second = rng.below(size - 1);
             if second >= first {
                 second += 1;
             }
-            drawn_two(nth_sorted(&counts, first), nth_sorted(&counts, second))
+            let running = running_counts(counts);
+            drawn_two(nth_sorted(&running, first), nth_sorted(&running, second))
         }
     }
 }
@@ -927,6 +941,7 @@ pub fn apply(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
         fold(pos, &[pos.actor as i64, action as i64]);
     }
     decide(pos, phase, action);
+    debug_assert!(pos.counts_agree(), "a bag changed without its counts");
     Ok(())
 }
 
@@ -985,6 +1000,7 @@ fn apply_chance(pos: &mut State, phase: i32, action: Action) -> Result<(), Illeg
     if result.is_err() {
         pos.history = history; // every outcome check comes before any other change
     }
+    debug_assert!(pos.counts_agree(), "a bag changed without its counts");
     result
 }
 
@@ -1039,6 +1055,7 @@ pub fn play(pos: &mut State, action: Action) {
         debug_assert!(pos.legal.contains(action));
         decide(pos, phase, action);
     }
+    debug_assert!(pos.counts_agree(), "a bag changed without its counts");
 }
 
 /// An action's notation (Python twin: `_describe` / `str(Action)`).
@@ -1062,6 +1079,20 @@ fn illegal_message(pos: &State, action: Action) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The branch-free `nth_sorted` is `sorted(bag)[i]` for every index of any bag.
+        #[test]
+        fn nth_sorted_is_the_sorted_bags_item(bag in prop::collection::vec(0u8..KIND_COUNT as u8, 1..=crate::state::BAG_CAP)) {
+            let running = running_counts(&crate::state::kind_counts(&bag));
+            let mut sorted = bag.clone();
+            sorted.sort_unstable();
+            for (i, &kind) in sorted.iter().enumerate() {
+                prop_assert_eq!(nth_sorted(&running, i), kind);
+            }
+        }
+    }
 
     /// A deal whose first tile is in the bag and whose second is not fails and changes nothing:
     /// the first tile, already out of the bag, is put back where it was.

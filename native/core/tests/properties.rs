@@ -36,6 +36,7 @@ fn conserved(pos: &State) -> Result<(), String> {
 }
 
 fn check(pos: &State) -> Result<(), TestCaseError> {
+    prop_assert!(pos.counts_agree(), "each bag's counts equal its tiles");
     let again = State::from_ints(&pos.to_ints()).map_err(|e| TestCaseError::fail(e.0))?;
     prop_assert_eq!(&again, pos);
     conserved(pos).map_err(TestCaseError::fail)?;
@@ -93,5 +94,39 @@ proptest! {
         slow.history = fast.history;
         prop_assert_eq!(fast, slow);
         prop_assert_eq!(a.getstate(), b.getstate());
+    }
+
+    /// Each bag's per-kind counts stay equal to its tiles whatever happens to the bags: any event
+    /// sequence (legal ones of any policy, illegal ones refused), hidden bags dealt afresh
+    /// (`determinize`), the rollout fast path (`play`), and the encoding's round trip.
+    #[test]
+    fn bag_counts_follow_the_bags(seed in any::<u64>(), players in 2usize..=4, route in 0usize..ROUTES.len(),
+                                  events in prop::collection::vec((0u8..4, -10i32..2100), 0..400)) {
+        let mut pos = State::new_game(players, ROUTES[route].1, refuge_core::state::Ruleset::default_ruleset()).unwrap();
+        pos.hidden_bags = refuge_core::state::Tiles::from_slice(&[1]).unwrap();
+        let mut rng = Rng::new(seed);
+        for (how, probe) in events {
+            if pos.is_terminal() {
+                break;
+            }
+            match how {
+                0 => { let _ = pos.apply(probe); }
+                1 => pos = pos.determinize(0, &mut rng),
+                2 => {
+                    let action = if pos.is_chance() { pos.sample_chance(&mut rng) } else { heuristic_choice(&pos, &mut rng) };
+                    refuge_core::rules::play(&mut pos, action);
+                }
+                _ => {
+                    let action = if pos.is_chance() {
+                        pos.sample_chance(&mut rng)
+                    } else {
+                        pos.decisions()[rng.below(pos.decisions().len())]
+                    };
+                    pos.apply(action).unwrap();
+                }
+            }
+            prop_assert!(pos.counts_agree(), "each bag's counts equal its tiles");
+            prop_assert_eq!(State::from_ints(&pos.to_ints()).unwrap(), pos);
+        }
     }
 }
