@@ -186,8 +186,8 @@ impl Probes {
         let Some(walker) = self.in_budget(state, budget) else {
             return self.pair_value(state);
         };
-        match self.solver(budget).value(state) {
-            Ok(value) => Some(value.floats()),
+        match self.solver(budget).value_floats(state) {
+            Ok(values) => Some(values),
             Err(_) => {
                 self.refused(state, walker, budget);
                 None
@@ -236,7 +236,7 @@ impl Probes {
         }
         let solver = self.pair_solver(budget);
         let solved = match step_start(state) {
-            None => solver.value(state).map(|value| value.floats()),
+            None => solver.value_floats(state),
             Some(start) => solver.solve_step(&start).map(|step| {
                 let first = &step.seats[0];
                 if state.actor == first.player as i32 {
