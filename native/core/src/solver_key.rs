@@ -93,13 +93,9 @@ impl State {
         ]);
         numbers.extend(&self.steps[..players]);
         numbers.extend(&self.vp[..players]);
-        for &walking in &self.walking[..players] {
-            numbers.push(walking as i32);
-        }
+        numbers.small(self.walking[..players].iter().map(|&walking| walking as u8));
         numbers.extend(&self.owned_storms[..players]);
-        for &count in &self.market {
-            numbers.push(count as i32);
-        }
+        numbers.small(self.market.iter().copied());
         numbers.push(pending.len() as i32);
         numbers.extend(pending);
         numbers.push(self.tie_count as i32);
@@ -150,9 +146,12 @@ impl<'a> Numbers<'a> {
     }
 
     fn extend(&mut self, numbers: &[i32]) {
-        for &n in numbers {
-            self.push(n);
-        }
+        self.out.extend(numbers.iter().map(|&n| i16::try_from(n).expect("a solver key number fits 16 bits")));
+    }
+
+    /// Numbers below 256: no check.
+    fn small(&mut self, numbers: impl ExactSizeIterator<Item = u8>) {
+        self.out.extend(numbers.map(i16::from));
     }
 
     /// A tile group's length, then its tiles in ascending order (⇄ `numbers.append(len(tiles));
