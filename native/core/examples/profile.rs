@@ -14,7 +14,8 @@
 //! Routines: `copy`, `draw` (a copy, then draw+apply: subtract `copy`), `playout` (heuristic, 2
 //! players), `random` (a random playout), `agent`, `agent-network` (cut off by a network model)
 //! and `advisor` (search iterations of one tree), `evaluate` and `evaluate-network` (one
-//! evaluation by the summary or the network model).
+//! evaluation by the summary or the network model), `solver` (benches/solver.rs: the exact solver's
+//! two last-walk positions, each from a fresh memo).
 
 use std::hint::black_box;
 use std::sync::Mutex;
@@ -22,7 +23,8 @@ use std::sync::Mutex;
 use refuge_core::catalogue::DEFAULT_ROLLOUT;
 use refuge_core::endgames::{Probes, SearchOracle, LEAF_MAX_NODES};
 use refuge_core::ismcts::{Config, Helpers, Table, Tree};
-use refuge_core::{Playout, Rng, State};
+use refuge_core::solver::{ExactSolver, DEFAULT_MAX_NODES};
+use refuge_core::{heuristic_choice, Playout, Rng, State};
 
 #[path = "../benches/shared/search_fixtures.rs"]
 mod search_fixtures;
@@ -71,6 +73,41 @@ fn search(advisor: bool, network: bool, n: usize) -> i64 {
     (bits >> 1) as i64
 }
 
+/// benches/solver.rs `last_walk`: the first decision of a 2-player meadows game (heuristic play,
+/// seed `seed`) with a single walker in the last walk.
+fn last_walk(seed: u64) -> State {
+    let mut pos = State::new_named(2, "meadows").expect("a shipped route");
+    let mut rng = Rng::new(seed);
+    loop {
+        let walkers = pos.walking[..pos.players].iter().filter(|&&w| w).count();
+        let player = pos.current_player();
+        if pos.walk == pos.ruleset.walks - 1 && walkers == 1 && player >= 0 && pos.walking[player as usize] {
+            return pos;
+        }
+        let action = if pos.is_chance() { pos.sample_chance(&mut rng) } else { heuristic_choice(&pos, &mut rng) };
+        pos.apply(action).expect("a legal action");
+    }
+}
+
+/// `n` solves of each of benches/solver.rs's positions, each from a fresh memo; a hash of the
+/// positions solved and every option's value.
+fn solves(n: usize) -> i64 {
+    let positions = [last_walk(11), last_walk(10)];
+    let mut hash = 0;
+    for _ in 0..n {
+        for pos in &positions {
+            let result = ExactSolver::new(DEFAULT_MAX_NODES).solve(black_box(pos)).expect("within the budget");
+            for option in &result.options {
+                let (wins, scores) = option.value.floats();
+                let bits: Vec<i64> = wins.iter().chain(&scores).map(|f| f.to_bits() as i64).collect();
+                hash = refuge_core::hash::fold(hash, &[result.nodes as i64, option.action as i64]);
+                hash = refuge_core::hash::fold(hash, &bits);
+            }
+        }
+    }
+    (hash >> 1) as i64
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let routine = args.next().unwrap_or_else(|| "playout".into());
@@ -107,7 +144,8 @@ fn main() {
                 checksum += (wins[0] * 1e6) as i64 & 1;
             }
         }
-        _ => panic!("unknown routine {routine:?}: copy, draw, playout, random, agent, agent-network, advisor, evaluate or evaluate-network"),
+        "solver" => checksum = solves(n),
+        _ => panic!("unknown routine {routine:?}: copy, draw, playout, random, agent, agent-network, advisor, evaluate, evaluate-network or solver"),
     }
     println!("{routine} x{n}: checksum {checksum}");
 }

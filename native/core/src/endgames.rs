@@ -7,13 +7,13 @@
 //! (`float(Fraction)`) and its probes learn the same refusals; [`SearchOracle`] answers the native
 //! search's leaves with them (⇄ `ExactEndgames.exact_value` as `Tree.simulate` calls it).
 
-use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
 
 use crate::ismcts::{Oracle, Unsupported, Values};
 use crate::rules::{self, NO_CHOICE};
 use crate::solver::{ExactSolver, StepResult};
 use crate::state::State;
+use crate::tree_hash::TreeMap;
 
 /// New positions the root's probe may solve (⇄ `tablebase.DEFAULT_MAX_NODES`).
 pub const DEFAULT_MAX_NODES: usize = 100_000;
@@ -83,18 +83,18 @@ pub fn step_start(state: &State) -> Option<State> {
 /// [`MEMO_LIMIT`]) and, per budget, the fewest tiles found too large (⇄ `tablebase._Probes`).
 #[derive(Default)]
 pub struct Probes {
-    solvers: HashMap<usize, ExactSolver>,
+    solvers: TreeMap<usize, ExactSolver>,
     /// Budget -> the fewest tiles (bag and hand) of a walker whose position was over that budget.
-    too_large: HashMap<usize, usize>,
-    pair_solvers: HashMap<usize, ExactSolver>,
+    too_large: TreeMap<usize, usize>,
+    pair_solvers: TreeMap<usize, ExactSolver>,
     /// As `too_large` for two walkers: the fewest tiles of both walkers together.
-    pair_too_large: HashMap<usize, usize>,
+    pair_too_large: TreeMap<usize, usize>,
 }
 
 /// A solver for `budget` in `solvers`, afresh once its memo is full (⇄ `_Probes.solver`,
 /// `_Probes.pair_solver`).
 fn renewed(
-    solvers: &mut HashMap<usize, ExactSolver>,
+    solvers: &mut TreeMap<usize, ExactSolver>,
     budget: usize,
     make: fn(usize) -> ExactSolver,
 ) -> &mut ExactSolver {
@@ -129,14 +129,14 @@ impl Probes {
     /// Per budget, the fewest tiles found too large for one walker, then for two, by budget
     /// (⇄ `_Probes.too_large`, `_Probes.pair_too_large`).
     pub fn too_large(&self) -> (PerBudget, PerBudget) {
-        let by_budget = |sizes: &HashMap<usize, usize>| sorted(sizes.iter().map(|(&b, &t)| (b, t)));
+        let by_budget = |sizes: &TreeMap<usize, usize>| sorted(sizes.iter().map(|(&b, &t)| (b, t)));
         (by_budget(&self.too_large), by_budget(&self.pair_too_large))
     }
 
     /// Per budget, the positions its one-walker solver holds, then its two-walker solver, by budget
     /// (⇄ `len(solver.memo)` over `_Probes.solvers`, `_Probes.pair_solvers`).
     pub fn memo_sizes(&self) -> (PerBudget, PerBudget) {
-        let sizes = |solvers: &HashMap<usize, ExactSolver>| sorted(solvers.iter().map(|(&b, s)| (b, s.memo_len())));
+        let sizes = |solvers: &TreeMap<usize, ExactSolver>| sorted(solvers.iter().map(|(&b, s)| (b, s.memo_len())));
         (sizes(&self.solvers), sizes(&self.pair_solvers))
     }
 
@@ -186,8 +186,8 @@ impl Probes {
         let Some(walker) = self.in_budget(state, budget) else {
             return self.pair_value(state);
         };
-        match self.solver(budget).value(state) {
-            Ok(value) => Some(value.floats()),
+        match self.solver(budget).value_floats(state) {
+            Ok(values) => Some(values),
             Err(_) => {
                 self.refused(state, walker, budget);
                 None
@@ -236,7 +236,7 @@ impl Probes {
         }
         let solver = self.pair_solver(budget);
         let solved = match step_start(state) {
-            None => solver.value(state).map(|value| value.floats()),
+            None => solver.value_floats(state),
             Some(start) => solver.solve_step(&start).map(|step| {
                 let first = &step.seats[0];
                 if state.actor == first.player as i32 {

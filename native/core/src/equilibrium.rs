@@ -2,13 +2,12 @@
 //! simultaneous steps (a matrix game, `matrix_game.rs`), best play at the others. Python twin:
 //! search/equilibrium.py (`EquilibriumSolver`: here `ExactSolver::equilibrium`).
 
-use std::sync::Arc;
-
 use num_rational::BigRational;
 use num_traits::Zero;
 
 use crate::matrix_game::{solve_matrix_game, MatrixSolution};
-use crate::solver::{ExactSolver, ExactValue, Root, SeatStrategy, SolvedOption, SolverLimit, StepResult, Values};
+use crate::solver::{ExactSolver, ExactValue, SeatStrategy, SolvedOption, SolverLimit, StepResult, ValueId, Values};
+use crate::solver_memo::Memo;
 use crate::state::{Action, State};
 
 /// A simultaneous step found at a decision: the second decider, the first's options (sorted), the
@@ -28,7 +27,7 @@ struct Step {
     rows: Vec<Action>,
     columns: Vec<Action>,
     /// `cells[r][c]`: the value after row option r and column option c.
-    cells: Vec<Vec<Arc<Values>>>,
+    cells: Vec<Vec<ValueId>>,
     solution: MatrixSolution,
 }
 
@@ -38,18 +37,19 @@ impl ExactSolver {
     pub(crate) fn solve_step_equilibrium(&mut self, state: &State) -> Result<StepResult, SolverLimit> {
         let player = state.current_player();
         let start = self.memo_len();
-        let root = Root { step: true, key: state.solver_key() };
-        let (step, value) = self.call(player, root, |solver| {
+        let (step, value) = self.call(player, state, true, |solver| {
             let step = if player >= 0 { solver.step(state, player)? } else { None };
             let step = step.ok_or_else(|| {
                 SolverLimit("solver: not the start of a simultaneous step two players decide".into())
             })?;
-            let value = ExactValue::from_values(&mixed(&step));
+            let value = ExactValue::from_values(&mixed(&step, &solver.memo));
             Ok((step, value))
         })?;
-        let by_row: Vec<Vec<&Values>> = step.cells.iter().map(|row| row.iter().map(|v| &**v).collect()).collect();
+        let memo = &self.memo;
+        let by_row: Vec<Vec<&Values>> =
+            step.cells.iter().map(|row| row.iter().map(|&v| memo.value(v)).collect()).collect();
         let by_column: Vec<Vec<&Values>> =
-            (0..step.columns.len()).map(|c| step.cells.iter().map(|row| &*row[c]).collect()).collect();
+            (0..step.columns.len()).map(|c| step.cells.iter().map(|row| memo.value(row[c])).collect()).collect();
         let solution = &step.solution;
         let first = seat(step.first, &step.rows, &by_row, &solution.columns, &solution.rows);
         let second = seat(step.second, &step.columns, &by_column, &solution.rows, &solution.columns);
@@ -58,10 +58,13 @@ impl ExactSolver {
 
     /// A decision's value: a two-decider step's equilibrium, else the decider's best option (⇄
     /// `EquilibriumSolver._decision`).
-    pub(crate) fn equilibrium_decision(&mut self, node: &State, actor: i32) -> Result<Arc<Values>, SolverLimit> {
+    pub(crate) fn equilibrium_decision(&mut self, node: &State, actor: i32) -> Result<ValueId, SolverLimit> {
         match self.step(node, actor)? {
             None => self.best(node, actor),
-            Some(step) => Ok(Arc::new(mixed(&step))),
+            Some(step) => {
+                let value = mixed(&step, &self.memo);
+                Ok(self.memo.add(value))
+            }
         }
     }
 
@@ -80,7 +83,7 @@ impl ExactSolver {
             cells.push(row);
         }
         let wins: Vec<Vec<BigRational>> =
-            cells.iter().map(|row| row.iter().map(|v| v.fraction(actor as usize)).collect()).collect();
+            cells.iter().map(|row| row.iter().map(|&v| self.memo.value(v).fraction(actor as usize)).collect()).collect();
         let solution = solve_matrix_game(&wins);
         let Simultaneous { second, rows, columns, .. } = found;
         Ok(Some(Step { first: actor as usize, second, rows, columns, cells, solution }))
@@ -148,12 +151,13 @@ fn average(weights: &[BigRational], outcomes: &[&Values]) -> Vec<BigRational> {
     total
 }
 
-/// The step's value when both play the equilibrium, every component (⇄ `equilibrium._mixed`).
-fn mixed(step: &Step) -> Values {
+/// The step's value when both play the equilibrium, every component, its outcomes' values held by
+/// `memo` (⇄ `equilibrium._mixed`).
+fn mixed(step: &Step, memo: &Memo) -> Values {
     let solution = &step.solution;
     let mut total: Vec<BigRational> = Vec::new();
     for (weight, row) in solution.rows.iter().zip(&step.cells) {
-        let outcomes: Vec<&Values> = row.iter().map(|v| &**v).collect();
+        let outcomes: Vec<&Values> = row.iter().map(|&v| memo.value(v)).collect();
         let row_value = average(&solution.columns, &outcomes);
         if total.is_empty() {
             total = vec![BigRational::zero(); row_value.len()];

@@ -9,7 +9,6 @@
 //! representations of one value are interchangeable.
 
 use std::cmp::Ordering;
-use std::sync::Arc;
 
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -97,6 +96,28 @@ impl Values {
         (0..self.len()).map(|i| self.fraction(i)).collect()
     }
 
+    /// Every player's win share, then every player's expected score, as Python's
+    /// `float(Fraction)`: correctly rounded (⇄ `advisor.players.tablebase._floats`).
+    pub(crate) fn floats(&self) -> (Vec<f64>, Vec<f64>) {
+        let mut wins: Vec<f64> = (0..self.len()).map(|i| self.float(i)).collect();
+        let scores = wins.split_off(self.len() / 2);
+        (wins, scores)
+    }
+
+    /// Component `i` as `float(Fraction(values[1 + i], values[0]))`. Where the numerator and the
+    /// denominator are exact as floats (at most 2^53), their quotient is the fraction correctly
+    /// rounded (IEEE division), whatever common factor they share; else the exact fraction's.
+    fn float(&self, i: usize) -> f64 {
+        const EXACT: u128 = 1 << f64::MANTISSA_DIGITS;
+        if let Values::Small(s) = self {
+            let (num, den) = (s.nums[i], s.den);
+            if num.unsigned_abs() <= EXACT && den.unsigned_abs() <= EXACT {
+                return num as f64 / den as f64;
+            }
+        }
+        self.fraction(i).to_f64().expect("a ratio of integers always converts to a float")
+    }
+
     /// The end of a game: win share 1/k for each of k tied leaders (C18), every VP total (⇄
     /// `_common_denominator(exact_returns() + scores())`).
     pub(crate) fn terminal(vp: &[i32]) -> Values {
@@ -114,10 +135,13 @@ impl Values {
         Big { den, nums }.shrink()
     }
 
-    /// The expectation of `outcomes` weighted by their ways, reduced (⇄ the sums of
+    /// The expectation of `outcomes` (each value with its ways), reduced (⇄ the sums of
     /// `ExactSolver._expectation` and `_reduced`). `outcomes` is not empty.
-    pub(crate) fn expectation(outcomes: &[(u64, Arc<Values>)]) -> Values {
-        small_expectation(outcomes).map(Values::Small).unwrap_or_else(|| big_expectation(outcomes))
+    pub(crate) fn expectation<'a, I>(outcomes: I) -> Values
+    where
+        I: Iterator<Item = (u64, &'a Values)> + Clone,
+    {
+        small_expectation(outcomes.clone()).map(Values::Small).unwrap_or_else(|| big_expectation(outcomes))
     }
 
     /// Whether component `first` of `self` is greater than `other`'s, or equal and component
@@ -139,18 +163,19 @@ impl Values {
 }
 
 /// The expectation in `i128`, or `None` if a number would not fit.
-fn small_expectation(outcomes: &[(u64, Arc<Values>)]) -> Option<Small> {
+fn small_expectation<'a>(outcomes: impl Iterator<Item = (u64, &'a Values)> + Clone) -> Option<Small> {
     let mut common: i128 = 1;
-    for (_, values) in outcomes {
-        let Values::Small(s) = &**values else { return None };
+    let mut width = 0;
+    for (_, values) in outcomes.clone() {
+        let Values::Small(s) = values else { return None };
         common = common.checked_div(gcd(common, s.den) as i128)?.checked_mul(s.den)?;
+        width = s.len as usize;
     }
-    let width = outcomes[0].1.len();
     let mut sums = [0i128; WIDTH];
     let mut total: i128 = 0;
     for (weight, values) in outcomes {
-        let Values::Small(s) = &**values else { return None };
-        let weight = *weight as i128;
+        let Values::Small(s) = values else { return None };
+        let weight = weight as i128;
         total = total.checked_add(weight)?;
         let scale = weight.checked_mul(common / s.den)?;
         for (sum, &n) in sums[..width].iter_mut().zip(s.nums()) {
@@ -170,8 +195,8 @@ fn small_expectation(outcomes: &[(u64, Arc<Values>)]) -> Option<Small> {
 }
 
 /// The expectation in `BigInt` (⇄ `ExactSolver._expectation` line for line).
-fn big_expectation(outcomes: &[(u64, Arc<Values>)]) -> Values {
-    let bigs: Vec<(u64, Big)> = outcomes.iter().map(|(w, v)| (*w, v.big())).collect();
+fn big_expectation<'a>(outcomes: impl Iterator<Item = (u64, &'a Values)>) -> Values {
+    let bigs: Vec<(u64, Big)> = outcomes.map(|(w, v)| (w, v.big())).collect();
     let common = bigs.iter().fold(BigInt::one(), |acc, (_, v)| acc.lcm(&v.den));
     let mut sums = vec![BigInt::zero(); bigs[0].1.nums.len()];
     let mut total: u64 = 0;
@@ -198,8 +223,11 @@ fn gcd(a: i128, b: i128) -> u128 {
     gcd_u128(a.unsigned_abs(), b.unsigned_abs())
 }
 
-/// The greatest common divisor (binary; gcd(0, n) = n).
+/// The greatest common divisor (binary; gcd(0, n) = n), in 64 bits where both fit.
 fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
+    if (a | b) >> 64 == 0 {
+        return (a as u64).gcd(&(b as u64)) as u128;
+    }
     if a == 0 {
         return b;
     }
@@ -230,7 +258,7 @@ mod tests {
     }
 
     /// The expectation by plain rational arithmetic.
-    fn reference(outcomes: &[(u64, Arc<Values>)]) -> Vec<BigRational> {
+    fn reference(outcomes: &[(u64, Values)]) -> Vec<BigRational> {
         let total: u64 = outcomes.iter().map(|(w, _)| w).sum();
         let mut sums = vec![BigRational::zero(); outcomes[0].1.len()];
         for (w, v) in outcomes {
@@ -241,9 +269,13 @@ mod tests {
         sums.into_iter().map(|s| s / BigRational::from_integer(total.into())).collect()
     }
 
-    fn value(den: i128, nums: &[i128], big: bool) -> Arc<Values> {
+    fn value(den: i128, nums: &[i128], big: bool) -> Values {
         let v = Values::Small(small(den, nums));
-        Arc::new(if big { Values::Big(v.big()) } else { v })
+        if big {
+            Values::Big(v.big())
+        } else {
+            v
+        }
     }
 
     proptest! {
@@ -254,9 +286,9 @@ mod tests {
                 (1u64..5_000, 1i128..1_000_000_000_000_000_000, prop::collection::vec(-1_000_000i128..1_000_000, 4), any::<bool>()),
                 1..6)
         ) {
-            let outcomes: Vec<(u64, Arc<Values>)> =
+            let outcomes: Vec<(u64, Values)> =
                 outcomes.iter().map(|(w, den, nums, big)| (*w, value(*den, nums, *big))).collect();
-            let got = Values::expectation(&outcomes);
+            let got = Values::expectation(outcomes.iter().map(|(w, v)| (*w, v)));
             prop_assert_eq!(fractions_of(&got), reference(&outcomes));
             if let Values::Big(b) = &got {
                 prop_assert!(b.den.to_i128().is_none() || b.nums.iter().any(|n| n.to_i128().is_none()));
@@ -273,8 +305,26 @@ mod tests {
         }
 
         #[test]
-        fn gcd_is_euclids(a in any::<u128>(), b in any::<u128>()) {
+        fn gcd_is_euclids(a in any::<u128>(), b in any::<u128>(), c in any::<u64>(), d in any::<u64>()) {
             prop_assert_eq!(gcd_u128(a, b), BigInt::from(a).gcd(&BigInt::from(b)).to_u128().unwrap());
+            let (c, d) = (c as u128 >> (c % 64), d as u128 >> (d % 64));
+            prop_assert_eq!(gcd_u128(c, d), BigInt::from(c).gcd(&BigInt::from(d)).to_u128().unwrap());
+        }
+
+        /// Every component as the exact fraction correctly rounded (`BigRational::to_f64`), the
+        /// numbers within 2^53 (the quotient of floats) or beyond, common factors or not.
+        #[test]
+        fn floats_are_the_fractions_correctly_rounded(
+            den in 1i128..i128::MAX, nums in prop::collection::vec(any::<i128>(), 4), shift in 0u32..127, factor in 1i128..1_000,
+        ) {
+            for (den, nums) in [(den >> shift, nums.iter().map(|n| n >> shift).collect::<Vec<_>>()),
+                                ((den >> shift).max(1) % (1 << 53) * factor, nums.iter().map(|n| (n >> shift) % (1 << 53) * factor).collect())] {
+                let v = value(den.max(1), &nums, false);
+                let (wins, scores) = v.floats();
+                let exact: Vec<f64> = v.fractions().iter().map(|f| f.to_f64().unwrap()).collect();
+                prop_assert_eq!([wins, scores].concat().iter().map(|f| f.to_bits()).collect::<Vec<_>>(),
+                                exact.iter().map(|f| f.to_bits()).collect::<Vec<_>>());
+            }
         }
     }
 

@@ -27,6 +27,7 @@ pub mod rng;
 pub mod rules;
 pub mod solver;
 pub mod solver_key;
+pub mod solver_memo;
 pub mod state;
 pub mod tiles;
 pub mod tree_hash;

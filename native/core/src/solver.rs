@@ -5,10 +5,8 @@
 //! Every value is exact: integers over a common denominator inside (`Values`), `BigRational` at
 //! the API. The order positions are visited in, the memo (keyed by `State::solver_key`), the node
 //! budget per call and the refusals are Python's, so `nodes`, memo sizes and refusals match too.
-
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
-use std::sync::Arc;
+//! The keys being solved and a chance event's outcomes are written into buffers the solver keeps
+//! (as stacks: a position's follow its parent's), so a position solved allocates nothing of its own.
 
 pub use num_bigint::BigInt;
 pub use num_rational::BigRational;
@@ -16,8 +14,10 @@ use num_traits::ToPrimitive;
 
 use crate::catalogue::{CHANCE_PLAYER, TERMINAL_PLAYER};
 pub(crate) use crate::exact_values::Values;
-use crate::solver_key::{SolverKey, SolverKeyHasher};
+pub(crate) use crate::solver_memo::ValueId;
+use crate::solver_memo::Memo;
 use crate::state::{Action, ActionList, State, LEGAL_CAP};
+use crate::tree_hash::TreeMap;
 
 /// ⇄ `search.solver.DEFAULT_MAX_NODES`.
 pub const DEFAULT_MAX_NODES: usize = 300_000;
@@ -129,26 +129,33 @@ impl std::fmt::Display for SolverLimit {
 
 impl std::error::Error for SolverLimit {}
 
-pub(crate) type KeyMap<V> = HashMap<SolverKey, V, BuildHasherDefault<SolverKeyHasher>>;
-
-/// A root the solver refused: a call's kind (a step or not) and the root's key (⇄ the keys of
-/// `ExactSolver.refused`: `solver_key()` or `("step", solver_key())`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct Root {
-    pub(crate) step: bool,
-    pub(crate) key: SolverKey,
-}
-
 /// The exact solver with a memo kept between calls (⇄ `search.solver.ExactSolver`, and
 /// `search.equilibrium.EquilibriumSolver` when made by [`ExactSolver::equilibrium`]).
 pub struct ExactSolver {
     max_nodes: usize,
     /// Whether two deciders are solved as equilibria (⇄ `EquilibriumSolver`).
     pub(crate) two_deciders: bool,
-    pub(crate) memo: KeyMap<Arc<Values>>,
-    refused: HashMap<Root, String>,
+    pub(crate) memo: Memo,
+    /// The roots refused, by [`root_key`] (⇄ `ExactSolver.refused`).
+    refused: TreeMap<Box<[i16]>, String>,
     decider: i32,
     budget_end: usize,
+    /// The keys of the positions being solved, each after its parent's.
+    keys: Vec<i16>,
+    /// The outcomes of the chance events being solved, each event's after its parent's.
+    outcomes: Vec<(u64, ValueId)>,
+    /// The last root key looked up among the refusals.
+    root: Vec<i16>,
+}
+
+/// A root's key among the refusals (⇄ the keys of `ExactSolver.refused`: `solver_key()` for
+/// `value` and `solve`, `("step", solver_key())` for `solve_step`): whether it is a step's, then
+/// the position's key, written into `out`.
+fn root_key<'a>(state: &State, step: bool, out: &'a mut Vec<i16>) -> &'a [i16] {
+    out.clear();
+    out.push(step as i16);
+    state.write_solver_key(out);
+    out
 }
 
 impl ExactSolver {
@@ -158,10 +165,13 @@ impl ExactSolver {
         ExactSolver {
             max_nodes,
             two_deciders: false,
-            memo: KeyMap::default(),
-            refused: HashMap::new(),
+            memo: Memo::default(),
+            refused: TreeMap::default(),
             decider: -1,
             budget_end: 0,
+            keys: Vec::new(),
+            outcomes: Vec::new(),
+            root: Vec::new(),
         }
     }
 
@@ -185,16 +195,22 @@ impl ExactSolver {
     /// `solve_step` (`step` true), if it was (⇄ `solver.refused.get(key)`): asked again, it is
     /// refused at once with that message, as a plain `SolverLimitError`.
     pub fn refusal(&self, state: &State, step: bool) -> Option<&str> {
-        self.refused.get(&Root { step, key: state.solver_key() }).map(String::as_str)
+        self.refused.get(root_key(state, step, &mut Vec::new())).map(String::as_str)
     }
 
     /// Every player's exact value at `state`, a decision, a chance event or the end (⇄
     /// `ExactSolver.value`).
     pub fn value(&mut self, state: &State) -> Result<ExactValue, SolverLimit> {
-        let root = Root { step: false, key: state.solver_key() };
-        self.call(state.current_player(), root, |solver| {
-            solver.value_of(state).map(|values| ExactValue::from_values(&values))
-        })
+        let value = self.call(state.current_player(), state, false, |solver| solver.value_of(state))?;
+        Ok(ExactValue::from_values(self.memo.value(value)))
+    }
+
+    /// [`ExactSolver::value`] as floats: every player's win share, then expected score, each
+    /// correctly rounded (⇄ `tablebase._floats(solver.value(state))`), made from the solver's
+    /// integers without building the fractions.
+    pub fn value_floats(&mut self, state: &State) -> Result<(Vec<f64>, Vec<f64>), SolverLimit> {
+        let value = self.call(state.current_player(), state, false, |solver| solver.value_of(state))?;
+        Ok(self.memo.value(value).floats())
     }
 
     /// The exact value of each option at `state` for its current player (⇄ `ExactSolver.solve`;
@@ -208,12 +224,12 @@ impl ExactSolver {
             return Err(SolverLimit("solver: the root must be a player's decision, not chance or the end".into()));
         }
         let start = self.memo.len();
-        let root = Root { step: false, key: state.solver_key() };
-        let options = self.call(player, root, |solver| {
+        let options = self.call(player, state, false, |solver| {
             let mut options = Vec::new();
             for action in state.legal_actions() {
                 let values = solver.after(state, action)?;
-                options.push(SolvedOption::new(action, player as usize, ExactValue::from_values(&values)));
+                let value = ExactValue::from_values(solver.memo.value(values));
+                options.push(SolvedOption::new(action, player as usize, value));
             }
             Ok(options)
         })?;
@@ -237,36 +253,46 @@ impl ExactSolver {
 
     // --- the recursion --------------------------------------------------------------------------
 
-    /// One call (⇄ `ExactSolver._call`): a root refused before is refused at once; else the
-    /// call's decider and budget are set, and a refusal is remembered for the root.
+    /// One call at the root `state` (⇄ `ExactSolver._call`; `step`: a `solve_step`): a root
+    /// refused before is refused at once; else the call's decider and budget are set, and a
+    /// refusal is remembered for the root.
     pub(crate) fn call<T>(
         &mut self,
         player: i32,
-        root: Root,
+        state: &State,
+        step: bool,
         body: impl FnOnce(&mut Self) -> Result<T, SolverLimit>,
     ) -> Result<T, SolverLimit> {
-        if let Some(message) = self.refused.get(&root) {
-            return Err(SolverLimit(message.clone()));
+        if !self.refused.is_empty() {
+            if let Some(message) = self.refused.get(root_key(state, step, &mut self.root)) {
+                return Err(SolverLimit(message.clone()));
+            }
         }
         self.decider = player;
         self.budget_end = self.memo.len() + self.max_nodes;
+        // a refused call's stacks are left as they were: start them afresh
+        self.keys.clear();
+        self.outcomes.clear();
         body(self).inspect_err(|error| {
+            let root = root_key(state, step, &mut self.root).into();
             self.refused.insert(root, error.0.clone());
         })
     }
 
     /// The value after `action` at `node` (⇄ `ExactSolver._after`).
-    pub(crate) fn after(&mut self, node: &State, action: Action) -> Result<Arc<Values>, SolverLimit> {
+    pub(crate) fn after(&mut self, node: &State, action: Action) -> Result<ValueId, SolverLimit> {
         let mut child = *node;
         child.apply(action).expect("the solver plays legal actions and chance outcomes only");
         self.value_of(&child)
     }
 
     /// A position's value, from the memo or solved (⇄ `ExactSolver._value`).
-    pub(crate) fn value_of(&mut self, node: &State) -> Result<Arc<Values>, SolverLimit> {
-        let key = node.solver_key();
-        if let Some(known) = self.memo.get(&key) {
-            return Ok(known.clone());
+    pub(crate) fn value_of(&mut self, node: &State) -> Result<ValueId, SolverLimit> {
+        let start = self.keys.len();
+        let hash = node.write_solver_key(&mut self.keys);
+        if let Some(known) = self.memo.get(hash, &self.keys[start..]) {
+            self.keys.truncate(start);
+            return Ok(known);
         }
         if self.memo.len() >= self.budget_end {
             return Err(SolverLimit(format!(
@@ -276,18 +302,19 @@ impl ExactSolver {
         }
         let actor = node.current_player();
         let result = if actor == TERMINAL_PLAYER {
-            Arc::new(Values::terminal(&node.vp[..node.players]))
+            self.memo.add(Values::terminal(&node.vp[..node.players]))
         } else if actor == CHANCE_PLAYER {
             self.expectation(node)?
         } else {
             self.decision(node, actor)?
         };
-        self.memo.insert(key, result.clone());
+        self.memo.insert(hash, &self.keys[start..], result);
+        self.keys.truncate(start);
         Ok(result)
     }
 
     /// A decision's value (⇄ `ExactSolver._decision`, `EquilibriumSolver._decision`).
-    fn decision(&mut self, node: &State, actor: i32) -> Result<Arc<Values>, SolverLimit> {
+    fn decision(&mut self, node: &State, actor: i32) -> Result<ValueId, SolverLimit> {
         if self.two_deciders {
             return self.equilibrium_decision(node, actor);
         }
@@ -304,27 +331,31 @@ impl ExactSolver {
     }
 
     /// A chance event's value: every outcome weighted by its ways (⇄ `ExactSolver._expectation`).
-    fn expectation(&mut self, node: &State) -> Result<Arc<Values>, SolverLimit> {
-        let mut weighted = Vec::new();
+    fn expectation(&mut self, node: &State) -> Result<ValueId, SolverLimit> {
+        let start = self.outcomes.len();
         for (outcome, weight) in node.chance_weights() {
-            weighted.push((weight, self.after(node, outcome)?));
+            let value = self.after(node, outcome)?;
+            self.outcomes.push((weight, value));
         }
-        if weighted.is_empty() {
+        if self.outcomes.len() == start {
             return Err(SolverLimit("solver: a chance event with no outcome".into()));
         }
-        Ok(Arc::new(Values::expectation(&weighted)))
+        let memo = &self.memo;
+        let value = Values::expectation(self.outcomes[start..].iter().map(|&(weight, id)| (weight, memo.value(id))));
+        self.outcomes.truncate(start);
+        Ok(self.memo.add(value))
     }
 
     /// The decider's best option: highest win share, then expected score, then the lowest action
     /// code (⇄ `ExactSolver._best`).
-    pub(crate) fn best(&mut self, node: &State, actor: i32) -> Result<Arc<Values>, SolverLimit> {
+    pub(crate) fn best(&mut self, node: &State, actor: i32) -> Result<ValueId, SolverLimit> {
         let (win, score) = (actor as usize, node.players + actor as usize);
         let mut actions = node.legal;
         let actions = sorted(&mut actions);
-        let mut best: Option<Arc<Values>> = None;
+        let mut best: Option<ValueId> = None;
         for &action in actions {
             let values = self.after(node, action)?;
-            if best.as_ref().is_none_or(|b| values.greater(b, win, score)) {
+            if best.is_none_or(|b| self.memo.value(values).greater(self.memo.value(b), win, score)) {
                 best = Some(values);
             }
         }

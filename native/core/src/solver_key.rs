@@ -5,11 +5,11 @@ use crate::catalogue::{KIND_COUNT, OVER, TIEBREAK, WEATHER};
 use crate::state::{State, BAG_CAP, HAND_CAP, MAX_PLAYERS, SET_ASIDE_CAP, TIES_CAP};
 
 /// A position's solver key: the same numbers, in the same order, as the 16-bit ints Python packs
-/// (⇄ `Position.solver_key`), so two keys are equal exactly when Python's are. The numbers' hash is
-/// computed once: a hash map of keys (`SolverKeyHasher`) reads it instead of the numbers.
+/// (⇄ `Position.solver_key`), so two keys are equal exactly when Python's are. The solver's memo
+/// (`solver_memo.rs`) holds the numbers and their hash ([`State::write_solver_key`]) rather than
+/// keys of their own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolverKey {
-    hash: u64,
     numbers: Box<[i16]>,
 }
 
@@ -17,32 +17,6 @@ impl SolverKey {
     /// The numbers of the key (⇄ `array("h", numbers)`).
     pub fn numbers(&self) -> &[i16] {
         &self.numbers
-    }
-}
-
-impl std::hash::Hash for SolverKey {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        state.write_u64(self.hash);
-    }
-}
-
-/// The hasher of a map keyed by `SolverKey`: the key's own hash, as it is.
-#[derive(Default, Clone, Copy)]
-pub struct SolverKeyHasher(u64);
-
-impl std::hash::Hasher for SolverKeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(MULTIPLIER);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 ^= n;
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
     }
 }
 
@@ -72,12 +46,28 @@ impl State {
     /// box or legal actions; the later players' pending choices only; bags, hands, paths and
     /// set-aside tiles as sorted multisets; at the end only the phase and the VP.
     pub fn solver_key(&self) -> SolverKey {
+        let mut numbers = Vec::new();
+        self.write_solver_key(&mut numbers);
+        SolverKey { numbers: numbers.into_boxed_slice() }
+    }
+
+    /// [`State::solver_key`]'s numbers written at the end of `out`, and their hash (⇄ the
+    /// `solver_key()` and its `hash` a dict lookup of `ExactSolver._value` takes): the solver's
+    /// memo writes its keys into buffers it reuses rather than into an allocation of each key.
+    pub fn write_solver_key(&self, out: &mut Vec<i16>) -> u64 {
+        let start = out.len();
+        let mut numbers = Numbers::new(out);
+        self.write_key_numbers(&mut numbers);
+        hash_numbers(&out[start..])
+    }
+
+    /// The numbers of [`State::solver_key`], in order.
+    fn write_key_numbers(&self, numbers: &mut Numbers<'_>) {
         let players = self.players;
-        let mut numbers = Numbers::new();
         if self.phase == OVER {
             numbers.push(self.phase);
             numbers.extend(&self.vp[..players]);
-            return numbers.key();
+            return;
         }
         let all = &self.pending[..players];
         let pending: &[i32] = if self.is_simultaneous() {
@@ -103,13 +93,9 @@ impl State {
         ]);
         numbers.extend(&self.steps[..players]);
         numbers.extend(&self.vp[..players]);
-        for &walking in &self.walking[..players] {
-            numbers.push(walking as i32);
-        }
+        numbers.small(self.walking[..players].iter().map(|&walking| walking as u8));
         numbers.extend(&self.owned_storms[..players]);
-        for &count in &self.market {
-            numbers.push(count as i32);
-        }
+        numbers.small(self.market.iter().copied());
         numbers.push(pending.len() as i32);
         numbers.extend(pending);
         numbers.push(self.tie_count as i32);
@@ -131,38 +117,41 @@ impl State {
                 numbers.push(seat as i32);
             }
         }
-        numbers.key()
     }
 }
 
 const _: () = assert!(KIND_COUNT <= 32, "a multiset's counting sort holds kinds below 32");
 
-/// Most numbers in a key: the fields, then every tile group of four players at full capacity and
+/// Most numbers in a key (the room reserved before one is written): the fields, then every tile group of four players at full capacity and
 /// eight ties.
 const KEY_CAP: usize = 64 + MAX_PLAYERS * (4 + 2 * BAG_CAP + HAND_CAP + SET_ASIDE_CAP) + TIES_CAP * (3 + MAX_PLAYERS);
 
-/// A key's numbers as they are written (⇄ the list `numbers` of `Position.solver_key`).
-struct Numbers {
-    items: [i16; KEY_CAP],
-    len: usize,
+/// A key's numbers as they are written, at the end of a buffer (⇄ the list `numbers` of
+/// `Position.solver_key`).
+struct Numbers<'a> {
+    out: &'a mut Vec<i16>,
 }
 
-impl Numbers {
-    fn new() -> Self {
-        Numbers { items: [0; KEY_CAP], len: 0 }
+impl<'a> Numbers<'a> {
+    /// Numbers written after what `out` holds, room for the longest key made at once.
+    fn new(out: &'a mut Vec<i16>) -> Self {
+        out.reserve(KEY_CAP);
+        Numbers { out }
     }
 
     /// One number, as a 16-bit int (⇄ `array("h", ...)`: every field of a position fits).
     #[inline]
     fn push(&mut self, n: i32) {
-        self.items[self.len] = i16::try_from(n).expect("a solver key number fits 16 bits");
-        self.len += 1;
+        self.out.push(i16::try_from(n).expect("a solver key number fits 16 bits"));
     }
 
     fn extend(&mut self, numbers: &[i32]) {
-        for &n in numbers {
-            self.push(n);
-        }
+        self.out.extend(numbers.iter().map(|&n| i16::try_from(n).expect("a solver key number fits 16 bits")));
+    }
+
+    /// Numbers below 256: no check.
+    fn small(&mut self, numbers: impl ExactSizeIterator<Item = u8>) {
+        self.out.extend(numbers.map(i16::from));
     }
 
     /// A tile group's length, then its tiles in ascending order (⇄ `numbers.append(len(tiles));
@@ -186,20 +175,12 @@ impl Numbers {
                 }
                 while present != 0 {
                     let kind = present.trailing_zeros();
-                    for _ in 0..counts[kind as usize] {
-                        self.items[self.len] = kind as i16;
-                        self.len += 1;
-                    }
+                    let count = counts[kind as usize] as usize;
+                    self.out.extend(std::iter::repeat_n(kind as i16, count));
                     present &= present - 1;
                 }
             }
         }
-    }
-
-    /// The key of the numbers written.
-    fn key(&self) -> SolverKey {
-        let numbers: Box<[i16]> = self.items[..self.len].into();
-        SolverKey { hash: hash_numbers(&numbers), numbers }
     }
 }
 
