@@ -59,7 +59,14 @@ impl<'a> Cursor<'a> {
     }
 
     fn group<const CAP: usize>(&mut self, what: &str, hi: i64) -> Result<Tiles<CAP>, BadEncoding> {
-        let len = self.int(&format!("the length of {what}"), 0, CAP as i64)? as usize;
+        // The label is formatted only for the message of a bad length (a search reads ~20 groups).
+        let len = match self.ints.get(self.at) {
+            Some(&v) if (0..=CAP as i64).contains(&v) => {
+                self.at += 1;
+                v as usize
+            }
+            _ => self.int(&format!("the length of {what}"), 0, CAP as i64)? as usize,
+        };
         let mut t = Tiles::EMPTY;
         for _ in 0..len {
             t.push(self.int(what, 0, hi)? as u8);
