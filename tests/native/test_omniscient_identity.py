@@ -13,7 +13,6 @@ from advisor.players.agents import SearchAgent, make_agent
 from advisor.players.games import DealStreams, deal_seed, play_game
 from advisor.players.learned import LearnedEvaluator
 from advisor.players.omniscient import Foreseen, OmniscientAgent
-from positions.kernel import native_search
 from positions.kernel.actions import Action
 from positions.kernel.heuristics import DEFAULT_ROLLOUT
 from positions.kernel.position import Position

@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from test_browser import TIMEOUT_MS, not_blank
+from test_browser import not_blank
 from webtools import GAME, SCREENS, LiveServer
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data")

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from advisor.cli import cli
-from test_browser import TIMEOUT_MS, not_blank
+from test_browser import not_blank
 from test_insights_page import KEY, _serial
 from webtools import GAME, SCREENS, LiveServer, make_games, small_config
 
