@@ -99,9 +99,10 @@ def returns_text(report: Row) -> str:
             f"  agrees with the agent at {100 * rule['agreement']:.1f} % of {rule['n']} return-or-draw "
             f"decisions {share_interval(rule['agreement_ci95'])} (never going home: "
             f"{100 * rule['never_return_agreement']:.1f} %)",
-            f"  following it instead costs {rule['rule_cost_per_game']:+.4f} win share a game "
-            f"{interval(rule['rule_cost_per_game_ci95'], 4)} ({rule['decisions_per_seat_game']} decisions a "
-            f"seat and game; {rule['rule_cost_n']} paired continuations)",
+            f"  following it instead costs {rule['rule_cost_per_decision']:+.4f} win share a decision "
+            f"{interval(rule['rule_cost_per_decision_ci95'], 4)} ({rule['rule_cost_n']} paired continuations), "
+            f"{rule['rule_cost_per_game']:+.4f} a game {interval(rule['rule_cost_per_game_ci95'], 4)} "
+            f"({rule['decisions_per_seat_game']} decisions a seat and game)",
             f"  the agent's own choice vs the other option: {rule['agent_choice_effect']:+.3f} win share "
             f"{interval(rule['agent_choice_effect_ci95'])}",
             f"  last walk, {exact['n']} decisions the exact solver answered: the agent picks a best option "

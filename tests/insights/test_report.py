@@ -147,6 +147,13 @@ def test_going_home_map_rule_cost_and_exact(report) -> None:
     assert (exact["rule_best"], exact["rule_loss"]) == (0.5, 0.15)
 
 
+def test_the_rules_cost_is_printed_per_decision_and_per_game(report) -> None:
+    from advisor.insights.text import returns_text
+    text = returns_text(report)
+    assert "costs -0.2500 win share a decision" in text  # the tiny corpus's two continuations: 0, -0.5
+    assert "-0.2500 a game" in text and "(0.67 decisions a seat and game)" in text
+
+
 def test_a_missing_or_foreign_file_is_a_one_line_error(tmp_path) -> None:
     with pytest.raises(CorpusStoreError, match="no such corpus file"):
         build_report(str(tmp_path / "none.sqlite"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 
 import pytest
@@ -91,6 +92,8 @@ def test_the_page_draws_the_report_in_chromium(browser, corpus_folder, tmp_path)
         assert {walk_one.nth(i).locator("td").nth(4).inner_text() for i in range(walk_one.count())} == {"1"}
         assert page.inner_text("#ranking").startswith("forest: ")
         assert page.inner_text("#players").startswith("2 players: the first seat wins ")
+        assert re.search(r"costs [+-]\d\.\d{4} win share a decision \[[^]]+\] \(\d+ paired continuations\), "
+                         r"[+-]\d\.\d{4} a game", page.inner_text("#rules"))
         print(shot(page, str(tmp_path), "insights"))
         page.set_viewport_size({"width": 390, "height": 844})  # a phone
         page.wait_for_timeout(100)

@@ -87,7 +87,7 @@ function render(report) {
     h("p", {}, h("strong", {}, `${r.agent}: ${r.rule}`)),
     h("ul", {},
       h("li", {}, `agrees with the agent at ${pct(r.agreement)} ${ciPct(r.agreement_ci95)} of ${r.n} decisions (never going home: ${pct(r.never_return_agreement)})`),
-      h("li", {}, `following it instead costs ${signed(r.rule_cost_per_game, 4)} win share a game ${ci(r.rule_cost_per_game_ci95, (x) => signed(x, 4))} (${r.rule_cost_n} paired continuations)`),
+      h("li", {}, `following it instead costs ${signed(r.rule_cost_per_decision, 4)} win share a decision ${ci(r.rule_cost_per_decision_ci95, (x) => signed(x, 4))} (${r.rule_cost_n} paired continuations), ${signed(r.rule_cost_per_game, 4)} a game ${ci(r.rule_cost_per_game_ci95, (x) => signed(x, 4))}`),
       h("li", {}, `last walk, ${r.last_walk_exact.n} decisions solved exactly: the agent picks a best option ${pct(r.last_walk_exact.agent_best)} ${ciPct(r.last_walk_exact.agent_best_ci95)}, the rule ${pct(r.last_walk_exact.rule_best)} ${ciPct(r.last_walk_exact.rule_best_ci95)}`)))));
   returnMap(document.getElementById("return-map"), report.returns.map);
   table(document.getElementById("seats"), ["agent", "players", "seat", "games", "win share", "95 % CI", "fair share"],
