@@ -22,6 +22,8 @@ from advisor.arena.store import ArenaStore
 from advisor.players.specs import parse_agent_spec
 from positions.errors import RefugeError
 
+SEARCHING_KINDS = ("ismcts", "omniscient")
+"""The agents whose iterations a curve varies (``omniscient`` takes ``ismcts``'s options)."""
 DEFAULT_FAMILIES = (("default", "ismcts"), ("rollout", "ismcts:evaluator=rollout"))
 """Today's default agent and full rollouts (no cut-off)."""
 DEFAULT_BUDGETS = (250, 1_000, 4_000, 16_000)
@@ -37,7 +39,7 @@ class ScalingSettings:
     """What `refuge scaling` was asked to do; each step is an arena run with these settings."""
 
     families: Sequence[tuple[str, str]] = DEFAULT_FAMILIES
-    """(name, ``ismcts`` spec without a budget) of each curve."""
+    """(name, ``ismcts`` or ``omniscient`` spec without a budget) of each curve."""
     budgets: Sequence[int] = DEFAULT_BUDGETS
     games: int = 200
     """Games of each step (rounded up to whole deals, as the arena does)."""
@@ -57,11 +59,13 @@ def budget_spec(spec: str, budget: int) -> str:
     """`spec` searching `budget` iterations a decision.
 
     Raises:
-        ScalingError: not an ``ismcts`` spec, or one with a budget of its own.
+        ScalingError: not a searching agent's spec (``ismcts``, ``omniscient``), or one with a budget
+            of its own.
     """
     parsed = parse_agent_spec(spec)
-    if parsed.kind != "ismcts":
-        raise ScalingError(f"family spec {spec!r}: the curve varies an ismcts agent's iterations")
+    if parsed.kind not in SEARCHING_KINDS:
+        raise ScalingError(f"family spec {spec!r}: the curve varies an ismcts or omniscient agent's "
+                           "iterations")
     budget_options = sorted({"iterations", "seconds"} & set(parsed.params))
     if budget_options:
         raise ScalingError(f"family spec {spec!r}: leave out {budget_options[0]}= (the curve sets "

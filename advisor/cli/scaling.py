@@ -32,7 +32,7 @@ def parse_budgets(text: str) -> list[int]:
 
 @click.command("scaling")
 @click.option("--family", "families", multiple=True, metavar="NAME=SPEC",
-              help="a curve: an ismcts spec without a budget (repeatable; default: "
+              help="a curve: an ismcts (or omniscient) spec without a budget (repeatable; default: "
                    + ", ".join(f"{n}={s}" for n, s in DEFAULT_FAMILIES) + ")")
 @click.option("--budgets", default=",".join(map(str, DEFAULT_BUDGETS)), show_default=True,
               help="rising iterations per decision; each is played against the one before")

@@ -25,6 +25,7 @@ def test_a_family_spec_gets_the_budget() -> None:
     assert budget_spec("ismcts", 250) == "ismcts:iterations=250"
     assert budget_spec("ismcts:", 250) == "ismcts:iterations=250"
     assert budget_spec("ismcts:evaluator=rollout", 4000) == "ismcts:evaluator=rollout,iterations=4000"
+    assert budget_spec("omniscient", 1000) == "omniscient:iterations=1000"  # the ceiling's curve
 
 
 @pytest.mark.parametrize("settings, message", [
@@ -33,7 +34,7 @@ def test_a_family_spec_gets_the_budget() -> None:
     (ScalingSettings(budgets=(0, 250)), "must rise and be >= 1"),
     (ScalingSettings(families=[("a", "ismcts:iterations=5")]), "leave out iterations="),
     (ScalingSettings(families=[("a", "ismcts:seconds=1")]), "leave out seconds="),
-    (ScalingSettings(families=[("a", "greedy")]), "varies an ismcts agent"),
+    (ScalingSettings(families=[("a", "greedy")]), "varies an ismcts or omniscient agent"),
     (ScalingSettings(families=[("a", "ismcts"), ("a", "ismcts:evaluator=rollout")]), "two families"),
     (ScalingSettings(families=[("a b", "ismcts")]), "names use letters"),
     (ScalingSettings(families=[("ismcts", "ismcts")]), "expected NAME=SPEC"),
