@@ -4,20 +4,24 @@ generation's self-play and measured on its held-out games against the generation
 
 Each decision's label mixes the self-play search's root value and the game's result:
 ``weight`` × search + (1 − ``weight``) × outcome, for the win shares and the final scores alike
-(:data:`DEFAULT_WEIGHT`). The win model is :func:`lab.value_net.fit_network` (a linear term and
+(:data:`DEFAULT_WEIGHT`). The win model is :func:`lab.value_net.fit_padded` (a linear term and
 tanh units, Adam, seeded), the score model the ridge fit of the shipped evaluator
-(:func:`lab.training.fit`). Games are split whole: the last ``held_out`` share of the generation's
+(:func:`lab.training.ridge_score_weights`). Everything runs on arrays (a million decisions fit in
+a few GB). Games are split whole: the last ``held_out`` share of the generation's
 games is never fitted, and both models are measured there, walk by walk: log loss against the
 results and against the search values, and calibration (ECE) against the results.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
 
-from advisor.players.learned import Model
-from lab.expert_store import StoredDecision
-from lab.training import Sample, held_out_games, learned_predictions, log_loss, reliability
+import numpy as np
+
+from advisor.players.learned import Model, rounded
+from lab.expert_store import Decisions
+from lab.training import held_out_games, ridge_score_weights
+from lab.value_net import fit_padded
 from positions.kernel.rulesets import RULES_VERSION
 
 DEFAULT_WEIGHT = 0.5
@@ -40,56 +44,89 @@ DEFAULT_L2 = 1e-3
 def label_description(weight: float) -> str:
     """What a generation's labels are, in its model file."""
     return (f"each asked decision of the agent's self-play labelled with {weight:g} x the root value of the "
-            f"move's own search (every player's win share and final score, the visit-weighted mean over the "
-            f"root's actions) + {1 - weight:g} x the game's result (win shares, tied winners share, C18; "
+            f"move's own search (every player's win share and final score, the mean over the search's "
+            f"iterations) + {1 - weight:g} x the game's result (win shares, tied winners share, C18; "
             "final scores)")
 
 
-def samples_of(decisions: Sequence[StoredDecision], weight: float) -> list[Sample]:
-    """The decisions as training samples labelled with the mix `weight` of search and outcome."""
-    samples = []
-    for d in decisions:
-        returns = [weight * s + (1 - weight) * o for s, o in zip(d.search_wins, d.returns)]
-        scores = [weight * s + (1 - weight) * o for s, o in zip(d.search_scores, d.scores)]
-        samples.append(Sample(d.game, d.rows, d.walks_left, [], [], returns, scores))
-    return samples
+def labels(decisions: Decisions, weight: float) -> tuple[np.ndarray, np.ndarray]:
+    """(win shares, final scores), each (n, players): the mix `weight` of search and result."""
+    return (weight * decisions.search_wins + (1 - weight) * decisions.returns,
+            weight * decisions.search_scores + (1 - weight) * decisions.scores)
 
 
-def split_games(decisions: Sequence[StoredDecision], held_out: float,
-                ) -> tuple[list[StoredDecision], list[StoredDecision]]:
+def split_games(decisions: Decisions, held_out: float) -> tuple[Decisions, Decisions]:
     """(fitted, held out): the last `held_out` share of the games (at least one, never all), whole.
 
     Raises:
         ValueError: decisions of fewer than 2 games.
     """
-    games = sorted({d.game for d in decisions})
+    games = sorted(set(decisions.game.tolist()))
     if len(games) < 2:
         raise ValueError(f"expert fit: need decisions of at least 2 games, got {len(games)}")
-    test = set(held_out_games(games, held_out))
-    return [d for d in decisions if d.game not in test], [d for d in decisions if d.game in test]
+    test = np.isin(decisions.game, held_out_games(games, held_out))
+    return decisions.take(~test), decisions.take(test)
 
 
-def measures(model: Model, decisions: Sequence[StoredDecision]) -> dict[str, dict[str, float]]:
+def win_shares(model: Model, rows: np.ndarray) -> np.ndarray:
+    """The model's win shares (n, players) at rows (n, players, features) of a richer or equal
+    layout (cut to the model's features), in NumPy: for measuring, not bit for bit the evaluator's."""
+    x = rows[..., :len(model.win_weights)]
+    logits = x @ np.array(model.win_weights)
+    if model.hidden is not None:
+        layer = model.hidden
+        logits = logits + np.tanh(x @ np.array(layer.weights_in) + np.array(layer.bias)) @ np.array(layer.weights_out)
+    logits = logits - logits.max(axis=1, keepdims=True)
+    weights = np.exp(logits)
+    return weights / weights.sum(axis=1, keepdims=True)
+
+
+def log_loss(shares: np.ndarray, targets: np.ndarray) -> float:
+    """The mean cross-entropy of win shares against target shares (nats), as lab.training's."""
+    return float(-(targets * np.log(np.maximum(shares, 1e-12))).sum(axis=1).mean()) if len(shares) else 0.0
+
+
+def calibration_error(shares: np.ndarray, outcomes: np.ndarray, bins: int = 10) -> float:
+    """The ECE of lab.training.reliability: every player's forecast in one of `bins` equal bins of
+    [0, 1], the count-weighted mean |mean forecast − mean observed share| over the bins."""
+    forecast, observed = shares.ravel(), outcomes.ravel()
+    cell = np.minimum((forecast * bins).astype(int), bins - 1)
+    count = np.bincount(cell, minlength=bins)
+    gap = np.abs(np.bincount(cell, forecast, bins) - np.bincount(cell, observed, bins))
+    return float(gap.sum() / max(1, count.sum()))
+
+
+def measures(model: Model, decisions: Decisions) -> dict[str, dict[str, float]]:
     """Per walk (``"1"`` …) and over ``"all"``: decisions, log loss against the results and against
     the search values, and the ECE against the results (10 equal bins, every player's forecast)."""
-    shares, _ = learned_predictions(model, samples_of(decisions, 0.0))
-    groups: dict[str, list[int]] = {"all": list(range(len(decisions)))}
-    for i, d in enumerate(decisions):
-        groups.setdefault(str(d.walk + 1), []).append(i)
+    shares = win_shares(model, decisions.rows)
+    groups = {"all": np.ones(len(decisions), dtype=bool)}
+    for walk in sorted(set(decisions.walk.tolist())):
+        groups[str(walk + 1)] = decisions.walk == walk
     result = {}
-    for name in ["all", *sorted((k for k in groups if k != "all"), key=int)]:
-        picked = groups[name]
-        forecast = [shares[i] for i in picked]
-        outcomes = [decisions[i].returns for i in picked]
-        _, ece = reliability(forecast, outcomes)
-        result[name] = {"decisions": len(picked),
+    for name, picked in groups.items():
+        forecast, outcomes = shares[picked], decisions.returns[picked]
+        result[name] = {"decisions": int(picked.sum()),
                         "log_loss_outcome": round(log_loss(forecast, outcomes), 4),
-                        "log_loss_search": round(log_loss(forecast, [decisions[i].search_wins for i in picked]), 4),
-                        "ece": round(ece, 4)}
+                        "log_loss_search": round(log_loss(forecast, decisions.search_wins[picked]), 4),
+                        "ece": round(calibration_error(forecast, outcomes), 4)}
     return result
 
 
-def fit_generation(decisions: Sequence[StoredDecision], parent: Model, parent_name: str, *, weight: float,
+def fit_model(decisions: Decisions, weight: float, hidden: int, seed: int) -> Model:
+    """The network (win) and ridge (score) models fitted to `decisions` labelled with the mix
+    `weight`, weights rounded as a model file keeps them; no training record yet."""
+    wins, scores = labels(decisions, weight)
+    network = fit_padded(decisions.rows, wins, np.ones(wins.shape, dtype=bool), hidden=hidden, seed=seed)
+    linear, layer = network.raw_weights()
+    players, features = decisions.rows.shape[1:]
+    x = np.concatenate([decisions.rows.reshape(-1, features),
+                        np.repeat(decisions.walks_left, players).astype(float)[:, None]], axis=1)
+    score = ridge_score_weights(x, scores.reshape(-1), DEFAULT_L2)
+    return Model(rounded(linear), rounded(score), {}, "network", layer)
+
+
+def fit_generation(decisions: Decisions, parent: Model, parent_name: str, *, weight: float,
                    held_out: float, hidden: int, seed: int, record: dict[str, Any]) -> Model:
     """The network fitted to the fitted games of `decisions` with label mix `weight` (tanh units
     `hidden`, Adam seeded by `seed`), its ``training`` record `record` with the data, the label and
@@ -98,19 +135,17 @@ def fit_generation(decisions: Sequence[StoredDecision], parent: Model, parent_na
     Raises:
         ValueError: decisions of fewer than 2 games, or a weight outside [0, 1].
     """
-    from lab.training import fit  # NumPy's fit: imported when fitting
-
     if not 0 <= weight <= 1:
         raise ValueError(f"expert fit: the label weight must be in [0, 1], got {weight!r}")
     fitting, testing = split_games(decisions, held_out)
-    unmeasured = fit(samples_of(fitting, weight), DEFAULT_L2, layout="network", hidden_units=hidden, seed=seed)
+    unmeasured = fit_model(fitting, weight, hidden, seed)
     measured = {"new": measures(unmeasured, testing), parent_name: measures(parent, testing)}
     training = {**record, "label": label_description(weight), "weight": weight, "hidden_units": hidden,
                 "l2_score": DEFAULT_L2,
                 "fit": (f"win: a linear term and {hidden} tanh units over the position rows, softmax across "
                         "players, by Adam (lab/value_net.py); score: ridge least squares (lab/training.py)"),
                 "split": "by game: the last share of the generation's games held out whole",
-                "games": {"fitted": len({d.game for d in fitting}), "held_out": len({d.game for d in testing})},
+                "games": {"fitted": len(set(fitting.game.tolist())), "held_out": len(set(testing.game.tolist()))},
                 "samples": {"training": len(fitting), "held_out": len(testing)},
                 "held_out": measured, "rules_version": RULES_VERSION}
     return Model(unmeasured.win_weights, unmeasured.score_weights, training, "network", unmeasured.hidden)

@@ -12,12 +12,13 @@ order their games finished in.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import sqlite3
 import zlib
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -47,20 +48,33 @@ class ExpertStoreError(RefugeError):
 
 
 @dataclass(frozen=True)
-class StoredDecision:
-    """One recorded decision as a fit reads it, with its game's result."""
+class Decisions:
+    """A generation's recorded decisions as arrays, in (game, decision) order, with their games'
+    results: what a fit reads (about 1.4 kB a decision in memory with two players)."""
 
-    generation: int
-    game: int
-    decision: int
-    seat: int
-    walk: int
-    walks_left: int
-    rows: list[list[float]]
-    search_wins: list[float]
-    search_scores: list[float]
-    returns: list[float]
-    scores: list[float]
+    game: np.ndarray
+    """(n,) the game of each decision."""
+    walk: np.ndarray
+    """(n,) the walk it was in (0 for the first)."""
+    walks_left: np.ndarray
+    """(n,) walks still to come after that one."""
+    rows: np.ndarray
+    """(n, players, features) every player's position rows."""
+    search_wins: np.ndarray
+    """(n, players) every player's win share at the root of the move's search."""
+    search_scores: np.ndarray
+    """(n, players) every player's final score there."""
+    returns: np.ndarray
+    """(n, players) every player's win share of the game's result."""
+    scores: np.ndarray
+    """(n, players) every player's final score."""
+
+    def __len__(self) -> int:
+        return len(self.game)
+
+    def take(self, picked: np.ndarray) -> "Decisions":
+        """The decisions `picked` (a boolean mask or indices), in order."""
+        return Decisions(*(getattr(self, f.name)[picked] for f in dataclasses.fields(self)))
 
 
 def pack_rows(rows: list[list[float]]) -> bytes:
@@ -123,17 +137,32 @@ class ExpertStore:
                 [(generation, played.game, d.decision, d.seat, d.walk, d.walks_left, players, pack_rows(d.rows),
                   json.dumps(d.search_wins), json.dumps(d.search_scores), d.iterations) for d in played.decisions])
 
-    def decisions(self, generation: int) -> Iterator[StoredDecision]:
-        """The generation's recorded decisions in (game, decision) order, with their games' results."""
-        query = ("SELECT d.game, d.decision, d.seat, d.walk, d.walks_left, d.players, d.rows, d.search_wins, "
-                 "d.search_scores, g.returns, g.scores FROM decisions d JOIN games g "
-                 "ON d.generation = g.generation AND d.game = g.game WHERE d.generation = ? "
-                 "ORDER BY d.game, d.decision")
-        for (game, decision, seat, walk, left, players, rows, wins, scores, returns, final) in self.db.execute(
-                query, (generation,)):
-            yield StoredDecision(generation, game, decision, seat, walk, left, unpack_rows(rows, players),
-                                 json.loads(wins), json.loads(scores), json.loads(returns),
-                                 [float(s) for s in json.loads(final)])
+    def decisions(self, generation: int) -> Decisions:
+        """The generation's recorded decisions, in (game, decision) order, with their games' results.
+
+        Raises:
+            ExpertStoreError: none recorded, or games of different player counts.
+        """
+        count, players = self.db.execute("SELECT COUNT(*), MAX(players) FROM decisions WHERE generation = ?",
+                                         (generation,)).fetchone()
+        if not count:
+            raise ExpertStoreError(f"{self.path}: no decisions of generation {generation}")
+        query = ("SELECT d.game, d.walk, d.walks_left, d.players, d.rows, d.search_wins, d.search_scores, "
+                 "g.returns, g.scores FROM decisions d JOIN games g ON d.generation = g.generation "
+                 "AND d.game = g.game WHERE d.generation = ? ORDER BY d.game, d.decision")
+        columns: list[list[Any]] = [[] for _ in range(3)]
+        rows: list[np.ndarray] = []
+        values: list[list[Any]] = [[] for _ in range(4)]
+        for game, walk, left, seats, blob, *labels in self.db.execute(query, (generation,)):
+            if seats != players:
+                raise ExpertStoreError(f"{self.path}: generation {generation} mixes player counts")
+            for column, value in zip(columns, (game, walk, left)):
+                column.append(value)
+            rows.append(np.frombuffer(zlib.decompress(blob), dtype="<f8").reshape(players, -1))
+            for column, text in zip(values, labels):
+                column.append(json.loads(text))
+        return Decisions(*(np.array(c, dtype=np.int64) for c in columns), np.stack(rows),
+                         *(np.array(c, dtype=float) for c in values))
 
     def cost(self, generation: int) -> tuple[int, int, float]:
         """(games, recorded decisions, CPU-seconds of self-play) of `generation`."""

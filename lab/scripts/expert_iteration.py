@@ -33,7 +33,7 @@ import json
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any, Iterator, NoReturn
+from typing import Any, Callable, Iterator, NoReturn
 
 from advisor.arena.executors import start_worker
 from advisor.arena.report import format_table, sprt_lines
@@ -60,7 +60,8 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"expert_iteration: {message}\n")
 
 
-def _at_least(low: int):  # type: ignore[no-untyped-def]
+def _at_least(low: int) -> Callable[[str], int]:
+    """An argument type: a whole number >= `low`."""
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -142,10 +143,10 @@ def played_games(args: argparse.Namespace, generation: int, games: list[int], pa
     try:
         while True:
             while len(running) < 2 * args.workers:
-                game = next(todo, None)
-                if game is None:
+                queued = next(todo, None)
+                if queued is None:
                     break
-                running.add(pool.submit(_play, args.seed, generation, game, parent, args.iterations))
+                running.add(pool.submit(_play, args.seed, generation, queued, parent, args.iterations))
             if not running:
                 break
             done, running = wait(running, return_when=FIRST_COMPLETED)
@@ -183,7 +184,7 @@ def fitted(args: argparse.Namespace, store: ExpertStore, generation: int, parent
               "selfplay": {"agent": "the default agent (advisor.players.presets.agent_config), its cut-offs "
                                     f"judged by {parent_name}", "iterations": args.iterations,
                            "players": PLAYERS, "routes": sorted(ROUTES), "games": args.games}}
-    model = fit_generation(list(store.decisions(generation)), parent, parent_name, weight=args.weight,
+    model = fit_generation(store.decisions(generation), parent, parent_name, weight=args.weight,
                            held_out=args.held_out, hidden=args.hidden,
                            seed=derive_seed(args.seed, "expert-iteration", generation, "fit"), record=record)
     os.makedirs(os.path.dirname(path), exist_ok=True)

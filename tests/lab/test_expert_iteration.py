@@ -11,19 +11,22 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor.arena.match import ArenaSettings, run_arena
 from advisor.players.agents import SearchAgent, make_agent
-from advisor.players.learned import POSITION_FEATURES, LearnedEvaluator, load_model
+from advisor.players.learned import POSITION_FEATURES, LearnedEvaluator, load_model, shipped_model
 from advisor.players.presets import agent_config
 from advisor.players.specs import AgentSpecError
-from lab.expert_fit import samples_of, split_games
+from lab.expert_fit import calibration_error, labels, log_loss, split_games, win_shares
 from lab.expert_gate import GATE_SECONDS, gate_settings, generation_spec
 from lab.expert_selfplay import root_value
-from lab.expert_store import ExpertStore, StoredDecision, pack_rows, unpack_rows
+from lab.expert_store import Decisions, ExpertStore, pack_rows, unpack_rows
+from lab.training import Sample, learned_predictions, reliability
+from lab.training import log_loss as training_log_loss
 from lab.scripts import expert_iteration
 from builders import midgame
 from search.request import ActionStats, Limit, SearchResult
@@ -57,10 +60,10 @@ def digest(out: Path) -> str:
         store.close()
 
 
-def decisions(out: Path, generation: int) -> list[StoredDecision]:
+def decisions(out: Path, generation: int) -> Decisions:
     store = ExpertStore(str(out / "selfplay.sqlite"), stored_settings(out))
     try:
-        return list(store.decisions(generation))
+        return store.decisions(generation)
     finally:
         store.close()
 
@@ -76,13 +79,12 @@ def one_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_generation_end_to_end(one_run: Path) -> None:
     for generation in (1, 2):
         stored = decisions(one_run, generation)
-        assert {d.game for d in stored} == set(range(GAMES))
+        assert set(stored.game.tolist()) == set(range(GAMES))
         assert len(stored) > 40 * GAMES  # every asked decision of a whole game is kept
-        for d in stored:
-            assert len(d.rows) == 2 and all(len(row) == len(POSITION_FEATURES) for row in d.rows)
-            assert d.rows[0][POSITION_FEATURES.index("walks_left")] == d.walks_left
-            assert math.isclose(sum(d.search_wins), 1.0, abs_tol=1e-9)
-            assert sorted(d.returns) in ([0.0, 1.0], [0.5, 0.5])
+        assert stored.rows.shape == (len(stored), 2, len(POSITION_FEATURES))
+        assert (stored.rows[:, 0, POSITION_FEATURES.index("walks_left")] == stored.walks_left).all()
+        assert np.allclose(stored.search_wins.sum(axis=1), 1.0)
+        assert {tuple(sorted(r)) for r in stored.returns.tolist()} <= {(0.0, 1.0), (0.5, 0.5)}
         model = load_model(str(one_run / f"gen-{generation}" / "evaluator.json"))
         assert model.layout == "network" and model.hidden is not None
         parent = f"gen-{generation - 1}"
@@ -94,6 +96,20 @@ def test_a_generation_end_to_end(one_run: Path) -> None:
         assert model.training["games"] == {"fitted": 2, "held_out": 1}
 
 
+def test_the_measures_are_the_evaluators_and_the_trainings(one_run: Path) -> None:
+    """NumPy's win shares are the evaluator's (to rounding), the log loss and ECE lab.training's."""
+    stored = decisions(one_run, 2).take(np.arange(60))
+    for model in (load_model(str(one_run / "gen-1" / "evaluator.json")), shipped_model()):
+        shares = win_shares(model, stored.rows)
+        samples = [Sample(0, rows, int(left), [], [], [], []) for rows, left in
+                   zip(stored.rows.tolist(), stored.walks_left.tolist())]
+        expected, _ = learned_predictions(model, samples)
+        assert np.allclose(shares, expected, atol=1e-12)
+        assert log_loss(shares, stored.returns) == pytest.approx(training_log_loss(expected, stored.returns.tolist()))
+        _, ece = reliability(expected, stored.returns.tolist())
+        assert calibration_error(shares, stored.returns) == pytest.approx(ece)
+
+
 def test_the_same_seed_gives_the_same_store_and_models_whatever_the_workers(one_run: Path, tmp_path: Path) -> None:
     other = tmp_path / "two-workers"
     assert run(other, "--workers", "2") == 0
@@ -103,8 +119,8 @@ def test_the_same_seed_gives_the_same_store_and_models_whatever_the_workers(one_
         assert (other / name).read_bytes() == (one_run / name).read_bytes()
     another = tmp_path / "another-seed"
     assert run(another, generations=1, seed=8) == 0
-    assert decisions(another, 1)[0].rows != decisions(one_run, 1)[0].rows or \
-        decisions(another, 1)[0].returns != decisions(one_run, 1)[0].returns
+    assert digest(another) != digest(one_run)
+    assert not np.array_equal(decisions(another, 1).rows[:50], decisions(one_run, 1).rows[:50])
 
 
 @pytest.mark.parametrize("stopped", ["during generation 1", "after generation 1's model"])
@@ -171,8 +187,8 @@ def test_the_gate_plays_generations_through_the_arena(one_run: Path, tmp_path: P
     assert generation_spec(str(one_run), 0) == "ismcts:seconds=0.2"
     model = one_run / "gen-1" / "evaluator.json"
     db = str(tmp_path / "arena.sqlite")
-    tally = run_arena(ArenaSettings([("gen-1", f"expert:iterations=20,model={model}"), ("gen-0", "ismcts:iterations=20")],
-                                    games=2, seed=3, db=db))
+    agents = [("gen-1", f"expert:iterations=20,model={model}"), ("gen-0", "ismcts:iterations=20")]
+    tally = run_arena(ArenaSettings(agents, games=2, seed=3, db=db))
     assert len(tally.played) == 2
     with pytest.raises(AgentSpecError, match="model=PATH"):
         make_agent("expert:iterations=20")
@@ -199,13 +215,18 @@ def test_the_root_value_is_the_visit_weighted_mean_of_every_player() -> None:
 
 
 def test_labels_mix_the_search_and_the_result() -> None:
-    d = StoredDecision(1, 0, 0, 0, 0, 4, [[1.0], [2.0]], [0.8, 0.2], [30.0, 20.0], [0.0, 1.0], [25.0, 27.0])
-    assert samples_of([d], 0.0)[0].returns == [0.0, 1.0]
-    assert samples_of([d], 1.0)[0].returns == [0.8, 0.2]
-    mixed = samples_of([d], 0.5)[0]
-    assert mixed.returns == pytest.approx([0.4, 0.6]) and mixed.scores == pytest.approx([27.5, 23.5])
-    fitted, held = split_games([d, dataclasses.replace(d, game=1)], 0.2)
-    assert [x.game for x in fitted] == [0] and [x.game for x in held] == [1]
+    one = np.array([[0.8, 0.2]]), np.array([[30.0, 20.0]]), np.array([[0.0, 1.0]]), np.array([[25.0, 27.0]])
+    d = Decisions(np.array([0]), np.array([0]), np.array([4]), np.zeros((1, 2, 3)), *one)
+    assert labels(d, 0.0)[0].tolist() == [[0.0, 1.0]]
+    assert labels(d, 1.0)[0].tolist() == [[0.8, 0.2]]
+    wins, scores = labels(d, 0.5)
+    assert np.allclose(wins, [[0.4, 0.6]]) and np.allclose(scores, [[27.5, 23.5]])
+    two = Decisions(*(np.concatenate([a, a]) for a in (np.array([0]), *dataclasses.astuple(d)[1:])))
+    two = dataclasses.replace(two, game=np.array([0, 1]))
+    fitted, held = split_games(two, 0.2)
+    assert fitted.game.tolist() == [0] and held.game.tolist() == [1]
+    with pytest.raises(ValueError, match="at least 2 games"):
+        split_games(d, 0.2)
 
 
 @settings(max_examples=50, deadline=None)
