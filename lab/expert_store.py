@@ -74,7 +74,7 @@ class Decisions:
 
     def take(self, picked: np.ndarray) -> "Decisions":
         """The decisions `picked` (a boolean mask or indices), in order."""
-        return Decisions(*(getattr(self, f.name)[picked] for f in dataclasses.fields(self)))
+        return Decisions(**{f.name: getattr(self, f.name)[picked] for f in dataclasses.fields(self)})
 
 
 def pack_rows(rows: list[list[float]]) -> bytes:
@@ -161,8 +161,9 @@ class ExpertStore:
             rows.append(np.frombuffer(zlib.decompress(blob), dtype="<f8").reshape(players, -1))
             for column, text in zip(values, labels):
                 column.append(json.loads(text))
-        return Decisions(*(np.array(c, dtype=np.int64) for c in columns), np.stack(rows),
-                         *(np.array(c, dtype=float) for c in values))
+        game, walk, left = (np.array(c, dtype=np.int64) for c in columns)
+        wins, searched, returns, scores = (np.array(c, dtype=float) for c in values)
+        return Decisions(game, walk, left, np.stack(rows), wins, searched, returns, scores)
 
     def cost(self, generation: int) -> tuple[int, int, float]:
         """(games, recorded decisions, CPU-seconds of self-play) of `generation`."""

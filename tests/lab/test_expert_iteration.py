@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import random
 import shutil
 import sqlite3
@@ -221,8 +220,7 @@ def test_labels_mix_the_search_and_the_result() -> None:
     assert labels(d, 1.0)[0].tolist() == [[0.8, 0.2]]
     wins, scores = labels(d, 0.5)
     assert np.allclose(wins, [[0.4, 0.6]]) and np.allclose(scores, [[27.5, 23.5]])
-    two = Decisions(*(np.concatenate([a, a]) for a in (np.array([0]), *dataclasses.astuple(d)[1:])))
-    two = dataclasses.replace(two, game=np.array([0, 1]))
+    two = dataclasses.replace(d.take(np.array([0, 0])), game=np.array([0, 1]))
     fitted, held = split_games(two, 0.2)
     assert fitted.game.tolist() == [0] and held.game.tolist() == [1]
     with pytest.raises(ValueError, match="at least 2 games"):
