@@ -19,7 +19,7 @@ import dataclasses
 import random
 import time
 from dataclasses import dataclass
-from typing import Sequence
+from typing import NamedTuple
 
 from advisor.players.agents import SearchAgent
 from advisor.players.games import GameLoop, deal_seed
@@ -79,7 +79,15 @@ def game_deal(seed: int, generation: int, game: int) -> int:
     return deal_seed(derive_seed(seed, "expert-iteration", generation), game)
 
 
-def root_value(result: SearchResult) -> tuple[list[float], list[float]]:
+class RootValue(NamedTuple):
+    """Every player's win share and final score at a search's root, and the iterations behind them."""
+
+    wins: list[float]
+    scores: list[float]
+    iterations: int
+
+
+def root_value(result: SearchResult) -> RootValue:
     """Every player's (win share, final score) at the root of `result`: the mean over the search's
     iterations, every root action weighted by its iterations (an exact option by its visits, with
     its exact values); the chosen action's values when no action holds any (every option solved).
@@ -95,11 +103,11 @@ def root_value(result: SearchResult) -> tuple[list[float], list[float]]:
     made = sum(s.visits * sum(s.wins) for s in seen)
     if not made:
         chosen = result.stats(result.chosen)
-        return list(chosen.wins), list(chosen.scores)
+        return RootValue(list(chosen.wins), list(chosen.scores), 0)
     players = len(seen[0].wins)
     wins = [sum(s.visits * s.wins[p] for s in seen) / made for p in range(players)]
     scores = [sum(s.visits * s.scores[p] for s in seen) / made for p in range(players)]
-    return wins, scores
+    return RootValue(wins, scores, round(made))
 
 
 def selfplay_agent(model: Model | None, iterations: int) -> SearchAgent:
@@ -129,9 +137,9 @@ class RecordingSeat:
         """The decision this seat was just asked: its view's rows and its search's root value."""
         result, view = self.agent.last, self.view
         assert result is not None and view is not None, "recorded before the seat was asked"
-        wins, scores = root_value(result)
-        made = round(sum(s.visits * sum(s.wins) for s in result.actions if s.wins))
-        return Recorded(number, seat, view.walk, walks_left(view), position_rows(view), wins, scores, made)
+        value = root_value(result)
+        return Recorded(number, seat, view.walk, walks_left(view), position_rows(view), value.wins, value.scores,
+                        value.iterations)
 
 
 def play_selfplay_game(seed: int, generation: int, game: int, model: Model | None,
@@ -151,9 +159,3 @@ def play_selfplay_game(seed: int, generation: int, game: int, model: Model | Non
     final = loop.position
     return PlayedGame(game, route, deal, list(final.returns()), [int(s) for s in final.scores()], recorded,
                       time.process_time() - started)
-
-
-def positions_per_cpu_second(games: Sequence[PlayedGame]) -> float:
-    """Recorded decisions per CPU-second of self-play over `games`."""
-    seconds = sum(g.cpu_seconds for g in games)
-    return sum(len(g.decisions) for g in games) / seconds if seconds else 0.0

@@ -84,6 +84,11 @@ def test_a_generation_end_to_end(one_run: Path) -> None:
         assert (stored.rows[:, 0, POSITION_FEATURES.index("walks_left")] == stored.walks_left).all()
         assert np.allclose(stored.search_wins.sum(axis=1), 1.0)
         assert {tuple(sorted(r)) for r in stored.returns.tolist()} <= {(0.0, 1.0), (0.5, 0.5)}
+        db = sqlite3.connect(one_run / "selfplay.sqlite")
+        (budget,) = db.execute("SELECT iterations FROM decisions WHERE generation = ? GROUP BY iterations "
+                               "ORDER BY COUNT(*) DESC LIMIT 1", (generation,)).fetchone()
+        db.close()
+        assert budget == ITERATIONS  # the label is the move's own search, not a kept tree's earlier visits
         model = load_model(str(one_run / f"gen-{generation}" / "evaluator.json"))
         assert model.layout == "network" and model.hidden is not None
         parent = f"gen-{generation - 1}"
@@ -201,16 +206,16 @@ def test_the_root_value_is_the_visit_weighted_mean_of_every_player() -> None:
     a = ActionStats(1, 30, 0.6, 0, 1, 20.0, (0.6, 0.4), (20.0, 18.0))
     b = ActionStats(2, 10, 0.2, 0, 1, 10.0, (0.2, 0.8), (10.0, 30.0))
     unvisited = ActionStats(3, 0, 0.0, 0, 1, 0.0)
-    wins, scores = root_value(result_of([a, b, unvisited]))
-    assert wins == pytest.approx([0.5, 0.5]) and scores == pytest.approx([17.5, 21.0])
+    wins, scores, iterations = root_value(result_of([a, b, unvisited]))
+    assert wins == pytest.approx([0.5, 0.5]) and scores == pytest.approx([17.5, 21.0]) and iterations == 40
     # a kept tree: 20 of a's visits and 10 of b's were made by an earlier search, which left no
     # per-player sums here, so the means are over this search's 10 + 0 iterations
     kept_a = ActionStats(1, 30, 0.6, 0, 1, 20.0, (0.2, 1 / 3 - 0.2), (200 / 30, 100 / 30))
     kept_b = ActionStats(2, 10, 0.2, 0, 1, 10.0)
-    wins, scores = root_value(result_of([kept_a, kept_b]))
-    assert wins == pytest.approx([0.6, 0.4]) and scores == pytest.approx([20.0, 10.0])
+    wins, scores, iterations = root_value(result_of([kept_a, kept_b]))
+    assert wins == pytest.approx([0.6, 0.4]) and scores == pytest.approx([20.0, 10.0]) and iterations == 10
     solved = ActionStats(4, 0, 1.0, 1, 1, 40.0, (1.0, 0.0), (40.0, 12.0), exact=True)
-    assert root_value(result_of([solved])) == ([1.0, 0.0], [40.0, 12.0])
+    assert root_value(result_of([solved])) == ([1.0, 0.0], [40.0, 12.0], 0)
 
 
 def test_labels_mix_the_search_and_the_result() -> None:
