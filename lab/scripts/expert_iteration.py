@@ -74,6 +74,7 @@ def _at_least(low: int) -> Callable[[str], int]:
 
 
 def _share(text: str) -> float:
+    """An argument type: a number in [0, 1]."""
     try:
         value = float(text)
     except ValueError:
@@ -230,6 +231,7 @@ def run(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command; 0 when done, 2 (one line on stderr) when it cannot go on."""
     args = parser().parse_args(argv)
     try:
         run(args)
