@@ -8,6 +8,9 @@ import json
 import random
 import shutil
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +33,7 @@ from lab.scripts import expert_iteration
 from builders import midgame
 from search.request import ActionStats, Limit, SearchResult
 
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = 3
 ITERATIONS = 30
 """Tiny generations: about 0.1 CPU-s a game."""
@@ -150,6 +154,41 @@ def test_a_resumed_run_equals_one_run(one_run: Path, tmp_path: Path, stopped: st
     for generation in (1, 2):
         name = Path(f"gen-{generation}") / "evaluator.json"
         assert (out / name).read_bytes() == (one_run / name).read_bytes()
+
+
+def test_a_run_killed_mid_game_resumes_to_the_same_store(one_run: Path, tmp_path: Path) -> None:
+    """SIGKILL while games are being played and stored (two workers), then --resume: the store
+    and the models equal an uninterrupted run's."""
+    out = tmp_path / "killed"
+    command = [sys.executable, "-m", "lab.scripts.expert_iteration", "--generations", "2", "--games", str(GAMES),
+               "--seed", "7", "--out", str(out), "--iterations", str(ITERATIONS), "--workers", "2"]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while process.poll() is None and not stored_games(out):
+            time.sleep(0.005)
+    finally:
+        process.kill()
+        process.wait()
+    assert 0 < stored_games(out) < 2 * GAMES, "killed before the first game or after the last"
+    assert run(out, "--resume") == 0
+    assert digest(out) == digest(one_run)
+    for generation in (1, 2):
+        name = Path(f"gen-{generation}") / "evaluator.json"
+        assert (out / name).read_bytes() == (one_run / name).read_bytes()
+
+
+def stored_games(out: Path) -> int:
+    """Games in a run's store (0 while it does not exist yet)."""
+    path = out / "selfplay.sqlite"
+    if not path.exists():
+        return 0
+    db = sqlite3.connect(path, timeout=30.0)
+    try:
+        return db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    except sqlite3.OperationalError:  # the tables are not made yet
+        return 0
+    finally:
+        db.close()
 
 
 def test_a_stored_run_is_continued_only_as_itself(one_run: Path, tmp_path: Path,
