@@ -295,6 +295,12 @@ def fit_score_weights(samples: Sequence[Sample], l2: float = 1e-3, own_units: in
     features, the `own_units` before the walks left, in their own units), the constant not penalized."""
     x = np.array([row + [float(s.walks_left)] for s in samples for row in s.rows], dtype=float)
     y = np.array([score for s in samples for score in s.scores], dtype=float)
+    return ridge_score_weights(x, y, l2, own_units)
+
+
+def ridge_score_weights(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, own_units: int = 0) -> np.ndarray:
+    """:func:`fit_score_weights` on arrays: one row per player of every sample, its features then the
+    walks left (`x`), and that player's final score (`y`)."""
     centre, spread, penalty = _scaling(x[:, :-1], l2, own_units)
     centre, spread = np.append(centre, x[:, -1].mean()), np.append(spread, x[:, -1].std() or 1.0)
     z = np.hstack([(x - centre) / spread, np.ones((len(x), 1))])

@@ -74,6 +74,13 @@ def fit_network(groups: list[list[list[float]]], labels: list[list[float]], hidd
     """A network fitted to win-share `labels` (one per decision, a share per player of its rows), by
     Adam on the cross-entropy with minibatches drawn by `seed`."""
     x, y, mask = padded(groups, labels)
+    return fit_padded(x, y, mask, hidden, epochs, seed, l2, rate, batch)
+
+
+def fit_padded(x: np.ndarray, y: np.ndarray, mask: np.ndarray, hidden: int = 16, epochs: int = 40, seed: int = 0,
+               l2: float = 1e-4, rate: float = 3e-3, batch: int = 256) -> Network:
+    """:func:`fit_network` on arrays as :func:`padded` makes them: rows (n, P, d), win-share labels
+    (n, P) and a mask of the players present (n, P)."""
     flat = x[mask]
     centre = flat.mean(axis=0)
     spread = flat.std(axis=0)
