@@ -94,6 +94,13 @@ pub fn bag_value(walk: usize, bag: &[Kind]) -> f64 {
     }
 }
 
+/// Whether a kind has an effect with additional plays, the only way the bag's worth enters its
+/// value (C10; Python: `extra_value * effect.extra_plays` in `_effect_value`).
+#[inline]
+fn has_extra_plays(kind: Kind) -> bool {
+    effects(kind).iter().any(|e| e.extra_plays != 0)
+}
+
 /// A distribution over a count of Storms, inline (at most 2 per drawing player and the weather
 /// tile): `p[OFFSET + n]` is the chance of `n` Storms; the `OFFSET` slots before it and those past
 /// `len` stay 0.0.
@@ -276,10 +283,9 @@ impl Heuristic {
         match phase {
             CHOOSE => {
                 let (first, second) = (legal[0], legal[1]);
-                let bag = self.bag_value(pos, player);
-                if self.play_value(pos, player, (first - PLAY_BASE) as Kind, bag)
-                    >= self.play_value(pos, player, (second - PLAY_BASE) as Kind, bag)
-                {
+                let (a, b) = ((first - PLAY_BASE) as Kind, (second - PLAY_BASE) as Kind);
+                let bag = self.extra_bag_value(pos, player, has_extra_plays(a) || has_extra_plays(b));
+                if self.play_value(pos, player, a, bag) >= self.play_value(pos, player, b, bag) {
                     first
                 } else {
                     second
@@ -519,6 +525,18 @@ impl Heuristic {
         bag_value(walk_index(pos), pos.bags[player].as_slice())
     }
 
+    /// `_bag_value` where a tile's value reads it, `needed`: it enters only as
+    /// `extra_value * effect.extra_plays` (`_effect_value`), so without additional plays any
+    /// finite value gives the same values up to a zero's sign, which no comparison sees.
+    #[inline]
+    fn extra_bag_value(&self, pos: &State, player: usize, needed: bool) -> f64 {
+        if needed {
+            self.bag_value(pos, player)
+        } else {
+            0.0
+        }
+    }
+
     /// Python twin: `_play_value`; `bag` is `_bag_value(pos, player)`, computed once by the caller.
     fn play_value(&self, pos: &State, player: usize, kind: Kind, bag: f64) -> f64 {
         let path = pos.paths[player].as_slice();
@@ -539,9 +557,9 @@ impl Heuristic {
     fn option(&self, pos: &State, player: usize, legal: &[Action]) -> Action {
         let path = pos.paths[player].as_slice();
         let step_value = STEP_VALUE[walk_index(pos)];
-        let extra = 0.8 * self.bag_value(pos, player);
-        let paws = paw_total(path);
         let kind = pos.tile as Kind;
+        let extra = 0.8 * self.extra_bag_value(pos, player, has_extra_plays(kind));
+        let paws = paw_total(path);
         first_max(legal, |action| {
             let e = effects(kind).iter().find(|e| e.option == action - OPTION_BASE).expect("an option of the tile");
             if e.discards != 0 {
