@@ -143,12 +143,12 @@ const _: () = assert!(BAG_CAP <= 1000, "bag_sum_bounds' margin covers the roundi
 /// found without its chain of dependent additions and without a loop as long as the bag (no Python
 /// twin: `Heuristic::decide` reads it where the ordered sum cannot change the answer).
 ///
-/// Each kind's count times its worth, added in four independent sums. The exact sum `T` of the
-/// bag's `m = len` worths `w` and a float sum of them in any order (each product `c · w` rounded
-/// once, as a sum of `c` terms would be at least) differ by at most `γ(m) · Σ|w|`,
-/// `γ(k) = k·u / (1 - k·u)`, `u = 2^-53`, so the ordered sum and this one differ by at most
-/// `2 · γ(m) · m · MAX_ABS_WORTH`, below `2.3e-13 · m · MAX_ABS_WORTH` for `m <= 1000`: the margin
-/// `1e-12 · m · MAX_ABS_WORTH` covers it and the rounding of the bounds themselves.
+/// Each kind's count times its worth, added in four independent sums. With `A = Σ|w|` over the
+/// bag's `m = len` worths (`A <= m · MAX_ABS_WORTH`) and `T` their exact sum, the ordered sum is
+/// within `γ(m - 1) · A` of `T` and this one (32 products each rounded once, then 32 additions)
+/// within `γ(33) · A`, `γ(k) = k·u / (1 - k·u)`, `u = 2^-53`: for `m <= 1000` the two differ by
+/// less than `1.2e-13 · m · MAX_ABS_WORTH`, and the margin `1e-12 · m · MAX_ABS_WORTH` covers it
+/// and the rounding of the bounds themselves.
 #[inline]
 fn bag_sum_bounds(walk: usize, counts: &KindCounts, len: usize) -> (f64, f64) {
     let worth = &SLOT_WORTH[walk];
@@ -774,6 +774,17 @@ mod tests {
     }
 
     proptest! {
+        /// `bag_sum_bounds` holds the ordered sum of any bag in any walk.
+        #[test]
+        fn bag_sum_bounds_hold_the_ordered_sum(
+            bag in prop::collection::vec(0u8..crate::catalogue::KIND_COUNT as u8, 0..=crate::state::BAG_CAP),
+            walk in 0..WORTH.len(),
+        ) {
+            let (low, high) = super::bag_sum_bounds(walk, &crate::state::kind_counts(&bag), bag.len());
+            let sum = super::bag_sum(walk, &bag);
+            prop_assert!(low <= sum && sum <= high, "{} <= {} <= {}", low, sum, high);
+        }
+
         /// The in-place convolution gives Python's bits, zeros in the distribution included.
         #[test]
         fn in_place_convolution_is_pythons(
