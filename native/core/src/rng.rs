@@ -33,7 +33,7 @@ fn temper(mut y: u32) -> u32 {
     y ^ (y >> 18)
 }
 
-/// `below(n)` for `random()`'s integer `x` (see there).
+/// `below(n)` for `random()`'s integer `x` (see there; Python twin: `int(random() * n)`).
 #[inline]
 fn index_below(x: u64, n: usize) -> usize {
     if n >= SMALL {

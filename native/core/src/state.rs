@@ -172,7 +172,8 @@ impl<const CAP: usize> Tiles<CAP> {
         u64::from_le_bytes(bytes)
     }
 
-    /// Store `word` as items `8 * w .. 8 * w + 8`, the bytes past the capacity dropped; `w <= CAP / 8`.
+    /// Store `word` as items `8 * w .. 8 * w + 8`, the bytes past the capacity dropped; `w <= CAP / 8`
+    /// (Python: the items of the new tuple `t[:i] + t[i + 1:]` that `remove_at` builds).
     #[inline(always)]
     fn set_word(&mut self, w: usize, word: u64) {
         let start = 8 * w;
