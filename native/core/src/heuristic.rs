@@ -6,7 +6,7 @@
 use crate::catalogue::*;
 use crate::rng::Rng;
 use crate::rules::{penalised_count, storm_penalty, storm_vp_loss, storms_to_hit, weather_hit_chance};
-use crate::state::{Action, Kind, State};
+use crate::state::{Action, Kind, KindCounts, State, BAG_CAP, COUNT_SLOTS};
 use crate::tiles::{effect_gain, effects, paw_total, Effect};
 
 /// The heuristic's parameters (Python twin: `HeuristicPolicy.__init__`; `max_value` is
@@ -92,6 +92,82 @@ pub fn bag_value(walk: usize, bag: &[Kind]) -> f64 {
     } else {
         sum / n as f64
     }
+}
+
+/// `bag_value`'s sum alone: the worths of `bag`'s tiles added in bag order from +0.0, Storms'
+/// +0.0 included (Python twin: `sum(tiles)` in `bag_value`).
+#[inline]
+fn bag_sum(walk: usize, bag: &[Kind]) -> f64 {
+    let worth = &WORTH[walk];
+    let mut sum = 0.0;
+    for &k in bag {
+        sum += worth[k as usize];
+    }
+    sum
+}
+
+/// Each kind's worth in each walk over a bag's count slots, the slots past the last kind 0.0.
+const SLOT_WORTH: [[f64; COUNT_SLOTS]; WORTH.len()] = {
+    let mut table = [[0.0; COUNT_SLOTS]; WORTH.len()];
+    let mut walk = 0;
+    while walk < WORTH.len() {
+        let mut k = 0;
+        while k < KIND_COUNT {
+            table[walk][k] = WORTH[walk][k];
+            k += 1;
+        }
+        walk += 1;
+    }
+    table
+};
+
+/// The largest worth of a tile in magnitude, in any walk.
+const MAX_ABS_WORTH: f64 = {
+    let mut most = 0.0f64;
+    let mut walk = 0;
+    while walk < WORTH.len() {
+        let mut k = 0;
+        while k < KIND_COUNT {
+            most = most.max(WORTH[walk][k].abs());
+            k += 1;
+        }
+        walk += 1;
+    }
+    most
+};
+
+/// A bag holds few enough tiles for `bag_sum_bounds`' margin (see there).
+const _: () = assert!(BAG_CAP <= 1000, "bag_sum_bounds' margin covers the rounding of a bag's sums");
+
+/// An interval sure to hold `bag_sum(walk, bag)` of a bag counted `counts` holding `len` tiles,
+/// found without its chain of dependent additions and without a loop as long as the bag (no Python
+/// twin: `Heuristic::decide` reads it where the ordered sum cannot change the answer).
+///
+/// Each kind's count times its worth, added in four independent sums. With `A = Σ|w|` over the
+/// bag's `m = len` worths (`A <= m · MAX_ABS_WORTH`) and `T` their exact sum, the ordered sum is
+/// within `γ(m - 1) · A` of `T` and this one (32 products each rounded once, then 32 additions)
+/// within `γ(33) · A`, `γ(k) = k·u / (1 - k·u)`, `u = 2^-53`: for `m <= 1000` the two differ by
+/// less than `1.2e-13 · m · MAX_ABS_WORTH`, and the margin `1e-12 · m · MAX_ABS_WORTH` covers it
+/// and the rounding of the bounds themselves.
+#[inline]
+fn bag_sum_bounds(walk: usize, counts: &KindCounts, len: usize) -> (f64, f64) {
+    let worth = &SLOT_WORTH[walk];
+    let mut lanes = [0.0f64; 4];
+    for (counts, worth) in counts.chunks_exact(4).zip(worth.chunks_exact(4)) {
+        for j in 0..4 {
+            lanes[j] += counts[j] as f64 * worth[j];
+        }
+    }
+    let sum = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
+    let margin = 1e-12 * len as f64 * MAX_ABS_WORTH;
+    (sum - margin, sum + margin)
+}
+
+/// Whether a kind has an effect with additional plays, the only way the bag's worth enters its
+/// value (C10; Python: `extra_value * effect.extra_plays` in `_effect_value`).
+#[inline]
+fn has_extra_plays(kind: Kind) -> bool {
+    effects(kind).iter().any(|e| e.extra_plays != 0)
 }
 
 /// A distribution over a count of Storms, inline (at most 2 per drawing player and the weather
@@ -276,10 +352,9 @@ impl Heuristic {
         match phase {
             CHOOSE => {
                 let (first, second) = (legal[0], legal[1]);
-                let bag = self.bag_value(pos, player);
-                if self.play_value(pos, player, (first - PLAY_BASE) as Kind, bag)
-                    >= self.play_value(pos, player, (second - PLAY_BASE) as Kind, bag)
-                {
+                let (a, b) = ((first - PLAY_BASE) as Kind, (second - PLAY_BASE) as Kind);
+                let bag = self.extra_bag_value(pos, player, has_extra_plays(a) || has_extra_plays(b));
+                if self.play_value(pos, player, a, bag) >= self.play_value(pos, player, b, bag) {
                     first
                 } else {
                     second
@@ -316,8 +391,30 @@ impl Heuristic {
         let lost_vp = pos.vp[player].min(storm_vp_loss(penalty, steps));
         let step_value = STEP_VALUE[walk_index(pos)];
         let stake = (paws + lost_vp) as f64 + step_value * penalty.min(steps) as f64;
-        let gain = self.draw_gain * self.bag_value(pos, player);
-        if (1.0 - hit) * gain * self.aggression > hit * stake {
+        // Python: `gain = draw_gain * bag_value`, then `(1.0 - hit) * gain * aggression > hit * stake`
+        let n = walk_tile_count(pos, player);
+        let draws = |sum: f64| {
+            let bag = if n == 0 { 0.0 } else { sum / n as f64 };
+            (1.0 - hit) * (self.draw_gain * bag) * self.aggression > hit * stake
+        };
+        let bag = pos.bags[player].as_slice();
+        let walk = walk_index(pos);
+        // With non-negative factors every float operation of `draws` is non-decreasing in the sum,
+        // so when both ends of an interval holding the ordered sum give one answer, the sum gives it
+        // too: the ordered sum's chain of dependent additions is run only for a near tie.
+        let draw = if n == 0 || !(1.0 - hit >= 0.0 && self.draw_gain >= 0.0 && self.aggression >= 0.0) {
+            draws(bag_sum(walk, bag))
+        } else {
+            let (low, high) = bag_sum_bounds(walk, &pos.bag_counts[player], bag.len());
+            if draws(low) {
+                true
+            } else if !draws(high) {
+                false
+            } else {
+                draws(bag_sum(walk, bag))
+            }
+        };
+        if draw {
             DRAW_CODE
         } else {
             RETURN_CODE
@@ -519,6 +616,18 @@ impl Heuristic {
         bag_value(walk_index(pos), pos.bags[player].as_slice())
     }
 
+    /// `_bag_value` where a tile's value reads it, `needed`: it enters only as
+    /// `extra_value * effect.extra_plays` (`_effect_value`), so without additional plays any
+    /// finite value gives the same values up to a zero's sign, which no comparison sees.
+    #[inline]
+    fn extra_bag_value(&self, pos: &State, player: usize, needed: bool) -> f64 {
+        if needed {
+            self.bag_value(pos, player)
+        } else {
+            0.0
+        }
+    }
+
     /// Python twin: `_play_value`; `bag` is `_bag_value(pos, player)`, computed once by the caller.
     fn play_value(&self, pos: &State, player: usize, kind: Kind, bag: f64) -> f64 {
         let path = pos.paths[player].as_slice();
@@ -539,9 +648,9 @@ impl Heuristic {
     fn option(&self, pos: &State, player: usize, legal: &[Action]) -> Action {
         let path = pos.paths[player].as_slice();
         let step_value = STEP_VALUE[walk_index(pos)];
-        let extra = 0.8 * self.bag_value(pos, player);
-        let paws = paw_total(path);
         let kind = pos.tile as Kind;
+        let extra = 0.8 * self.extra_bag_value(pos, player, has_extra_plays(kind));
+        let paws = paw_total(path);
         first_max(legal, |action| {
             let e = effects(kind).iter().find(|e| e.option == action - OPTION_BASE).expect("an option of the tile");
             if e.discards != 0 {
@@ -665,6 +774,17 @@ mod tests {
     }
 
     proptest! {
+        /// `bag_sum_bounds` holds the ordered sum of any bag in any walk.
+        #[test]
+        fn bag_sum_bounds_hold_the_ordered_sum(
+            bag in prop::collection::vec(0u8..crate::catalogue::KIND_COUNT as u8, 0..=crate::state::BAG_CAP),
+            walk in 0..WORTH.len(),
+        ) {
+            let (low, high) = super::bag_sum_bounds(walk, &crate::state::kind_counts(&bag), bag.len());
+            let sum = super::bag_sum(walk, &bag);
+            prop_assert!(low <= sum && sum <= high, "{} <= {} <= {}", low, sum, high);
+        }
+
         /// The in-place convolution gives Python's bits, zeros in the distribution included.
         #[test]
         fn in_place_convolution_is_pythons(

@@ -6,6 +6,10 @@ const M: usize = 397;
 const MATRIX_A: u32 = 0x9908_b0df;
 const UPPER_MASK: u32 = 0x8000_0000;
 const LOWER_MASK: u32 = 0x7fff_ffff;
+/// 2^53: `random()`'s integers are below it.
+const TWO_53: u64 = 1 << 53;
+/// `below(n)` computes in 64-bit integers for `n` below this (the product stays below 2^64).
+const SMALL: usize = 1 << 11;
 
 /// MT19937 with CPython's seeding (Python twin: `random.Random`).
 #[derive(Clone)]
@@ -27,6 +31,18 @@ fn temper(mut y: u32) -> u32 {
     y ^= (y << 7) & 0x9d2c_5680;
     y ^= (y << 15) & 0xefc6_0000;
     y ^ (y >> 18)
+}
+
+/// `below(n)` for `random()`'s integer `x` (see there; Python twin: `int(random() * n)`).
+#[inline]
+fn index_below(x: u64, n: usize) -> usize {
+    if n >= SMALL {
+        return (x as i64 as f64 * (1.0 / TWO_53 as f64) * n as f64) as i64 as usize;
+    }
+    let product = x * n as u64; // below 2^64: x < 2^53, n < 2^11
+    let q = product >> 53;
+    let half = (1u64 << (64 - q.leading_zeros())) >> 1;
+    (q + (((product & (TWO_53 - 1)) + half) >> 53)) as usize
 }
 
 impl Rng {
@@ -121,10 +137,11 @@ impl Rng {
         self.index = 0;
     }
 
-    /// A float in [0, 1) from two outputs (Python twin: `random.Random.random`); the two words
-    /// read with one index update when no twist comes between them.
+    /// The 53-bit integer behind `random()` from two outputs: `random()` is it times 2^-53,
+    /// exactly (CPython `random_random`: `(a >> 5) * 2^26 + (b >> 6)`); the two words read with
+    /// one index update when no twist comes between them.
     #[inline]
-    pub fn random(&mut self) -> f64 {
+    fn next_53(&mut self) -> u64 {
         let i = self.index;
         let (a, b) = if i + 2 <= N {
             self.index = i + 2;
@@ -132,15 +149,26 @@ impl Rng {
         } else {
             (self.next_u32(), self.next_u32())
         };
-        let (a, b) = (a >> 5, b >> 6);
-        (a as f64 * 67_108_864.0 + b as f64) * (1.0 / 9_007_199_254_740_992.0)
+        ((a >> 5) as u64) << 26 | (b >> 6) as u64
     }
 
-    /// A uniform index below `n`: `int(random() * n)` (SPEC-portable section 2).
+    /// A float in [0, 1) from two outputs (Python twin: `random.Random.random`).
+    #[inline]
+    pub fn random(&mut self) -> f64 {
+        // below 2^53: the conversion is exact, and through `i64` one instruction
+        self.next_53() as i64 as f64 * (1.0 / TWO_53 as f64)
+    }
+
+    /// A uniform index below `n`: `int(random() * n)` (SPEC-portable section 2), computed in
+    /// integers: `random() * n` is `fl(x * n) * 2^-53` for `random()`'s integer `x`, so the index
+    /// is `x * n` rounded to 53 significant bits (ties to even), shifted down 53 bits. With `q`
+    /// the product shifted down 53 bits, the rounding drops `s = bitlen(q)` bits and lifts the
+    /// index to `q + 1` exactly when the product's low 53 bits plus half of `2^s` reach `2^53`
+    /// (a tie rounds up too: the multiple of `2^s` above is even). A test checks it against the
+    /// float computation, near every boundary.
     #[inline]
     pub fn below(&mut self, n: usize) -> usize {
-        // below `n`: through `i64`, whose conversion is one instruction
-        (self.random() * n as f64) as i64 as usize
+        index_below(self.next_53(), n)
     }
 
     /// A search seed drawn from the stream: `int(rng.random() * 2**53)` (Python twin:
@@ -168,7 +196,64 @@ impl Rng {
 
 #[cfg(test)]
 mod tests {
-    use super::Rng;
+    use super::{index_below, Rng, SMALL, TWO_53};
+    use proptest::prelude::*;
+
+    /// `int(random() * n)` as Python computes it, in floats, from `random()`'s integer `x`.
+    fn float_below(x: u64, n: usize) -> usize {
+        let random = (x >> 26) as f64 * 67_108_864.0 + (x & ((1 << 26) - 1)) as f64;
+        (random * (1.0 / 9_007_199_254_740_992.0) * n as f64) as i64 as usize
+    }
+
+    /// The integer `below` equals the float computation where the rounding decides: products
+    /// just below, at and above every multiple of 2^53 and half a dropped bit either side of it.
+    #[test]
+    fn below_matches_the_float_product_at_the_boundaries() {
+        let bounds = (1..=80usize).chain([127, 128, 129, 255, 256, 1000, 1023, 1024, 1025, SMALL - 1]);
+        for n in bounds {
+            // a dropped bit's half is at most 2^10 for n < 2^11
+            let reach = if n <= 80 { 70 } else { 1100 };
+            let tops: Vec<u64> = if n <= 80 { (0..n as u64).collect() } else { vec![0, 1, n as u64 / 2, n as u64 - 2, n as u64 - 1] };
+            for q in tops {
+                let boundary = (q + 1) << 53;
+                for offset in 0..=reach {
+                    for target in [boundary - offset, boundary + offset] {
+                        for x in [target / n as u64, target / n as u64 + 1] {
+                            if x < TWO_53 {
+                                assert_eq!(index_below(x, n), float_below(x, n), "x {x}, n {n}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for n in [0, 1, 2, 3, 44, SMALL - 1, SMALL, SMALL + 1, 1 << 20] {
+            for x in [0, 1, TWO_53 - 1, TWO_53 - 2, TWO_53 / 2, TWO_53 / 3] {
+                assert_eq!(index_below(x, n), float_below(x, n), "x {x}, n {n}");
+            }
+        }
+    }
+
+    proptest! {
+        /// The integer `below` equals `int(random() * n)` for any 53-bit integer and bound.
+        #[test]
+        fn below_is_the_float_product(x in 0..TWO_53, n in 0..SMALL + 100) {
+            prop_assert_eq!(index_below(x, n), float_below(x, n));
+        }
+
+        /// A generator's `below(n)` is `int(random() * n)` of the same generator, and leaves it
+        /// where `random()` does.
+        #[test]
+        fn below_reads_what_random_reads(seed in 0u64..1000, skip in 0usize..700, n in 1usize..100) {
+            let mut rng = Rng::new(seed);
+            for _ in 0..skip {
+                rng.next_u32();
+            }
+            let mut floats = rng.clone();
+            prop_assert_eq!(rng.below(n), (floats.random() * n as f64) as usize);
+            prop_assert_eq!(rng.getstate(), floats.getstate());
+        }
+    }
 
     #[test]
     fn matches_python_random_vectors() {

@@ -26,6 +26,26 @@ impl std::fmt::Display for IllegalAction {
 
 impl std::error::Error for IllegalAction {}
 
+impl IllegalAction {
+    /// The error of an illegal action, built out of line: the callers' branches to it are laid
+    /// out as unlikely, away from the legal path (no Python twin: Python raises).
+    #[cold]
+    #[inline(never)]
+    fn new(message: std::fmt::Arguments<'_>) -> IllegalAction {
+        IllegalAction(message.to_string())
+    }
+}
+
+/// An action's notation as `Display` (Python twin: `str(Action)`), for messages built by
+/// `IllegalAction::new` without a string made beforehand.
+struct Described(Action);
+
+impl std::fmt::Display for Described {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&describe(self.0))
+    }
+}
+
 /// Whether the phase is a chance event (Python twin: `phases.CHANCE_PHASES`).
 #[inline]
 pub fn is_chance_phase(phase: i32) -> bool {
@@ -317,14 +337,14 @@ fn deal(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
     let count;
     if action >= DRAWN_TWO_BASE {
         if size < 2 {
-            return Err(IllegalAction(format!("{}: player {player} has only 1 tile to draw", describe(action))));
+            return Err(IllegalAction::new(format_args!("{}: player {player} has only 1 tile to draw", Described(action))));
         }
         let code = (action - DRAWN_TWO_BASE) as i64;
         drawn = [code / KIND_COUNT as i64, code % KIND_COUNT as i64];
         count = 2;
     } else {
         if size != 1 {
-            return Err(IllegalAction(format!("{}: player {player} must draw 2 tiles", describe(action))));
+            return Err(IllegalAction::new(format_args!("{}: player {player} must draw 2 tiles", Described(action))));
         }
         drawn[0] = (action - DRAWN_ONE_BASE) as i64;
         count = 1;
@@ -337,7 +357,7 @@ fn deal(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
             && counts[kind as usize] as usize > (count == 2 && drawn[0] == drawn[1]) as usize
     });
     if !held {
-        return Err(IllegalAction(format!("{}: player {player}'s bag does not hold these tiles", describe(action))));
+        return Err(IllegalAction::new(format_args!("{}: player {player}'s bag does not hold these tiles", Described(action))));
     }
     for &kind in &drawn[..count] {
         pos.bag_remove(player, kind as u8);
@@ -531,7 +551,7 @@ fn extra_draw(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
     let player = pos.actor as usize;
     let kind = action - DRAWN_ONE_BASE;
     if !(0..KIND_COUNT as i32).contains(&kind) || !pos.bag_remove(player, kind as Kind) {
-        return Err(IllegalAction(format!("{action}: no such tile in player {player}'s bag")));
+        return Err(IllegalAction::new(format_args!("{action}: no such tile in player {player}'s bag")));
     }
     let kind = kind as Kind;
     pos.extra_plays -= 1;
@@ -640,7 +660,7 @@ fn tiebreak(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
     let Tie { kind, mut tied, mut slots } = pos.ties[0];
     let winner = action - TIEBREAK_BASE;
     if !(0..MAX_PLAYERS as i32).contains(&winner) || !tied.contains(winner as u8) {
-        return Err(IllegalAction(format!(
+        return Err(IllegalAction::new(format_args!(
             "{action}: player {winner} is not in the tie for {}",
             TILE_NAMES[kind as usize]
         )));
@@ -689,13 +709,13 @@ fn turn_weather(pos: &mut State) {
 fn weather(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
     if action == SUN_CODE {
         if pos.deck_suns == 0 {
-            return Err(IllegalAction("weather sun: no Sun left in the weather deck".into()));
+            return Err(IllegalAction::new(format_args!("weather sun: no Sun left in the weather deck")));
         }
         pos.deck_suns -= 1;
         pos.track_suns += 1;
     } else {
         if pos.deck_storms == 0 {
-            return Err(IllegalAction("weather storm: no Storm left in the weather deck".into()));
+            return Err(IllegalAction::new(format_args!("weather storm: no Storm left in the weather deck")));
         }
         pos.deck_storms -= 1;
         pos.track_storms += 1;
@@ -935,7 +955,7 @@ pub fn apply(pos: &mut State, action: Action) -> Result<(), IllegalAction> {
         return apply_chance(pos, phase, action);
     }
     if !pos.legal.contains(action) {
-        return Err(IllegalAction(illegal_message(pos, action)));
+        return Err(illegal_decision(pos, action));
     }
     if !is_simultaneous_phase(phase) {
         fold(pos, &[pos.actor as i64, action as i64]);
@@ -988,9 +1008,9 @@ fn chance_event(pos: &mut State, phase: i32, action: Action) -> Result<(), Illeg
 /// Python twin: `_apply_chance`.
 fn apply_chance(pos: &mut State, phase: i32, action: Action) -> Result<(), IllegalAction> {
     if !outcome_fits(pos, phase, action) {
-        return Err(IllegalAction(format!(
+        return Err(IllegalAction::new(format_args!(
             "{} is not a possible {} outcome",
-            describe(action),
+            Described(action),
             PHASE_NAMES[phase as usize]
         )));
     }
@@ -1063,16 +1083,18 @@ pub fn describe(action: Action) -> String {
     crate::actions::name(action).unwrap_or_else(|| format!("action code {action}"))
 }
 
-/// The message of an illegal decision (Python twin: `_illegal_message`).
-fn illegal_message(pos: &State, action: Action) -> String {
+/// The error of an illegal decision, built out of line (Python twin: `_illegal_message`).
+#[cold]
+#[inline(never)]
+fn illegal_decision(pos: &State, action: Action) -> IllegalAction {
     let legal: Vec<String> = pos.legal.as_slice().iter().map(|&a| describe(a)).collect();
-    format!(
+    IllegalAction(format!(
         "{} is not legal for player {} at {} (legal: {})",
         describe(action),
         pos.actor,
         PHASE_NAMES[pos.phase as usize],
         legal.join(", ")
-    )
+    ))
 }
 
 

@@ -157,18 +157,33 @@ impl<const CAP: usize> Tiles<CAP> {
     }
 
     /// Items `8 * w .. 8 * w + 8` as a little-endian word, the slots past the capacity read as `PAD`
-    /// (Python: the slice `t[8 * w:8 * w + 8]`).
+    /// (Python: the slice `t[8 * w:8 * w + 8]`); `w <= CAP / 8`. A full word is one load, the one
+    /// partial word at the end a copy of a constant length.
     #[inline(always)]
     fn word(&self, w: usize) -> u64 {
         let start = 8 * w;
         if start + 8 <= CAP {
             return u64::from_le_bytes(self.items[start..start + 8].try_into().expect("8 items"));
         }
-        let mut word = u64::MAX;
-        for (j, &item) in self.items[start..].iter().enumerate() {
-            word ^= ((item ^ PAD) as u64) << (8 * j);
+        debug_assert!(w == CAP / 8, "a word past the end");
+        let start = 8 * (CAP / 8);
+        let mut bytes = [PAD; 8];
+        bytes[..CAP - start].copy_from_slice(&self.items[start..]);
+        u64::from_le_bytes(bytes)
+    }
+
+    /// Store `word` as items `8 * w .. 8 * w + 8`, the bytes past the capacity dropped; `w <= CAP / 8`
+    /// (Python: the items of the new tuple `t[:i] + t[i + 1:]` that `remove_at` builds).
+    #[inline(always)]
+    fn set_word(&mut self, w: usize, word: u64) {
+        let start = 8 * w;
+        if start + 8 <= CAP {
+            self.items[start..start + 8].copy_from_slice(&word.to_le_bytes());
+            return;
         }
-        word
+        debug_assert!(w == CAP / 8, "a word past the end");
+        let start = 8 * (CAP / 8);
+        self.items[start..].copy_from_slice(&word.to_le_bytes()[..CAP - start]);
     }
 
     /// Where the first `item` is (Python: `t.index(item)`): the slots compared eight at a time in
@@ -218,28 +233,22 @@ impl<const CAP: usize> Tiles<CAP> {
     }
 
     /// Remove the item at `i < len`, the later ones moving down one slot (Python: `t[:i] + t[i + 1:]`):
-    /// word by word from `i`'s word to the last item's, each word a blend of itself and itself
-    /// shifted by one slot (no call to `memmove` for a few bytes).
+    /// word by word from `i`'s word to the last item's, each word itself shifted down one slot with
+    /// the next word's first item on top (`PAD` past the last item), the first word's slots below `i`
+    /// kept (no call to `memmove` for a few bytes).
     #[inline]
     fn remove_at(&mut self, i: usize) {
-        debug_assert!(i < self.len as usize);
-        let words = CAP.div_ceil(8);
-        let mut next = self.word(i / 8);
-        for w in i / 8..(self.len as usize).div_ceil(8) {
-            let word = next;
-            next = if w + 1 < words { self.word(w + 1) } else { u64::MAX };
-            // the slots of this word below `i` stay; the others take the next slot's item
-            let below = (i as isize - 8 * w as isize).clamp(0, 8) as u32;
-            let keep = 1u64.checked_shl(8 * below).unwrap_or(0).wrapping_sub(1);
+        let len = self.len as usize;
+        debug_assert!(i < len);
+        let last = (len - 1) / 8;
+        let mut keep = (1u64 << (8 * (i % 8))) - 1;
+        let mut word = self.word(i / 8);
+        for w in i / 8..=last {
+            let next = if w < last { self.word(w + 1) } else { u64::MAX };
             let shifted = (word >> 8) | (next << 56);
-            let blended = (word & keep) | (shifted & !keep);
-            let start = 8 * w;
-            if start + 8 <= CAP {
-                self.items[start..start + 8].copy_from_slice(&blended.to_le_bytes());
-            } else {
-                let rest = CAP - start;
-                self.items[start..].copy_from_slice(&blended.to_le_bytes()[..rest]);
-            }
+            self.set_word(w, (word & keep) | (shifted & !keep));
+            keep = 0;
+            word = next;
         }
         self.len -= 1;
     }
