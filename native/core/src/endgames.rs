@@ -306,6 +306,11 @@ impl Oracle<State> for SearchOracle<'_> {
     fn exact_value(&self, state: &State) -> Result<Option<Values>, Unsupported> {
         Ok(locked(self.probes).exact_value(state, self.leaf_max_nodes))
     }
+
+    /// Never: every leaf in the exact endgames' scope is solved natively or rolled out.
+    fn may_refuse(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]
