@@ -302,8 +302,12 @@ pub fn locked(probes: &Mutex<Probes>) -> std::sync::MutexGuard<'_, Probes> {
 }
 
 impl Oracle<State> for SearchOracle<'_> {
-    /// ⇄ `ExactEndgames.exact_value`.
+    /// ⇄ `ExactEndgames.exact_value`: out of the last walk, out of every scope, answered without
+    /// taking the probes.
     fn exact_value(&self, state: &State) -> Result<Option<Values>, Unsupported> {
+        if state.walk != state.ruleset.walks - 1 {
+            return Ok(None);
+        }
         Ok(locked(self.probes).exact_value(state, self.leaf_max_nodes))
     }
 
