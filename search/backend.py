@@ -178,13 +178,12 @@ def root_sums(sums: Iterable[tuple[int, int, float, float, float]], player_sums:
     """One answer's flat statistics from the core as named records: per action ``(action, visits,
     value, score, policy)``, and per action ``(action, [every player's returns, then their scores,
     then the decider's squared score])``."""
+    by_player: dict[int, PlayerSums] = {}
+    for action, flat in player_sums:
+        players = (len(flat) - 1) // 2
+        by_player[action] = PlayerSums(flat[:players], flat[players:2 * players], flat[2 * players])
     return RootSums({action: RootStats(visits, value, score, policy) for action, visits, value, score, policy in sums},
-                    {action: _player_sums(flat) for action, flat in player_sums})
-
-
-def _player_sums(flat: list[float]) -> PlayerSums:
-    players = (len(flat) - 1) // 2
-    return PlayerSums(flat[:players], flat[players:2 * players], flat[2 * players])
+                    by_player)
 
 
 def joint_cell(flat: Sequence[float]) -> JointCell:

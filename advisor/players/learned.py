@@ -395,6 +395,32 @@ def softmax(logits: Sequence[float]) -> list[float]:
     return [w / total for w in weights]
 
 
+_NATIVE_MODELS: dict[int, tuple[Model, Any]] = {}
+"""The native copies made, by the model's ``id`` (with the model, so the id is not another's):
+evaluators of one model (an agent's fresh one per search) share one."""
+NATIVE_MODELS_KEPT = 8
+"""Native copies kept before the oldest are dropped (models loaded one after another)."""
+
+
+def native_model(model: Model) -> Any:
+    """`model` as the native core's search takes it (``refuge_native.LearnedModel``: every layout,
+    immutable), made once per model; ``None`` where the core is not built with it."""
+    if refuge_native is None or not hasattr(refuge_native, "LearnedModel"):
+        return None
+    held = _NATIVE_MODELS.get(id(model))
+    if held is not None and held[0] is model:
+        return held[1]
+    hidden = model.hidden
+    native = refuge_native.LearnedModel(
+        model.layout, list(model.win_weights), list(model.score_weights),
+        None if hidden is None else ([list(row) for row in hidden.weights_in], list(hidden.bias),
+                                     list(hidden.weights_out)))
+    if len(_NATIVE_MODELS) >= NATIVE_MODELS_KEPT:
+        _NATIVE_MODELS.pop(next(iter(_NATIVE_MODELS)))
+    _NATIVE_MODELS[id(model)] = (model, native)
+    return native
+
+
 class LearnedEvaluator:
     """Judges a cut-off rollout with a fitted model: win shares by softmax of per-player logits,
     projected final scores by a linear model (:class:`Model`; the shipped one by default).
@@ -426,13 +452,7 @@ class LearnedEvaluator:
     @functools.cached_property
     def _native_model(self) -> Any:
         """The native copy of the model, or ``None`` (a core built without ``LearnedModel``)."""
-        if refuge_native is None or not hasattr(refuge_native, "LearnedModel"):
-            return None
-        hidden = self._hidden
-        return refuge_native.LearnedModel(
-            self._layout, list(self._win), list(self._score),
-            None if hidden is None else ([list(row) for row in hidden.weights_in], list(hidden.bias),
-                                         list(hidden.weights_out)))
+        return native_model(self.model)
 
     def evaluate(self, state: Position) -> tuple[list[float], list[float]]:
         """(win share per player, projected final score per player)."""

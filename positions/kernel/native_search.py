@@ -64,15 +64,18 @@ def unsupported(request: Any) -> str:
     it can)."""
     if not built():
         return "the native core is not built"
-    checks: list[tuple[bool, Callable[[], str]]] = [  # each reason written only when it applies
-        (request.simultaneous not in _SIMULTANEOUS, lambda: f"simultaneous={request.simultaneous}"),
-        (not _native_policy(request.rollout), lambda: f"the rollout policy {request.rollout!r}"),
-        (not _native_policy(request.prior), lambda: f"the prior {request.prior!r}"),
-        (request.evaluator is not None and request.rollout_cutoff is not None
-         and _weights(request.evaluator) is None, lambda: f"the evaluator {request.evaluator!r}"),
-        (request.oracle is not None and not _native_oracle(request.oracle), lambda: f"the oracle {request.oracle!r}"),
-    ]
-    return ", ".join(reason() for failed, reason in checks if failed)
+    reasons = []  # each reason written only when it applies (a search asks once per search)
+    if request.simultaneous not in _SIMULTANEOUS:
+        reasons.append(f"simultaneous={request.simultaneous}")
+    if not _native_policy(request.rollout):
+        reasons.append(f"the rollout policy {request.rollout!r}")
+    if not _native_policy(request.prior):
+        reasons.append(f"the prior {request.prior!r}")
+    if request.evaluator is not None and request.rollout_cutoff is not None and _weights(request.evaluator) is None:
+        reasons.append(f"the evaluator {request.evaluator!r}")
+    if request.oracle is not None and not _native_oracle(request.oracle):
+        reasons.append(f"the oracle {request.oracle!r}")
+    return ", ".join(reasons)
 
 
 def _native_oracle(oracle: Any) -> bool:
@@ -139,5 +142,5 @@ def search(position: Encodable, requests: Sequence[Any], seeds: Sequence[int], b
         **({} if streams is None else {"streams": list(streams)}))
     if found is None:
         return None
-    return [(answers, {tuple(cell): sums for cell, sums in joint}, nodes, done, kept)
+    return [(answers, {tuple(cell): sums for cell, sums in joint} if joint else {}, nodes, done, kept)
             for answers, joint, nodes, done, kept in found]

@@ -302,9 +302,18 @@ pub fn locked(probes: &Mutex<Probes>) -> std::sync::MutexGuard<'_, Probes> {
 }
 
 impl Oracle<State> for SearchOracle<'_> {
-    /// ⇄ `ExactEndgames.exact_value`.
+    /// ⇄ `ExactEndgames.exact_value`: out of the last walk, out of every scope, answered without
+    /// taking the probes.
     fn exact_value(&self, state: &State) -> Result<Option<Values>, Unsupported> {
+        if state.walk != state.ruleset.walks - 1 {
+            return Ok(None);
+        }
         Ok(locked(self.probes).exact_value(state, self.leaf_max_nodes))
+    }
+
+    /// Never: every leaf in the exact endgames' scope is solved natively or rolled out.
+    fn may_refuse(&self) -> bool {
+        false
     }
 }
 

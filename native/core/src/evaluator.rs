@@ -23,9 +23,6 @@ pub const FEATURES: usize = 13;
 /// The score model's features: the win model's, walks left, a constant (⇄ `learned.SCORE_FEATURES`).
 pub const SCORE_FEATURES: usize = FEATURES + 2;
 
-/// A player's row of features, as wide as the widest layout's.
-type Row = [f64; POSITION_WIDTH];
-
 /// Which features a model reads (⇄ `learned.LAYOUTS`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Layout {
@@ -134,9 +131,9 @@ fn walk_index(state: &State) -> usize {
 
 /// Every player's win-model features (⇄ `learned.feature_rows`).
 pub fn feature_rows(state: &State) -> Vec<[f64; FEATURES]> {
-    let mut rows = [[0.0; POSITION_WIDTH]; MAX_PLAYERS];
+    let mut rows = [[0.0; FEATURES]; MAX_PLAYERS];
     write_feature_rows(state, &mut rows);
-    rows[..state.players].iter().map(|row| row[..FEATURES].try_into().expect("13 features")).collect()
+    rows[..state.players].to_vec()
 }
 
 /// Every player's features of a model of `layout` (⇄ `learned.layout_rows`).
@@ -147,8 +144,8 @@ pub fn layout_rows(state: &State, layout: Layout) -> Vec<Vec<f64>> {
 }
 
 /// `layout_rows` written into the first `players` rows of `rows` (the first `layout.width()`
-/// numbers of each), without allocating (⇄ `learned.layout_rows`).
-fn write_layout_rows(state: &State, layout: Layout, rows: &mut [Row; MAX_PLAYERS]) {
+/// numbers of each, `W` at least that), without allocating (⇄ `learned.layout_rows`).
+fn write_layout_rows<const W: usize>(state: &State, layout: Layout, rows: &mut [[f64; W]; MAX_PLAYERS]) {
     write_feature_rows(state, rows);
     match layout {
         Layout::Summary => {}
@@ -172,9 +169,9 @@ fn write_layout_rows(state: &State, layout: Layout, rows: &mut [Row; MAX_PLAYERS
     }
 }
 
-/// The thirteen features written into the first `players` rows of `rows`, without allocating
-/// (⇄ `learned.feature_rows`).
-fn write_feature_rows(state: &State, rows: &mut [Row; MAX_PLAYERS]) {
+/// The thirteen features written into the first `players` rows of `rows` (`W` at least thirteen),
+/// without allocating (⇄ `learned.feature_rows`).
+fn write_feature_rows<const W: usize>(state: &State, rows: &mut [[f64; W]; MAX_PLAYERS]) {
     let players = state.players;
     let left = walks_left(state);
     let row = walk_index(state);
@@ -238,8 +235,18 @@ fn dot(weights: &[f64], row: &[f64]) -> f64 {
 /// (win share per player, projected final score per player) at a cut-off
 /// (⇄ `learned.LearnedEvaluator.evaluate`).
 pub fn evaluate(model: &Model, state: &State) -> (Vec<f64>, Vec<f64>) {
-    let mut rows = [[0.0; POSITION_WIDTH]; MAX_PLAYERS];
-    write_layout_rows(state, model.layout, &mut rows);
+    // rows as wide as the layout reads (zeroing a position row per player for the thirteen features
+    // of the shipped summary model was a tenth of a cut-off)
+    match model.layout {
+        Layout::Summary => judge(model, state, &mut [[0.0; FEATURES]; MAX_PLAYERS]),
+        Layout::Mix => judge(model, state, &mut [[0.0; MIX_WIDTH]; MAX_PLAYERS]),
+        Layout::Position | Layout::Network => judge(model, state, &mut [[0.0; POSITION_WIDTH]; MAX_PLAYERS]),
+    }
+}
+
+/// [`evaluate`] with `rows` (at least the layout's width) to write the players' rows in.
+fn judge<const W: usize>(model: &Model, state: &State, rows: &mut [[f64; W]; MAX_PLAYERS]) -> (Vec<f64>, Vec<f64>) {
+    write_layout_rows(state, model.layout, rows);
     let width = model.layout.width();
     let rows = &rows[..state.players];
     let mut logits = [0.0; MAX_PLAYERS];

@@ -76,6 +76,13 @@ pub trait Oracle<G> {
     /// `Ok(None)`: out of its scope, roll out; `Ok(Some(values))`: exact values;
     /// `Err(Unsupported)`: in a scope the native core does not solve (the caller runs Python).
     fn exact_value(&self, state: &G) -> Result<Option<Values>, Unsupported>;
+
+    /// Whether [`Oracle::exact_value`] may answer `Err(Unsupported)`: only then does a search on a
+    /// kept table journal the nodes it changes, to undo them (an oracle that never refuses spares
+    /// a copy of every kept node's edges a search reaches).
+    fn may_refuse(&self) -> bool {
+        true
+    }
 }
 
 /// A search the native core cannot copy exactly (the Python search must run it instead).
@@ -224,11 +231,20 @@ pub struct Table<K> {
     search: u32,
     /// The node count before the current search, and the edges of its older nodes before it.
     journal: (usize, Vec<(usize, Edges)>),
+    /// Whether the current search saves the older nodes' edges in the journal (it may be undone).
+    journaling: bool,
 }
 
 impl<K: Hash + Eq + Clone> Default for Table<K> {
     fn default() -> Self {
-        Table { index: TreeMap::default(), nodes: Vec::new(), keys: Vec::new(), search: 0, journal: (0, Vec::new()) }
+        Table {
+            index: TreeMap::default(),
+            nodes: Vec::new(),
+            keys: Vec::new(),
+            search: 0,
+            journal: (0, Vec::new()),
+            journaling: true,
+        }
     }
 }
 
@@ -253,13 +269,20 @@ impl<K: Hash + Eq + Clone> Table<K> {
         self.keys.iter().zip(&self.nodes)
     }
 
-    fn begin(&mut self) {
+    /// Start a search; `journaling`: it may be undone, so the older nodes' edges are saved before
+    /// it changes them.
+    fn begin(&mut self, journaling: bool) {
         self.search += 1;
         self.journal = (self.nodes.len(), Vec::new());
+        self.journaling = journaling;
     }
 
-    /// Save a node's edges before the current search first changes them.
+    /// Save a node's edges before the current search first changes them (when it may be undone).
+    #[inline]
     fn touch(&mut self, node: usize) {
+        if !self.journaling {
+            return;
+        }
         let entry = &mut self.nodes[node];
         if entry.saved != self.search && entry.born != self.search {
             entry.saved = self.search;
@@ -269,6 +292,7 @@ impl<K: Hash + Eq + Clone> Table<K> {
 
     /// Undo the current search: its nodes removed, the older nodes' edges as they were.
     fn rollback(&mut self) {
+        debug_assert!(self.journaling, "only a journaled search is undone");
         let (len, saved) = std::mem::take(&mut self.journal);
         for key in self.keys.drain(len..) {
             self.index.remove(&key);
@@ -393,7 +417,7 @@ impl<'a, G: Game> Tree<'a, G> {
         let root = tree_root(decisions.last().expect("one decision or more"), config);
         let answer_players: Vec<i32> = decisions.iter().map(|d| d.current_player()).collect();
         let answers = decisions.iter().zip(&answer_players).map(|(d, &p)| (p, d.information_set_key(p))).collect();
-        table.begin();
+        table.begin(helpers.oracle.is_some_and(|oracle| oracle.may_refuse()));
         Tree {
             config,
             helpers,

@@ -2,7 +2,7 @@
 //! positions/kernel/position.py `Position.solver_key`.
 
 use crate::catalogue::{KIND_COUNT, OVER, TIEBREAK, WEATHER};
-use crate::state::{State, BAG_CAP, HAND_CAP, MAX_PLAYERS, SET_ASIDE_CAP, TIES_CAP};
+use crate::state::{kind_counts, KindCounts, State, BAG_CAP, HAND_CAP, MAX_PLAYERS, SET_ASIDE_CAP, TIES_CAP};
 
 /// A position's solver key: the same numbers, in the same order, as the 16-bit ints Python packs
 /// (⇄ `Position.solver_key`), so two keys are equal exactly when Python's are. The solver's memo
@@ -47,22 +47,25 @@ impl State {
     /// set-aside tiles as sorted multisets; at the end only the phase and the VP.
     pub fn solver_key(&self) -> SolverKey {
         let mut numbers = Vec::new();
-        self.write_solver_key(&mut numbers);
+        self.write_key_numbers(&mut Numbers::new(&mut numbers), Groups::Sorted);
         SolverKey { numbers: numbers.into_boxed_slice() }
     }
 
-    /// [`State::solver_key`]'s numbers written at the end of `out`, and their hash (⇄ the
-    /// `solver_key()` and its `hash` a dict lookup of `ExactSolver._value` takes): the solver's
-    /// memo writes its keys into buffers it reuses rather than into an allocation of each key.
+    /// The solver's memo key written at the end of `out`, and its hash (⇄ the `solver_key()` and
+    /// its `hash` a dict lookup of `ExactSolver._value` takes): the solver's memo writes its keys
+    /// into buffers it reuses rather than into an allocation of each key. The numbers are
+    /// [`State::solver_key`]'s but for each bag and each path, written as its counts per kind (no
+    /// sorting; a bag's the state keeps), a fixed width: two keys are equal exactly when Python's
+    /// keys are (a multiset is its counts, and the fixed width keeps the numbers' order
+    /// unambiguous), which is all the memo reads of them.
     pub fn write_solver_key(&self, out: &mut Vec<i16>) -> u64 {
         let start = out.len();
-        let mut numbers = Numbers::new(out);
-        self.write_key_numbers(&mut numbers);
+        self.write_key_numbers(&mut Numbers::new(out), Groups::Counted);
         hash_numbers(&out[start..])
     }
 
-    /// The numbers of [`State::solver_key`], in order.
-    fn write_key_numbers(&self, numbers: &mut Numbers<'_>) {
+    /// The numbers of [`State::solver_key`], in order, the bags and paths written as `groups` says.
+    fn write_key_numbers(&self, numbers: &mut Numbers<'_>, groups: Groups) {
         let players = self.players;
         if self.phase == OVER {
             numbers.push(self.phase);
@@ -100,13 +103,19 @@ impl State {
         numbers.extend(pending);
         numbers.push(self.tie_count as i32);
         for p in 0..players {
-            numbers.multiset(self.bags[p].as_slice());
+            match groups {
+                Groups::Sorted => numbers.multiset(self.bags[p].as_slice()),
+                Groups::Counted => numbers.counts(&self.bag_counts[p]),
+            }
         }
         for p in 0..players {
             numbers.multiset(self.hands[p].as_slice());
         }
         for p in 0..players {
-            numbers.multiset(self.paths[p].as_slice());
+            match groups {
+                Groups::Sorted => numbers.multiset(self.paths[p].as_slice()),
+                Groups::Counted => numbers.counts(&kind_counts(self.paths[p].as_slice())),
+            }
         }
         for p in 0..players {
             numbers.multiset(self.set_aside[p].as_slice());
@@ -121,6 +130,14 @@ impl State {
 }
 
 const _: () = assert!(KIND_COUNT <= 32, "a multiset's counting sort holds kinds below 32");
+
+/// How a key writes the bags and paths: Python's way (a group's length, then its tiles sorted) or
+/// the memo's (its counts per kind: no sorting, and a bag's are kept by the state).
+#[derive(Clone, Copy)]
+enum Groups {
+    Sorted,
+    Counted,
+}
 
 /// Most numbers in a key (the room reserved before one is written): the fields, then every tile group of four players at full capacity and
 /// eight ties.
@@ -152,6 +169,12 @@ impl<'a> Numbers<'a> {
     /// Numbers below 256: no check.
     fn small(&mut self, numbers: impl ExactSizeIterator<Item = u8>) {
         self.out.extend(numbers.map(i16::from));
+    }
+
+    /// A bag's counts per kind, two to a number (`COUNT_SLOTS` / 2 numbers: every count is below
+    /// 256).
+    fn counts(&mut self, counts: &KindCounts) {
+        self.out.extend(counts.chunks_exact(2).map(|pair| i16::from_le_bytes([pair[0], pair[1]])));
     }
 
     /// A tile group's length, then its tiles in ascending order (⇄ `numbers.append(len(tiles));
@@ -196,6 +219,63 @@ fn python_slice_start(start: i32, len: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::python_slice_start;
+    use crate::rng::Rng;
+    use crate::state::{State, Tiles};
+    use crate::heuristic_choice;
+
+    /// The memo's key of `state` (without its hash).
+    fn memo_key(state: &State) -> Vec<i16> {
+        let mut out = Vec::new();
+        state.write_solver_key(&mut out);
+        out
+    }
+
+    /// Every position of `games` seeded heuristic games of `players` players, and each again with
+    /// its bags and paths in another order (the same multisets).
+    fn positions(players: usize, games: u64) -> Vec<State> {
+        let mut found = Vec::new();
+        for seed in 0..games {
+            let mut state = State::new_named(players, "forest").expect("a shipped route");
+            let mut rng = Rng::new(seed);
+            loop {
+                found.push(state);
+                let mut shuffled = state;
+                for p in 0..players {
+                    let mut bag: Vec<u8> = state.bags[p].as_slice().to_vec();
+                    let half = bag.len() / 2;
+                    bag.rotate_left(half);
+                    shuffled.set_bag(p, Tiles::from_slice(&bag).expect("as many tiles"));
+                    let mut path: Vec<u8> = state.paths[p].as_slice().to_vec();
+                    path.reverse();
+                    shuffled.paths[p] = Tiles::from_slice(&path).expect("as many tiles");
+                }
+                found.push(shuffled);
+                if state.is_terminal() {
+                    break;
+                }
+                let action = if state.is_chance() { state.sample_chance(&mut rng) } else { heuristic_choice(&state, &mut rng) };
+                state.apply(action).expect("a legal action");
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn memo_keys_are_equal_exactly_when_python_keys_are() {
+        for players in 2..=4 {
+            let states = positions(players, 3);
+            let python: Vec<Vec<i16>> = states.iter().map(|s| s.solver_key().numbers().to_vec()).collect();
+            let memo: Vec<Vec<i16>> = states.iter().map(memo_key).collect();
+            let mut equal = 0;
+            for i in 0..states.len() {
+                for j in i..states.len() {
+                    assert_eq!(python[i] == python[j], memo[i] == memo[j], "positions {i} and {j} of {players} players");
+                    equal += usize::from(python[i] == python[j] && i != j);
+                }
+            }
+            assert!(equal >= states.len() / 2, "each position and its reordered twin share a key");
+        }
+    }
 
     #[test]
     fn slices_start_as_python() {
