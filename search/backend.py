@@ -26,13 +26,21 @@ NativeOutcome = tuple[list[RootSums], dict[tuple[int, ...], JointCell], int, int
 with ``keep_tree`` its kept tree as the core exports it."""
 
 
+_BACKEND_KEY = BACKEND_ENV.encode()
+_ENVIRONMENT: Mapping[bytes, bytes] | None = getattr(os.environ, "_data", None)
+"""``os.environ``'s own store (CPython: bytes keys and values, what ``os.environ[...] = ...`` and
+``monkeypatch.setenv`` change), read directly: ``os.environ.get`` encodes and decodes through four
+Python calls, and the backend is read several times per search (its plan, every worker's probes)."""
+
+
 def forced_backend() -> str:
     """The engine ``REFUGE_BACKEND`` forces ('' when unset).
 
     Raises:
         SearchError: another value.
     """
-    forced = os.environ.get(BACKEND_ENV, "")
+    raw = _ENVIRONMENT.get(_BACKEND_KEY, b"") if _ENVIRONMENT is not None else os.environb.get(_BACKEND_KEY, b"")
+    forced = raw.decode(errors="surrogateescape")
     if forced not in ("", *BACKENDS):
         raise SearchError(f"{BACKEND_ENV} must be python or native, got {forced!r}")
     return forced
@@ -61,6 +69,12 @@ class NativeRequest(NamedTuple):
     mixing: float = MIXING
 
 
+_new_tuple = tuple.__new__
+"""``tuple.__new__``: a named tuple (:class:`NativeRequest`, :class:`RootStats`) from all its values
+in order, without the named tuple's Python ``__new__`` (every worker's request, every root action's
+record of every search)."""
+
+
 def native_requests(request: SearchRequest, workers: int = 1) -> list[NativeRequest]:
     """`request` as the native core reads it for each of `workers` trees: a uniformly random rollout
     policy is the built-in random rollout (as :func:`search.ismcts.rollout` treats it), unless
@@ -69,11 +83,11 @@ def native_requests(request: SearchRequest, workers: int = 1) -> list[NativeRequ
     rollout = None if isinstance(config.rollout, UniformRandom) and not config.widening else config.rollout
     native_oracle = getattr(config.oracle, "native_oracle", None)
     oracles = [native_oracle(worker) for worker in range(workers)] if callable(native_oracle) else [None] * workers
-    return [NativeRequest(request.limit.seconds, request.keep_tree, config.exploration, config.exploration_below,
-                          config.widening, rollout, config.rollout_cutoff, config.evaluator, config.prior,
-                          config.prior_weight, config.oracle if oracle is None else oracle, config.root_selection,
-                          config.simultaneous, config.step_root)
-            for oracle in oracles]
+    before = (request.limit.seconds, request.keep_tree, config.exploration, config.exploration_below,
+              config.widening, rollout, config.rollout_cutoff, config.evaluator, config.prior, config.prior_weight)
+    after = (config.root_selection, config.simultaneous, config.step_root, MIXING)
+    return [_new_tuple(NativeRequest, (*before, config.oracle if oracle is None else oracle, *after))
+            for oracle in oracles]  # the named tuple's fields in order, without its Python __new__ per worker
 
 
 def native_request(request: SearchRequest, worker: int = 0) -> NativeRequest:
@@ -179,11 +193,12 @@ def root_sums(sums: Iterable[tuple[int, int, float, float, float]], player_sums:
     value, score, policy)``, and per action ``(action, [every player's returns, then their scores,
     then the decider's squared score])``."""
     by_player: dict[int, PlayerSums] = {}
+    players = -1
     for action, flat in player_sums:
-        players = (len(flat) - 1) // 2
-        by_player[action] = PlayerSums(flat[:players], flat[players:2 * players], flat[2 * players])
-    return RootSums({action: RootStats(visits, value, score, policy) for action, visits, value, score, policy in sums},
-                    by_player)
+        if players < 0:
+            players = (len(flat) - 1) // 2  # every action's row has the same length
+        by_player[action] = PlayerSums(flat[:players], flat[players:-1], flat[-1])
+    return RootSums({row[0]: _new_tuple(RootStats, row[1:]) for row in sums}, by_player)
 
 
 def joint_cell(flat: Sequence[float]) -> JointCell:

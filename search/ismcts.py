@@ -29,7 +29,7 @@ from typing import Any, Callable, Hashable, Iterator, Mapping, NamedTuple, Proto
 from search.errors import SearchError
 from search.backend import KeptTree, native_plan, native_trees
 from search.policies import UniformRandom
-from search.parallel import derive_seed, map_in_processes, split_iterations
+from search.parallel import map_in_processes, split_iterations, worker_seeds
 from search.protocol import CHANCE_PLAYER, TERMINAL_PLAYER, Evaluator, Game, NativeKept, Policy
 from search.records import JointCell, PlayerSums, RootStats
 from search.request import (MIXING, Following, RootSums, SearchConfig, SearchRequest, SearchResult, SearchTree,
@@ -633,7 +633,7 @@ def search(state: Game, request: SearchRequest, on_progress: Progress | None = N
         raise SearchError("search: reuse needs workers=1 (the node table lives in this process)")
     start = time.perf_counter()
     budgets = split_iterations(limit.iterations, limit.workers)
-    seeds = [derive_seed(limit.seed, i) for i in range(len(budgets))]
+    seeds = worker_seeds(limit.seed, len(budgets))
     kept = reuse if isinstance(reuse, KeptTree) else None
     python_table = reuse.nodes if isinstance(reuse, KeptTree) else reuse
     requests = native_plan(state, request, python_table)
@@ -742,7 +742,7 @@ def search_step(decisions: Sequence[Game], request: SearchRequest,
     first, later = decisions[0], tuple(decisions[1:])
     limit, config = request.limit, request.config
     budgets = split_iterations(limit.iterations, limit.workers)
-    seeds = [derive_seed(limit.seed, i) for i in range(len(budgets))]
+    seeds = worker_seeds(limit.seed, len(budgets))
     requests = native_plan(first, request)
     grown = None if requests is None else native_trees(first, requests, seeds, budgets, None, later, pinned)
     if grown is None:

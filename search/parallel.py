@@ -6,9 +6,9 @@ import atexit
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Sequence, TypeVar
 
-from search.seeds import derive_seed
+from search.seeds import derive_seed, worker_seeds
 
-__all__ = ["derive_seed", "map_in_processes", "split_iterations"]
+__all__ = ["derive_seed", "map_in_processes", "split_iterations", "worker_seeds"]
 
 T = TypeVar("T")
 

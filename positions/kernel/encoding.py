@@ -34,21 +34,18 @@ def to_ints(pos: State) -> list[int]:
     route = pos.route.kinds
     ints = [ENCODING_VERSION, *_ruleset_ints(pos.ruleset), len(route), *route,
             pos.players, pos.threshold, pos.walk, pos.turn, pos.phase, pos.actor]
-    append, extend = ints.append, ints.extend  # once: this runs before every native search
     steps, vp, walking, owned_storms, pending = pos.steps, pos.vp, pos.walking, pos.owned_storms, pos.pending
-    for p, tile_lists in enumerate(zip(pos.bags, pos.hands, pos.paths, pos.set_aside)):
-        for tiles in tile_lists:
-            append(len(tiles))
-            extend(tiles)
-        extend((steps[p], vp[p], int(walking[p]), owned_storms[p], int(pending[p])))
+    for p, (bag, hand, path, aside) in enumerate(zip(pos.bags, pos.hands, pos.paths, pos.set_aside)):
+        ints += (len(bag), *bag, len(hand), *hand, len(path), *path, len(aside), *aside,  # one extend a player:
+                 steps[p], vp[p], int(walking[p]), owned_storms[p], int(pending[p]))  # this runs every search
     history = pos.history
-    extend((pos.track_suns, pos.track_storms, pos.deck_suns, pos.deck_storms, pos.reserve, *pos.market,
-            len(pos.box), *pos.box, history - _FULL if history >= _HALF else history,
-            pos.tile, pos.extra_plays, pos.discards_left, pos.discards_required, len(pos.ties)))
+    ints += (pos.track_suns, pos.track_storms, pos.deck_suns, pos.deck_storms, pos.reserve, *pos.market,
+             len(pos.box), *pos.box, history - _FULL if history >= _HALF else history,
+             pos.tile, pos.extra_plays, pos.discards_left, pos.discards_required, len(pos.ties))
     for kind, tied, slots in pos.ties:
-        extend((kind, len(tied), *tied, slots))
+        ints += (kind, len(tied), *tied, slots)
     legal = pos.legal
-    extend((len(legal), *map(int, legal), len(pos.hidden_bags), *pos.hidden_bags))
+    ints += (len(legal), *map(int, legal), len(pos.hidden_bags), *pos.hidden_bags)
     return ints
 
 

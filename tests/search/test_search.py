@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from advisor.players.bots import (
     DEFAULT_ROLLOUT, HeuristicEvaluator, HeuristicPolicy, cautious_bot, greedy_bot,
@@ -15,7 +17,7 @@ from positions import Position, parse_action
 from builders import midgame
 from search.errors import SearchConfigError, SearchError
 from search.ismcts import search
-from search.parallel import derive_seed, split_iterations
+from search.parallel import derive_seed, split_iterations, worker_seeds
 from search.records import RootStats
 from search.request import RootSums, SearchRequest, SearchResult, wilson_interval, worker_spread
 
@@ -61,6 +63,12 @@ def test_seeds_and_iteration_split() -> None:
     assert derive_seed(1, 0) == derive_seed(1, 0) != derive_seed(1, 1) != derive_seed(2, 1)
     assert split_iterations(10, 3) == [4, 3, 3]
     assert split_iterations(None, 2) == [None, None]
+
+
+@given(st.integers(-2**70, 2**70), st.integers(0, 9))
+def test_worker_seeds_are_the_derived_seeds(seed: int, workers: int) -> None:
+    """The workers' seeds in one call are ``derive_seed(seed, i)`` for each worker, in order."""
+    assert worker_seeds(seed, workers) == [derive_seed(seed, i) for i in range(workers)]
 
 
 def test_result_lists_every_legal_root_action() -> None:
