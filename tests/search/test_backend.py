@@ -11,9 +11,10 @@ from advisor.players.presets import advisor_request
 from positions import Position
 from positions.examples import load_example
 from positions.kernel import native_search
+from search.backend import NativeRequest, native_requests
 from search.errors import SearchError
 from search.ismcts import search
-from search.request import SearchRequest
+from search.request import MIXING, SearchRequest
 from toy_games import DiceGame
 
 needs_native = pytest.mark.skipif(not native_search.built(), reason="the native core is not built")
@@ -89,3 +90,21 @@ def test_a_progress_hook_runs_natively_and_a_python_node_table_in_python(monkeyp
     assert search(position, request).backend == "native"
     assert search(position, request, on_progress=lambda result, tree: None).backend == "native"
     assert search(position, request, reuse={}).backend == "python"
+
+
+def test_every_worker_s_native_request_holds_the_request_s_fields_by_name() -> None:
+    """``native_requests`` (built without the named tuple's ``__new__``) puts each field where its
+    name says: the limit's seconds, the configuration's fields, each worker's own oracle."""
+    request = advisor_request(iterations=100, seed=2, keep_tree=True)
+    config = request.config
+    native_oracle = getattr(config.oracle, "native_oracle", None)
+    for worker, native in enumerate(native_requests(request, 2)):
+        own = native_oracle(worker) if native_oracle is not None else None
+        assert type(native) is NativeRequest and native._asdict() == {
+            "seconds": request.limit.seconds, "keep_tree": True, "exploration": config.exploration,
+            "exploration_below": config.exploration_below, "widening": config.widening,
+            "rollout": native.rollout, "rollout_cutoff": config.rollout_cutoff, "evaluator": config.evaluator,
+            "prior": config.prior, "prior_weight": config.prior_weight,
+            "oracle": config.oracle if own is None else own, "root_selection": config.root_selection,
+            "simultaneous": config.simultaneous, "step_root": config.step_root, "mixing": MIXING}
+        assert native.rollout in (None, config.rollout)
