@@ -43,9 +43,9 @@ pub trait Game: Clone {
     /// ⇄ `sample_chance(rng)`; `&mut`: a game may draw from streams of its own (`foreseen`).
     fn sample_chance(&mut self, rng: &mut Rng) -> i32;
     /// ⇄ `returns()`.
-    fn returns(&self) -> Vec<f64>;
+    fn returns(&self) -> PerPlayer;
     /// ⇄ `scores()`.
-    fn scores(&self) -> Vec<f64>;
+    fn scores(&self) -> PerPlayer;
     /// ⇄ `information_set_key(player)`.
     fn information_set_key(&self, player: i32) -> Self::Key;
     /// ⇄ `determinize(player, rng)` (without a belief).
@@ -62,8 +62,65 @@ pub trait Policy<G> {
     fn choose(&self, state: &G, rng: &mut Rng) -> i32;
 }
 
+/// The most players a searched game may have (Refuge's `state::MAX_PLAYERS`).
+pub const MAX_SEATS: usize = 4;
+
+/// One number per player, held inline so that an iteration's values allocate nothing
+/// (⇄ a `list[float]` of `search/ismcts.py`, one entry per player); reads as a slice.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PerPlayer {
+    len: usize,
+    values: [f64; MAX_SEATS],
+}
+
+impl PerPlayer {
+    /// `players` zeros (⇄ `[0.0] * players`).
+    pub fn zeros(players: usize) -> PerPlayer {
+        assert!(players <= MAX_SEATS, "at most {MAX_SEATS} players");
+        PerPlayer { len: players, values: [0.0; MAX_SEATS] }
+    }
+
+    /// The numbers of `values`, one per player (⇄ `list(values)`).
+    pub fn from_slice(values: &[f64]) -> PerPlayer {
+        let mut out = PerPlayer::zeros(values.len());
+        out.values[..values.len()].copy_from_slice(values);
+        out
+    }
+
+    /// The numbers as a slice to write in.
+    pub fn as_mut_slice(&mut self) -> &mut [f64] {
+        &mut self.values[..self.len]
+    }
+}
+
+impl std::ops::Deref for PerPlayer {
+    type Target = [f64];
+
+    fn deref(&self) -> &[f64] {
+        &self.values[..self.len]
+    }
+}
+
+impl FromIterator<f64> for PerPlayer {
+    /// One number per item, at most [`MAX_SEATS`] (⇄ `list(iterable)`).
+    fn from_iter<I: IntoIterator<Item = f64>>(iter: I) -> PerPlayer {
+        let mut out = PerPlayer::zeros(0);
+        for value in iter {
+            assert!(out.len < MAX_SEATS, "at most {MAX_SEATS} players");
+            out.values[out.len] = value;
+            out.len += 1;
+        }
+        out
+    }
+}
+
 /// Every player's returns and final scores (⇄ the `(returns, scores)` pairs of `search/ismcts.py`).
-pub type Values = (Vec<f64>, Vec<f64>);
+pub type Values = (PerPlayer, PerPlayer);
+
+/// `values` as two lists (⇄ the `(returns, scores)` lists Python holds), to hand them over.
+pub fn value_lists((returns, scores): Values) -> (Vec<f64>, Vec<f64>) {
+    (returns.to_vec(), scores.to_vec())
+}
 
 /// Every player's (return, final score) estimate at a cut-off (⇄ `search.protocol.Evaluator`).
 pub trait Evaluator<G> {
@@ -547,7 +604,7 @@ impl<'a, G: Game> Tree<'a, G> {
     }
 
     /// Every player's return and final score from where the walk left the tree (⇄ `Tree.simulate`).
-    fn simulate(&mut self, state: &mut G) -> Result<(Vec<f64>, Vec<f64>), Unsupported> {
+    fn simulate(&mut self, state: &mut G) -> Result<Values, Unsupported> {
         if state.current_player() == TERMINAL_PLAYER {
             return Ok((state.returns(), state.scores()));
         }
@@ -769,7 +826,7 @@ pub fn rollout<G: Game>(
     rng: &mut Rng,
     helpers: &Helpers<'_, G>,
     cutoff: Option<u32>,
-) -> (Vec<f64>, Vec<f64>) {
+) -> Values {
     let cutoff = if helpers.evaluator.is_some() { cutoff } else { None };
     let mut decisions = 0u32;
     loop {
@@ -986,8 +1043,8 @@ mod tests {
             }
         }
         fn sample_chance(&mut self, rng: &mut Rng) -> i32 { 11 + (rng.random() * 3.0) as i32 }
-        fn returns(&self) -> Vec<f64> { vec![if self.over && self.total >= self.target { 1.0 } else { 0.0 }] }
-        fn scores(&self) -> Vec<f64> { vec![self.total as f64] }
+        fn returns(&self) -> PerPlayer { PerPlayer::from_slice(&[if self.over && self.total >= self.target { 1.0 } else { 0.0 }]) }
+        fn scores(&self) -> PerPlayer { PerPlayer::from_slice(&[self.total as f64]) }
         fn information_set_key(&self, _player: i32) -> Self::Key { (self.total, self.rolling, self.over) }
         fn determinize(&self, _player: i32, _rng: &mut Rng) -> Self { self.clone() }
     }
@@ -1014,11 +1071,11 @@ mod tests {
             self.picks[seat] = action;
         }
         fn sample_chance(&mut self, _rng: &mut Rng) -> i32 { unreachable!("no chance") }
-        fn returns(&self) -> Vec<f64> {
+        fn returns(&self) -> PerPlayer {
             let first = PAYOFF[self.picks[0] as usize][self.picks[1] as usize];
-            vec![first, 1.0 - first]
+            PerPlayer::from_slice(&[first, 1.0 - first])
         }
-        fn scores(&self) -> Vec<f64> { self.returns() }
+        fn scores(&self) -> PerPlayer { self.returns() }
         /// Player 1 does not see player 0's pick: only whose turn it is.
         fn information_set_key(&self, player: i32) -> Self::Key { player }
         fn determinize(&self, player: i32, rng: &mut Rng) -> Self {
@@ -1039,7 +1096,7 @@ mod tests {
     struct Constant;
 
     impl Evaluator<Dice> for Constant {
-        fn evaluate(&self, _state: &Dice) -> (Vec<f64>, Vec<f64>) { (vec![0.25], vec![7.0]) }
+        fn evaluate(&self, _state: &Dice) -> Values { (PerPlayer::from_slice(&[0.25]), PerPlayer::from_slice(&[7.0])) }
     }
 
     struct Refuses;
