@@ -1278,6 +1278,29 @@ mod tests {
     }
 
     #[test]
+    fn a_node_grown_after_another_moves_its_edges_and_keeps_them_in_order() {
+        // as a search adds them: each node is given its first edges as it is added
+        let mut table: Table<i32> = Table::default();
+        let add = |table: &mut Table<i32>, key| {
+            table.nodes.push(Node { span: Span { start: table.edges.len(), ..Span::default() }, ..Node::default() });
+            table.keys.push((0, key));
+        };
+        add(&mut table, 0);
+        let mut first = table.node_edges(0);
+        assert_eq!((first.edge(10), first.edge(11), first.edge(10)), (0, 1, 0));
+        first.stats(1).visits = 7;
+        add(&mut table, 1);
+        table.node_edges(1).edge(20);
+        let mut first = table.node_edges(0);
+        assert_eq!((first.edge(12), first.edge(13), first.edge(14)), (2, 3, 4));
+        assert_eq!(table.nodes[0].span.start, 3, "moved past the second node's edges");
+        let actions = |table: &Table<i32>, node| table.edges_of(node).iter().map(|e| e.0).collect::<Vec<_>>();
+        assert_eq!(actions(&table, 0), vec![10, 11, 12, 13, 14]);
+        assert_eq!(actions(&table, 1), vec![20]);
+        assert_eq!(table.edges_of(0)[1].1.visits, 7, "the statistics move with the edges");
+    }
+
+    #[test]
     fn a_kept_tree_counts_every_walk_below_the_root() {
         // every decision of a walk but the first is reached along an edge: the edges walked add up
         // to the visits of every node minus one per iteration
