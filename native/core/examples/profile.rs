@@ -99,7 +99,7 @@ fn solves(n: usize) -> i64 {
             let result = ExactSolver::new(DEFAULT_MAX_NODES).solve(black_box(pos)).expect("within the budget");
             for option in &result.options {
                 let (wins, scores) = option.value.floats();
-                let bits: Vec<i64> = wins.iter().chain(&scores).map(|f| f.to_bits() as i64).collect();
+                let bits: Vec<i64> = wins.iter().chain(scores.iter()).map(|f| f.to_bits() as i64).collect();
                 hash = refuge_core::hash::fold(hash, &[result.nodes as i64, option.action as i64]);
                 hash = refuge_core::hash::fold(hash, &bits);
             }

@@ -14,6 +14,7 @@
 
 use crate::catalogue::{KIND_COUNT, PAW, STEP_VALUE, WORTH};
 use crate::hidden_layer::{HiddenLayer, HiddenWeights};
+use crate::ismcts::{PerPlayer, Values};
 use crate::layout_rows::{write_context_rows, write_mix_row, write_tile_counts, CONTEXT, MIX_WIDTH, POSITION_WIDTH};
 use crate::rules::storms_to_hit;
 use crate::state::{State, MAX_PLAYERS};
@@ -215,14 +216,12 @@ fn write_feature_rows<const W: usize>(state: &State, rows: &mut [[f64; W]; MAX_P
 }
 
 /// Shares proportional to `exp(logit)`, summing to 1, of one logit per player (⇄ `learned.softmax`).
-pub fn softmax(logits: &[f64]) -> Vec<f64> {
-    assert!(logits.len() <= MAX_PLAYERS, "a logit per player");
+pub fn softmax(logits: &[f64]) -> PerPlayer {
     let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let mut weights = [0.0; MAX_PLAYERS];
-    for (w, x) in weights.iter_mut().zip(logits) {
+    let mut weights = PerPlayer::zeros(logits.len());
+    for (w, x) in weights.as_mut_slice().iter_mut().zip(logits) {
         *w = (x - top).exp();
     }
-    let weights = &weights[..logits.len()];
     let total = weights.iter().fold(0.0, |sum, w| sum + w);
     weights.iter().map(|w| w / total).collect()
 }
@@ -234,7 +233,7 @@ fn dot(weights: &[f64], row: &[f64]) -> f64 {
 
 /// (win share per player, projected final score per player) at a cut-off
 /// (⇄ `learned.LearnedEvaluator.evaluate`).
-pub fn evaluate(model: &Model, state: &State) -> (Vec<f64>, Vec<f64>) {
+pub fn evaluate(model: &Model, state: &State) -> Values {
     // rows as wide as the layout reads (zeroing a position row per player for the thirteen features
     // of the shipped summary model was a tenth of a cut-off)
     match model.layout {
@@ -245,7 +244,7 @@ pub fn evaluate(model: &Model, state: &State) -> (Vec<f64>, Vec<f64>) {
 }
 
 /// [`evaluate`] with `rows` (at least the layout's width) to write the players' rows in.
-fn judge<const W: usize>(model: &Model, state: &State, rows: &mut [[f64; W]; MAX_PLAYERS]) -> (Vec<f64>, Vec<f64>) {
+fn judge<const W: usize>(model: &Model, state: &State, rows: &mut [[f64; W]; MAX_PLAYERS]) -> Values {
     write_layout_rows(state, model.layout, rows);
     let width = model.layout.width();
     let rows = &rows[..state.players];

@@ -98,10 +98,9 @@ impl Values {
 
     /// Every player's win share, then every player's expected score, as Python's
     /// `float(Fraction)`: correctly rounded (⇄ `advisor.players.tablebase._floats`).
-    pub(crate) fn floats(&self) -> (Vec<f64>, Vec<f64>) {
-        let mut wins: Vec<f64> = (0..self.len()).map(|i| self.float(i)).collect();
-        let scores = wins.split_off(self.len() / 2);
-        (wins, scores)
+    pub(crate) fn floats(&self) -> crate::ismcts::Values {
+        let half = self.len() / 2;
+        ((0..half).map(|i| self.float(i)).collect(), (half..self.len()).map(|i| self.float(i)).collect())
     }
 
     /// Component `i` as `float(Fraction(values[1 + i], values[0]))`. Where the numerator and the
@@ -322,7 +321,7 @@ mod tests {
                 let v = value(den.max(1), &nums, false);
                 let (wins, scores) = v.floats();
                 let exact: Vec<f64> = v.fractions().iter().map(|f| f.to_f64().unwrap()).collect();
-                prop_assert_eq!([wins, scores].concat().iter().map(|f| f.to_bits()).collect::<Vec<_>>(),
+                prop_assert_eq!([&wins[..], &scores[..]].concat().iter().map(|f| f.to_bits()).collect::<Vec<_>>(),
                                 exact.iter().map(|f| f.to_bits()).collect::<Vec<_>>());
             }
         }

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use crate::catalogue::{TIEBREAK, WEATHER};
 use crate::evaluator::{self, Model};
 use crate::heuristic::Heuristic;
-use crate::ismcts::{Evaluator, Game, Policy, Values};
+use crate::ismcts::{Evaluator, Game, PerPlayer, Policy, Values};
 use crate::rng::Rng;
 use crate::state::State;
 
@@ -92,11 +92,11 @@ impl Game for Foreseen {
         self.state.sample_chance(stream)
     }
 
-    fn returns(&self) -> Vec<f64> {
-        self.state.returns()
+    fn returns(&self) -> PerPlayer {
+        Game::returns(&self.state)
     }
 
-    fn scores(&self) -> Vec<f64> {
+    fn scores(&self) -> PerPlayer {
         Game::scores(&self.state)
     }
 

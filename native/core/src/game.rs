@@ -7,9 +7,11 @@ use std::borrow::Cow;
 
 use crate::evaluator::{self, Model};
 use crate::heuristic::Heuristic;
-use crate::ismcts::{Evaluator, Game, Policy, Values};
+use crate::ismcts::{Evaluator, Game, PerPlayer, Policy, Values, MAX_SEATS};
 use crate::rng::Rng;
-use crate::state::State;
+use crate::state::{State, MAX_PLAYERS};
+
+const _: () = assert!(MAX_PLAYERS <= MAX_SEATS, "the search holds a value per player inline");
 
 impl Game for State {
     type Key = (usize, u64, i32);
@@ -51,12 +53,13 @@ impl Game for State {
         State::sample_chance(self, rng)
     }
 
-    fn returns(&self) -> Vec<f64> {
-        State::returns(self)
+    /// ⇄ `Position.returns`.
+    fn returns(&self) -> PerPlayer {
+        PerPlayer::from_slice(&self.win_shares()[..self.players])
     }
 
     /// ⇄ `Position.scores`: each player's VP.
-    fn scores(&self) -> Vec<f64> {
+    fn scores(&self) -> PerPlayer {
         self.vp[..self.players].iter().map(|&v| v as f64).collect()
     }
 

@@ -43,9 +43,9 @@ pub trait Game: Clone {
     /// ⇄ `sample_chance(rng)`; `&mut`: a game may draw from streams of its own (`foreseen`).
     fn sample_chance(&mut self, rng: &mut Rng) -> i32;
     /// ⇄ `returns()`.
-    fn returns(&self) -> Vec<f64>;
+    fn returns(&self) -> PerPlayer;
     /// ⇄ `scores()`.
-    fn scores(&self) -> Vec<f64>;
+    fn scores(&self) -> PerPlayer;
     /// ⇄ `information_set_key(player)`.
     fn information_set_key(&self, player: i32) -> Self::Key;
     /// ⇄ `determinize(player, rng)` (without a belief).
@@ -62,8 +62,65 @@ pub trait Policy<G> {
     fn choose(&self, state: &G, rng: &mut Rng) -> i32;
 }
 
+/// The most players a searched game may have (Refuge's `state::MAX_PLAYERS`).
+pub const MAX_SEATS: usize = 4;
+
+/// One number per player, held inline so that an iteration's values allocate nothing
+/// (⇄ a `list[float]` of `search/ismcts.py`, one entry per player); reads as a slice.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PerPlayer {
+    len: usize,
+    values: [f64; MAX_SEATS],
+}
+
+impl PerPlayer {
+    /// `players` zeros (⇄ `[0.0] * players`).
+    pub fn zeros(players: usize) -> PerPlayer {
+        assert!(players <= MAX_SEATS, "at most {MAX_SEATS} players");
+        PerPlayer { len: players, values: [0.0; MAX_SEATS] }
+    }
+
+    /// The numbers of `values`, one per player (⇄ `list(values)`).
+    pub fn from_slice(values: &[f64]) -> PerPlayer {
+        let mut out = PerPlayer::zeros(values.len());
+        out.values[..values.len()].copy_from_slice(values);
+        out
+    }
+
+    /// The numbers as a slice to write in.
+    pub fn as_mut_slice(&mut self) -> &mut [f64] {
+        &mut self.values[..self.len]
+    }
+}
+
+impl std::ops::Deref for PerPlayer {
+    type Target = [f64];
+
+    fn deref(&self) -> &[f64] {
+        &self.values[..self.len]
+    }
+}
+
+impl FromIterator<f64> for PerPlayer {
+    /// One number per item, at most [`MAX_SEATS`] (⇄ `list(iterable)`).
+    fn from_iter<I: IntoIterator<Item = f64>>(iter: I) -> PerPlayer {
+        let mut out = PerPlayer::zeros(0);
+        for value in iter {
+            assert!(out.len < MAX_SEATS, "at most {MAX_SEATS} players");
+            out.values[out.len] = value;
+            out.len += 1;
+        }
+        out
+    }
+}
+
 /// Every player's returns and final scores (⇄ the `(returns, scores)` pairs of `search/ismcts.py`).
-pub type Values = (Vec<f64>, Vec<f64>);
+pub type Values = (PerPlayer, PerPlayer);
+
+/// `values` as two lists (⇄ the `(returns, scores)` lists Python holds), to hand them over.
+pub fn value_lists((returns, scores): Values) -> (Vec<f64>, Vec<f64>) {
+    (returns.to_vec(), scores.to_vec())
+}
 
 /// Every player's (return, final score) estimate at a cut-off (⇄ `search.protocol.Evaluator`).
 pub trait Evaluator<G> {
@@ -178,12 +235,23 @@ pub struct EdgeStats {
     pub policy_sum: f64,
 }
 
-/// A node: every action tried or available there, in the order it was first met (⇄ `ismcts.Node`),
-/// and the prior's favourite (⇄ `Tree.favourites`).
-#[derive(Clone, Debug, Default)]
-pub struct Node {
-    /// (action, statistics).
-    pub edges: Vec<(i32, EdgeStats)>,
+/// An action and its statistics at a node.
+pub type Edge = (i32, EdgeStats);
+
+/// Where a node's edges sit in the table's one edge buffer: `start..start + len`, with room up
+/// to `start + room` (one buffer for every node: no allocation per node, one to free per table).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Span {
+    start: usize,
+    len: usize,
+    room: usize,
+}
+
+/// A node: every action tried or available there, in the order it was first met (⇄ `ismcts.Node`;
+/// its edges in the table's buffer), and the prior's favourite (⇄ `Tree.favourites`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    span: Span,
     favourite: Option<i32>,
     /// The search that added the node: its favourite counts only there (Python's `favourites` is
     /// the tree's own, so a node kept from an earlier search has none).
@@ -192,16 +260,48 @@ pub struct Node {
     saved: u32,
 }
 
-impl Node {
-    /// The index of `action`'s statistics, added if new (⇄ `ismcts._edge`).
+/// One node's edges, to read and grow in the table's buffer.
+struct NodeEdges<'t> {
+    span: &'t mut Span,
+    buffer: &'t mut Vec<Edge>,
+}
+
+impl NodeEdges<'_> {
+    /// The node's edges, in the order first met.
+    fn edges(&self) -> &[Edge] {
+        &self.buffer[self.span.start..self.span.start + self.span.len]
+    }
+
+    /// The statistics of the node's `edge`-th edge.
+    #[inline]
+    fn stats(&mut self, edge: usize) -> &mut EdgeStats {
+        debug_assert!(edge < self.span.len, "an edge of the node");
+        &mut self.buffer[self.span.start + edge].1
+    }
+
+    /// The index of `action`'s statistics, added if new (⇄ `ismcts._edge`): in place while the
+    /// node's edges end the buffer or have room, else moved to its end with twice the room.
     fn edge(&mut self, action: i32) -> usize {
-        match self.edges.iter().position(|(a, _)| *a == action) {
-            Some(i) => i,
-            None => {
-                self.edges.push((action, EdgeStats::default()));
-                self.edges.len() - 1
-            }
+        if let Some(i) = self.edges().iter().position(|(a, _)| *a == action) {
+            return i;
         }
+        let span = &mut *self.span;
+        let edge = (action, EdgeStats::default());
+        if span.len < span.room {
+            self.buffer[span.start + span.len] = edge;
+        } else if span.start + span.room == self.buffer.len() {
+            self.buffer.push(edge);
+            span.room += 1;
+        } else {
+            let start = self.buffer.len();
+            self.buffer.extend_from_within(span.start..span.start + span.len);
+            self.buffer.push(edge);
+            span.room = 2 * span.room.max(1);
+            self.buffer.resize(start + span.room, (0, EdgeStats::default()));
+            span.start = start;
+        }
+        span.len += 1;
+        span.len - 1
     }
 
     /// [`Node::edge`] for the `i`-th legal action: a node's edges are usually its legal actions in
@@ -209,15 +309,21 @@ impl Node {
     /// (⇄ `ismcts._edge`).
     #[inline]
     fn edge_at(&mut self, i: usize, action: i32) -> usize {
-        match self.edges.get(i) {
+        match self.edges().get(i) {
             Some((a, _)) if *a == action => i,
             _ => self.edge(action),
         }
     }
 }
 
-/// A node's edges: (action, statistics) in the order first met.
-type Edges = Vec<(i32, EdgeStats)>;
+/// What undoes a search: the node and edge counts before it, and the older nodes' edges as they
+/// were before it changed them.
+#[derive(Clone, Debug, Default)]
+struct Journal {
+    nodes: usize,
+    edges: usize,
+    saved: Vec<(usize, Span, Vec<Edge>)>,
+}
 
 /// The node table: every information set's node, kept between one player's searches of a game
 /// (⇄ the `nodes` dict `search(reuse=...)` grows in place), with a journal that undoes a search
@@ -226,11 +332,13 @@ type Edges = Vec<(i32, EdgeStats)>;
 pub struct Table<K> {
     index: TreeMap<(i32, K), usize>,
     nodes: Vec<Node>,
+    /// Every node's edges (each node's [`Span`]).
+    edges: Vec<Edge>,
     keys: Vec<(i32, K)>,
     /// The current search (1, 2, ...).
     search: u32,
-    /// The node count before the current search, and the edges of its older nodes before it.
-    journal: (usize, Vec<(usize, Edges)>),
+    /// What undoes the current search.
+    journal: Journal,
     /// Whether the current search saves the older nodes' edges in the journal (it may be undone).
     journaling: bool,
 }
@@ -240,9 +348,10 @@ impl<K: Hash + Eq + Clone> Default for Table<K> {
         Table {
             index: TreeMap::default(),
             nodes: Vec::new(),
+            edges: Vec::new(),
             keys: Vec::new(),
             search: 0,
-            journal: (0, Vec::new()),
+            journal: Journal::default(),
             journaling: true,
         }
     }
@@ -264,16 +373,32 @@ impl<K: Hash + Eq + Clone> Table<K> {
         self.index.contains_key(key)
     }
 
-    /// Every node with its key, in the order they were added (⇄ the `nodes` dict's items).
-    pub fn entries(&self) -> impl Iterator<Item = (&(i32, K), &Node)> {
-        self.keys.iter().zip(&self.nodes)
+    /// Every node's key and edges, in the order they were added (⇄ the `nodes` dict's items).
+    pub fn entries(&self) -> impl Iterator<Item = (&(i32, K), &[Edge])> {
+        self.keys.iter().zip(&self.nodes).map(|(key, node)| (key, self.span_edges(node.span)))
+    }
+
+    /// The edges of `span`.
+    fn span_edges(&self, span: Span) -> &[Edge] {
+        &self.edges[span.start..span.start + span.len]
+    }
+
+    /// The edges of node `node`, in the order first met.
+    fn edges_of(&self, node: usize) -> &[Edge] {
+        self.span_edges(self.nodes[node].span)
+    }
+
+    /// Node `node`'s edges, to read and grow.
+    #[inline]
+    fn node_edges(&mut self, node: usize) -> NodeEdges<'_> {
+        NodeEdges { span: &mut self.nodes[node].span, buffer: &mut self.edges }
     }
 
     /// Start a search; `journaling`: it may be undone, so the older nodes' edges are saved before
     /// it changes them.
     fn begin(&mut self, journaling: bool) {
         self.search += 1;
-        self.journal = (self.nodes.len(), Vec::new());
+        self.journal = Journal { nodes: self.nodes.len(), edges: self.edges.len(), saved: Vec::new() };
         self.journaling = journaling;
     }
 
@@ -286,21 +411,25 @@ impl<K: Hash + Eq + Clone> Table<K> {
         let entry = &mut self.nodes[node];
         if entry.saved != self.search && entry.born != self.search {
             entry.saved = self.search;
-            self.journal.1.push((node, entry.edges.clone()));
+            let span = entry.span;
+            self.journal.saved.push((node, span, self.span_edges(span).to_vec()));
         }
     }
 
     /// Undo the current search: its nodes removed, the older nodes' edges as they were.
     fn rollback(&mut self) {
         debug_assert!(self.journaling, "only a journaled search is undone");
-        let (len, saved) = std::mem::take(&mut self.journal);
-        for key in self.keys.drain(len..) {
+        let journal = std::mem::take(&mut self.journal);
+        for key in self.keys.drain(journal.nodes..) {
             self.index.remove(&key);
         }
-        self.nodes.truncate(len);
-        for (node, edges) in saved {
-            self.nodes[node].edges = edges;
+        self.nodes.truncate(journal.nodes);
+        // a kept node's old edges are never overwritten by another node's: restored in place
+        for (node, span, edges) in journal.saved {
+            self.nodes[node].span = span;
+            self.edges[span.start..span.start + span.len].copy_from_slice(&edges);
         }
+        self.edges.truncate(journal.edges);
     }
 }
 
@@ -491,9 +620,9 @@ impl<'a, G: Game> Tree<'a, G> {
             let pinned = if at_answer { index.and_then(|i| self.pinned[i]) } else { None };
             let (edge, action, mix) = match pinned {
                 Some(action) => {
-                    let entry = &mut self.table.nodes[node];
+                    let mut entry = self.table.node_edges(node);
                     let edge = entry.edge(action);
-                    entry.edges[edge].1.availability += 1;
+                    entry.stats(edge).availability += 1;
                     (edge, action, None)
                 }
                 None => self.select(node, state, at_answer, remaining > 0),
@@ -513,7 +642,8 @@ impl<'a, G: Game> Tree<'a, G> {
         let favourite = self.helpers.prior.map(|prior| prior.choose(state, &mut self.rng));
         let table = &mut *self.table;
         let search = table.search;
-        table.nodes.push(Node { edges: Vec::new(), favourite, born: search, saved: search });
+        let span = Span { start: table.edges.len(), len: 0, room: 0 };
+        table.nodes.push(Node { span, favourite, born: search, saved: search });
         table.index.insert(key.clone(), table.nodes.len() - 1);
         table.keys.push(key);
         table.nodes.len() - 1
@@ -527,15 +657,16 @@ impl<'a, G: Game> Tree<'a, G> {
         if self.widening != 0.0 && !above && legal.len() > 1 {
             let rollout = self.helpers.rollout.expect("widening needs a rollout policy");
             let guide = rollout.choose(state, &mut self.rng);
-            legal = Cow::Owned(widened_actions(&legal, &self.table.nodes[node], self.widening, guide));
+            legal = Cow::Owned(widened_actions(&legal, self.table.edges_of(node), self.widening, guide));
         }
         let search = self.table.search;
-        let node = &mut self.table.nodes[node];
+        let Node { favourite, born, .. } = self.table.nodes[node];
+        let node = &mut self.table.node_edges(node);
         if at_answer && config.uniform_root {
             let (edge, action) = least_visited(node, &legal);
             return (edge, action, None);
         }
-        let favourite = if self.helpers.prior.is_some() && node.born == search { node.favourite } else { None };
+        let favourite = if self.helpers.prior.is_some() && born == search { favourite } else { None };
         if config.simultaneous != Simultaneous::Uct && legal.len() > 1 && state.is_simultaneous() {
             let exp3 = config.simultaneous == Simultaneous::Exp3;
             let (edge, action, mix) = matched(node, &legal, exp3, config.mixing, favourite, &mut self.rng);
@@ -547,7 +678,7 @@ impl<'a, G: Game> Tree<'a, G> {
     }
 
     /// Every player's return and final score from where the walk left the tree (⇄ `Tree.simulate`).
-    fn simulate(&mut self, state: &mut G) -> Result<(Vec<f64>, Vec<f64>), Unsupported> {
+    fn simulate(&mut self, state: &mut G) -> Result<Values, Unsupported> {
         if state.current_player() == TERMINAL_PLAYER {
             return Ok((state.returns(), state.scores()));
         }
@@ -564,18 +695,18 @@ impl<'a, G: Game> Tree<'a, G> {
         let exp3 = self.config.simultaneous == Simultaneous::Exp3;
         for (node, edge, actor, mix) in &self.path {
             let value = returns[*actor];
-            let node = &mut self.table.nodes[*node];
-            let stats = &mut node.edges[*edge].1;
+            let mut node = self.table.node_edges(*node);
+            let stats = node.stats(*edge);
             stats.visits += 1;
             stats.value_sum += value;
             stats.score_sum += scores[*actor];
             if let Some((edges, probability)) = mix {
                 if !exp3 {
                     for &other in edges {
-                        node.edges[other].1.regret -= value;
+                        node.stats(other).regret -= value;
                     }
                 }
-                node.edges[*edge].1.regret += value / probability;
+                node.stats(*edge).regret += value / probability;
             }
         }
         let players = returns.len();
@@ -623,8 +754,8 @@ impl<'a, G: Game> Tree<'a, G> {
             .index
             .get(&self.answers[index])
             .map(|&i| {
-                self.table.nodes[i]
-                    .edges
+                self.table
+                    .edges_of(i)
                     .iter()
                     .map(|(a, s)| (*a, s.visits, s.value_sum, s.score_sum, s.policy_sum))
                     .collect()
@@ -769,7 +900,7 @@ pub fn rollout<G: Game>(
     rng: &mut Rng,
     helpers: &Helpers<'_, G>,
     cutoff: Option<u32>,
-) -> (Vec<f64>, Vec<f64>) {
+) -> Values {
     let cutoff = if helpers.evaluator.is_some() { cutoff } else { None };
     let mut decisions = 0u32;
     loop {
@@ -801,21 +932,21 @@ pub fn rollout<G: Game>(
 
 /// Progressive widening: the guide, then `int(widening * sqrt(visits))` others in the game's order
 /// (⇄ `ismcts.widened_actions`).
-pub fn widened_actions(legal: &[i32], node: &Node, widening: f64, guide: i32) -> Vec<i32> {
-    let visits: u64 = node.edges.iter().map(|(_, s)| s.visits).sum();
+pub fn widened_actions(legal: &[i32], edges: &[Edge], widening: f64, guide: i32) -> Vec<i32> {
+    let visits: u64 = edges.iter().map(|(_, s)| s.visits).sum();
     let room = (widening * (visits as f64).sqrt()) as usize;
     std::iter::once(guide).chain(legal.iter().copied().filter(|&a| a != guide).take(room)).collect()
 }
 
 /// Round robin: the least visited legal action, first in the game's order (⇄ `ismcts._least_visited`).
-fn least_visited(node: &mut Node, legal: &[i32]) -> (usize, i32) {
+fn least_visited(node: &mut NodeEdges<'_>, legal: &[i32]) -> (usize, i32) {
     let mut chosen: Option<(usize, i32)> = None;
     for (i, &candidate) in legal.iter().enumerate() {
         let edge = node.edge_at(i, candidate);
-        node.edges[edge].1.availability += 1;
+        node.stats(edge).availability += 1;
         let fewer = match chosen {
             None => true,
-            Some((best, _)) => node.edges[edge].1.visits < node.edges[best].1.visits,
+            Some((best, _)) => node.stats(edge).visits < node.stats(best).visits,
         };
         if fewer {
             chosen = Some((edge, candidate));
@@ -829,7 +960,7 @@ fn least_visited(node: &mut Node, legal: &[i32]) -> (usize, i32) {
 /// (⇄ `ismcts._uct`). An availability's logarithm is kept for the next edge, which mostly has the
 /// same availability (the same `ln` of the same number: the same bits).
 fn uct(
-    node: &mut Node,
+    node: &mut NodeEdges<'_>,
     legal: &[i32],
     c: f64,
     favourite: Option<i32>,
@@ -843,7 +974,7 @@ fn uct(
     let mut log: Option<(u64, f64)> = None;
     for (i, &candidate) in legal.iter().enumerate() {
         let edge = node.edge_at(i, candidate);
-        let stats = &mut node.edges[edge].1;
+        let stats = node.stats(edge);
         stats.availability += 1;
         let visits = stats.visits;
         if visits == 0 {
@@ -884,7 +1015,7 @@ fn uct(
 /// Decoupled simultaneous-move selection by regret matching or Exp3, mixed with `mixing` uniform
 /// exploration (⇄ `ismcts._matched`): (edge index, action, mix for the backup).
 fn matched(
-    node: &mut Node,
+    node: &mut NodeEdges<'_>,
     legal: &[i32],
     exp3: bool,
     mixing: f64,
@@ -893,7 +1024,7 @@ fn matched(
 ) -> (usize, i32, Mix) {
     let edges: Vec<usize> = legal.iter().enumerate().map(|(i, &a)| node.edge_at(i, a)).collect();
     let k = edges.len();
-    let regret = |i: usize| node.edges[edges[i]].1.regret;
+    let regret = |i: usize| node.edges()[edges[i]].1.regret;
     let weights: Vec<f64> = if exp3 {
         let rate = mixing / k as f64;
         let top = (0..k).map(regret).fold(f64::NEG_INFINITY, f64::max);
@@ -917,7 +1048,7 @@ fn matched(
     let mut draw = rng.random();
     let mut index: Option<usize> = None;
     for (i, &edge) in edges.iter().enumerate() {
-        let stats = &mut node.edges[edge].1;
+        let stats = node.stats(edge);
         stats.availability += 1;
         stats.policy_sum += strategy[i];
         if index.is_none() {
@@ -986,8 +1117,8 @@ mod tests {
             }
         }
         fn sample_chance(&mut self, rng: &mut Rng) -> i32 { 11 + (rng.random() * 3.0) as i32 }
-        fn returns(&self) -> Vec<f64> { vec![if self.over && self.total >= self.target { 1.0 } else { 0.0 }] }
-        fn scores(&self) -> Vec<f64> { vec![self.total as f64] }
+        fn returns(&self) -> PerPlayer { PerPlayer::from_slice(&[if self.over && self.total >= self.target { 1.0 } else { 0.0 }]) }
+        fn scores(&self) -> PerPlayer { PerPlayer::from_slice(&[self.total as f64]) }
         fn information_set_key(&self, _player: i32) -> Self::Key { (self.total, self.rolling, self.over) }
         fn determinize(&self, _player: i32, _rng: &mut Rng) -> Self { self.clone() }
     }
@@ -1014,11 +1145,11 @@ mod tests {
             self.picks[seat] = action;
         }
         fn sample_chance(&mut self, _rng: &mut Rng) -> i32 { unreachable!("no chance") }
-        fn returns(&self) -> Vec<f64> {
+        fn returns(&self) -> PerPlayer {
             let first = PAYOFF[self.picks[0] as usize][self.picks[1] as usize];
-            vec![first, 1.0 - first]
+            PerPlayer::from_slice(&[first, 1.0 - first])
         }
-        fn scores(&self) -> Vec<f64> { self.returns() }
+        fn scores(&self) -> PerPlayer { self.returns() }
         /// Player 1 does not see player 0's pick: only whose turn it is.
         fn information_set_key(&self, player: i32) -> Self::Key { player }
         fn determinize(&self, player: i32, rng: &mut Rng) -> Self {
@@ -1039,7 +1170,7 @@ mod tests {
     struct Constant;
 
     impl Evaluator<Dice> for Constant {
-        fn evaluate(&self, _state: &Dice) -> (Vec<f64>, Vec<f64>) { (vec![0.25], vec![7.0]) }
+        fn evaluate(&self, _state: &Dice) -> Values { (PerPlayer::from_slice(&[0.25]), PerPlayer::from_slice(&[7.0])) }
     }
 
     struct Refuses;
@@ -1141,11 +1272,32 @@ mod tests {
 
     #[test]
     fn widening_keeps_a_thin_node_to_the_guide() {
-        let node = Node::default();
-        assert_eq!(widened_actions(&[0, 1, 2, 3], &node, 0.5, 2), vec![2]);
-        let mut visited = Node::default();
-        visited.edges.push((0, EdgeStats { visits: 16, ..EdgeStats::default() }));
+        assert_eq!(widened_actions(&[0, 1, 2, 3], &[], 0.5, 2), vec![2]);
+        let visited = [(0, EdgeStats { visits: 16, ..EdgeStats::default() })];
         assert_eq!(widened_actions(&[0, 1, 2, 3], &visited, 0.5, 2), vec![2, 0, 1]);
+    }
+
+    #[test]
+    fn a_node_grown_after_another_moves_its_edges_and_keeps_them_in_order() {
+        // as a search adds them: each node is given its first edges as it is added
+        let mut table: Table<i32> = Table::default();
+        let add = |table: &mut Table<i32>, key| {
+            table.nodes.push(Node { span: Span { start: table.edges.len(), ..Span::default() }, ..Node::default() });
+            table.keys.push((0, key));
+        };
+        add(&mut table, 0);
+        let mut first = table.node_edges(0);
+        assert_eq!((first.edge(10), first.edge(11), first.edge(10)), (0, 1, 0));
+        first.stats(1).visits = 7;
+        add(&mut table, 1);
+        table.node_edges(1).edge(20);
+        let mut first = table.node_edges(0);
+        assert_eq!((first.edge(12), first.edge(13), first.edge(14)), (2, 3, 4));
+        assert_eq!(table.nodes[0].span.start, 3, "moved past the second node's edges");
+        let actions = |table: &Table<i32>, node| table.edges_of(node).iter().map(|e| e.0).collect::<Vec<_>>();
+        assert_eq!(actions(&table, 0), vec![10, 11, 12, 13, 14]);
+        assert_eq!(actions(&table, 1), vec![20]);
+        assert_eq!(table.edges_of(0)[1].1.visits, 7, "the statistics move with the edges");
     }
 
     #[test]
@@ -1157,11 +1309,11 @@ mod tests {
         let outcome = run_tree(&dice(), &config, &Helpers::default(), Rng::new(3), 300, &mut table).unwrap();
         let edges = outcome.edges.expect("keep_tree records the edges");
         let walked: u64 = edges.iter().flat_map(|(_, children)| children.iter().map(|c| c.1)).sum();
-        let visits: u64 = table.entries().flat_map(|(_, n)| n.edges.iter().map(|e| e.1.visits)).sum();
+        let visits: u64 = table.entries().flat_map(|(_, edges)| edges.iter().map(|e| e.1.visits)).sum();
         assert_eq!(walked, visits - 300);
         // an edge starts at a node's played action and ends at a node of the table
         for ((start, action), children) in &edges {
-            assert!(table.nodes[*start].edges.iter().any(|(a, s)| a == action && s.visits > 0));
+            assert!(table.edges_of(*start).iter().any(|(a, s)| a == action && s.visits > 0));
             assert!(children.iter().all(|(next, times)| *next < table.len() && *times > 0));
         }
         let plain = run(&dice(), &Config::default(), &Helpers::default(), Rng::new(3), 300).unwrap();
@@ -1185,11 +1337,11 @@ mod tests {
         let far = Dice { target: 20, ..dice() };
         let mut table = Table::default();
         run_tree(&far, &Config::default(), &Helpers::default(), Rng::new(6), 5, &mut table).unwrap();
-        let before: Vec<_> = table.entries().map(|(k, n)| (*k, n.edges.clone())).collect();
+        let before: Vec<_> = table.entries().map(|(k, edges)| (*k, edges.to_vec())).collect();
         let oracle = Refuses;
         let helpers = Helpers { oracle: Some(&oracle), ..Helpers::default() };
         assert!(run_tree(&far, &Config::default(), &helpers, Rng::new(7), 1_000, &mut table).is_err());
-        let after: Vec<_> = table.entries().map(|(k, n)| (*k, n.edges.clone())).collect();
+        let after: Vec<_> = table.entries().map(|(k, edges)| (*k, edges.to_vec())).collect();
         assert_eq!(before, after);
     }
 

@@ -140,13 +140,25 @@ impl State {
     /// Each player's share of the win at the end (C18: k tied winners get 1/k each), else 0.
     /// Python twin: `Position.returns`.
     pub fn returns(&self) -> Vec<f64> {
-        let vp = &self.vp[..self.players];
+        self.win_shares()[..self.players].to_vec()
+    }
+
+    /// [`State::returns`] without allocating: the first `players` numbers, then zeros
+    /// (Python twin: `Position.returns`).
+    pub fn win_shares(&self) -> [f64; MAX_PLAYERS] {
+        let mut shares = [0.0; MAX_PLAYERS];
         if self.phase != OVER {
-            return vec![0.0; self.players];
+            return shares;
         }
+        let vp = &self.vp[..self.players];
         let best = *vp.iter().max().expect("a game has players");
         let winners = vp.iter().filter(|&&v| v == best).count();
-        vp.iter().map(|&v| if v == best { 1.0 / winners as f64 } else { 0.0 }).collect()
+        for (share, &v) in shares.iter_mut().zip(vp) {
+            if v == best {
+                *share = 1.0 / winners as f64;
+            }
+        }
+        shares
     }
 
     /// All `player` has seen: (player, public history, their own not-yet-revealed choice).

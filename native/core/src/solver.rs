@@ -35,7 +35,7 @@ pub struct ExactValue {
 impl ExactValue {
     /// Every share and score as Python's `float(Fraction)`: correctly rounded. ⇄
     /// `advisor.players.tablebase._floats`.
-    pub fn floats(&self) -> (Vec<f64>, Vec<f64>) {
+    pub fn floats(&self) -> crate::ismcts::Values {
         (self.wins.iter().map(to_float).collect(), self.scores.iter().map(to_float).collect())
     }
 
@@ -208,7 +208,7 @@ impl ExactSolver {
     /// [`ExactSolver::value`] as floats: every player's win share, then expected score, each
     /// correctly rounded (⇄ `tablebase._floats(solver.value(state))`), made from the solver's
     /// integers without building the fractions.
-    pub fn value_floats(&mut self, state: &State) -> Result<(Vec<f64>, Vec<f64>), SolverLimit> {
+    pub fn value_floats(&mut self, state: &State) -> Result<crate::ismcts::Values, SolverLimit> {
         let value = self.call(state.current_player(), state, false, |solver| solver.value_of(state))?;
         Ok(self.memo.value(value).floats())
     }

@@ -9,11 +9,14 @@ use pyo3::prelude::*;
 use std::sync::Mutex;
 
 use refuge_core::endgames::{self, locked, PerBudget, Probes};
-use refuge_core::ismcts::Values;
+use refuge_core::ismcts::value_lists;
 use refuge_core::state::State;
 
 use crate::exact::{step, Step};
 use crate::guard;
+
+/// Every player's win share and expected score, as Python lists.
+type Lists = (Vec<f64>, Vec<f64>);
 
 /// The position `ints` (`Position.to_ints()`) if it is a player's decision: chance and the end of
 /// the game are out of every scope (`None`).
@@ -40,16 +43,17 @@ impl EndgameProbes {
     }
 
     /// ⇄ `_Probes.exact_value` (`ExactEndgames.exact_value`: `budget` its `leaf_max_nodes`).
-    fn exact_value(&self, py: Python<'_>, ints: Vec<i64>, budget: usize) -> PyResult<Option<Values>> {
+    fn exact_value(&self, py: Python<'_>, ints: Vec<i64>, budget: usize) -> PyResult<Option<Lists>> {
         let Some(state) = decision(&ints, "exact_value")? else { return Ok(None) };
-        py.allow_threads(|| guard(|| Ok(locked(&self.inner).exact_value(&state, budget))))
+        py.allow_threads(|| guard(|| Ok(locked(&self.inner).exact_value(&state, budget).map(value_lists))))
     }
 
     /// ⇄ `_Probes.exact_options` (`ExactEndgames.exact_options`: `budget` its `max_nodes`): (action, values) in the
     /// options' order.
-    fn exact_options(&self, py: Python<'_>, ints: Vec<i64>, budget: usize) -> PyResult<Option<Vec<(i32, Values)>>> {
+    fn exact_options(&self, py: Python<'_>, ints: Vec<i64>, budget: usize) -> PyResult<Option<Vec<(i32, Lists)>>> {
         let Some(state) = decision(&ints, "exact_options")? else { return Ok(None) };
-        py.allow_threads(|| guard(|| Ok(locked(&self.inner).exact_options(&state, budget))))
+        let options = |options: Vec<(i32, _)>| options.into_iter().map(|(action, values)| (action, value_lists(values))).collect();
+        py.allow_threads(|| guard(|| Ok(locked(&self.inner).exact_options(&state, budget).map(options))))
     }
 
     /// ⇄ `_Probes.exact_step`: the step's equilibrium as `exact::Step`.

@@ -41,7 +41,7 @@ impl LearnedModel {
     /// (⇄ `learned.LearnedEvaluator.evaluate`).
     fn evaluate(&self, ints: Vec<i64>) -> PyResult<(Vec<f64>, Vec<f64>)> {
         let state = position(&ints, "evaluate")?;
-        guard(|| Ok(evaluator::evaluate(&self.inner, &state)))
+        guard(|| Ok(refuge_core::ismcts::value_lists(evaluator::evaluate(&self.inner, &state))))
     }
 
     /// Every player's features of the model's layout at the position `ints` (⇄ `learned.layout_rows`).

@@ -68,7 +68,7 @@ pub struct SearchTable {
 fn kept_nodes(table: &Table<(usize, u64, i32)>) -> Vec<KeptNode> {
     table
         .entries()
-        .map(|(key, node)| (*key, node.edges.iter().map(|(a, e)| (*a, e.visits, e.value_sum)).collect()))
+        .map(|(key, edges)| (*key, edges.iter().map(|(a, e)| (*a, e.visits, e.value_sum)).collect()))
         .collect()
 }
 
@@ -100,9 +100,8 @@ impl SearchTable {
     fn export(&self) -> Vec<(NodeKey, Vec<ExportedEdge>)> {
         self.inner
             .entries()
-            .map(|(key, node)| {
-                let edges = node
-                    .edges
+            .map(|(key, edges)| {
+                let edges = edges
                     .iter()
                     .map(|(a, e)| (*a, e.visits, e.availability, e.value_sum, e.score_sum, e.regret, e.policy_sum))
                     .collect();
