@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import io
 import json
 import os
 import random
@@ -672,7 +673,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     except RefugeError as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(1)
-    serve(agent, spec, sys.stdin.buffer, sys.stdout)
+    serve(agent, spec, own_stdin(), sys.stdout)
+
+
+def own_stdin() -> IO[bytes]:
+    """Standard input through a reader of its own: the feed's daemon thread may still be blocked in
+    a read when ``quit`` ends the process, and a lock held inside ``sys.stdin.buffer`` then aborts the
+    interpreter's shutdown (it closes that buffer); nothing closes this one."""
+    return io.BufferedReader(io.FileIO(sys.stdin.fileno(), "rb", closefd=False))
 
 
 if __name__ == "__main__":

@@ -149,6 +149,10 @@ def test_the_engine_module_runs_by_itself() -> None:
     done = subprocess.run(argv, input=b'{"cmd":"identify"}\n{"cmd":"quit"}\n', capture_output=True,
                           timeout=60)
     assert done.returncode == 0 and b'"protocol"' in done.stdout.splitlines()[0]
+    for _ in range(6):  # a quit while the reader thread waits on stdin once aborted the shutdown about half the time
+        again = subprocess.run(argv, input=b'{"cmd":"identify"}\n{"cmd":"quit"}\n', capture_output=True,
+                               timeout=60)
+        assert again.returncode == 0, again.stderr.decode(errors="replace")[-300:]
     bad = subprocess.run([sys.executable, "-m", "advisor.players.engine", "--agent", "nope"],
                          capture_output=True, timeout=60, text=True)
     assert bad.returncode == 1 and bad.stderr.startswith("error: unknown agent 'nope'")
