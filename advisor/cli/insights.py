@@ -92,10 +92,13 @@ def run_command(games: int, players: int, route: str, agent: str, seed: int, wor
 @click.option("--summary", "summary", type=click.Path(dir_okay=False), default=None,
               help="A report saved by --json instead of a corpus.  [default: the summary shipped with refuge]")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--markdown", is_flag=True,
+              help="Print the report as Markdown (GitHub tables): the tables of docs/insights.md.")
 @click.option("--plot", "plot_dir", type=click.Path(file_okay=False), default=None,
               help="Also draw the charts (PNG) into this folder.")
 @reports_bad_input
-def report_command(db: str | None, summary: str | None, as_json: bool, plot_dir: str | None) -> None:
+def report_command(db: str | None, summary: str | None, as_json: bool, markdown: bool,
+                   plot_dir: str | None) -> None:
     """What the corpus says: buys, going home, seats, game length and scores, first-walk buys.
 
     Without --db or --summary, the report shipped with refuge (docs/insights.md says how it was made).
@@ -107,6 +110,8 @@ def report_command(db: str | None, summary: str | None, as_json: bool, plot_dir:
 
     if db is not None and summary is not None:
         raise click.UsageError("give --db or --summary, not both")
+    if as_json and markdown:
+        raise click.UsageError("give --json or --markdown, not both")
     if db is not None:
         from advisor.insights.report import build_report
 
@@ -121,4 +126,4 @@ def report_command(db: str | None, summary: str | None, as_json: bool, plot_dir:
     if as_json:
         click.echo(json.dumps(report, indent=1))
     else:
-        click.echo(report_text(report))
+        click.echo(report_text(report, markdown=markdown))

@@ -11,9 +11,14 @@ EXPLORER_MIN_SEATS = 10
 """The text explorer shows buy sequences at least this many seats played (the JSON has them all)."""
 
 
-def tabulate(rows: list[list[Any]], headers: list[str]) -> str:
-    """A plain table; numbers stay as written (signs and percentages kept)."""
-    return _tabulate(rows, headers=headers, disable_numparse=True)
+PLAIN = "simple"
+MARKDOWN = "github"
+"""Table formats (tabulate's names): a terminal's plain columns, or GitHub Markdown for docs/insights.md."""
+
+
+def tabulate(rows: list[list[Any]], headers: list[str], table_format: str = PLAIN) -> str:
+    """A table in ``table_format``; numbers stay as written (signs and percentages kept)."""
+    return _tabulate(rows, headers=headers, tablefmt=table_format, disable_numparse=True)
 
 
 def interval(ci: Sequence[float] | None, digits: int = 3) -> str:
@@ -26,15 +31,15 @@ def share_interval(ci: Sequence[float] | None) -> str:
     return "n/a" if ci is None else f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}] %"
 
 
-def corpora_text(report: Row) -> str:
+def corpora_text(report: Row, table_format: str = PLAIN) -> str:
     """Which corpora the report reads: agent, table, games, counterfactuals, cost."""
     rows = [[c["agent"], c["players"], c["route"], c["seed"], c["games"], c["counterfactuals"],
              c["cpu_seconds_per_1000_games"]] for c in report["corpora"]]
     return tabulate(rows, headers=["agent", "players", "route", "seed", "games", "counterfactuals",
-                                   "s / 1,000 games"])
+                                   "s / 1,000 games"], table_format=table_format)
 
 
-def buys_text(report: Row) -> str:
+def buys_text(report: Row, table_format: str = PLAIN) -> str:
     """Per route and tile over all player counts: buying it vs passing, all walks, early, late."""
     cells = {(b["agent"], b["route"], b["tile"], b["walks"]): b for b in report["buys"]
              if b["players"] == "all"}
@@ -49,7 +54,7 @@ def buys_text(report: Row) -> str:
                      "" if late is None else f"{late['win_effect']:+.3f} (n {late['n']})",
                      f"{100 * b['agent_bought_it']:.0f} %"])
     return tabulate(rows, headers=["agent", "route", "buy", "n", "win effect", "95 % CI", "score",
-                                   "early walks", "late walks", "agent chose it"])
+                                   "early walks", "late walks", "agent chose it"], table_format=table_format)
 
 
 def resolved_effects(report: Row) -> list[Row]:
@@ -89,7 +94,7 @@ def players_text(report: Row) -> str:
     return "\n".join(lines)
 
 
-def returns_text(report: Row) -> str:
+def returns_text(report: Row, table_format: str = PLAIN) -> str:
     """The fitted rules of thumb, their cost, and the last walk against the exact solver."""
     lines = []
     for rule in report["returns"]["rules"]:
@@ -120,49 +125,66 @@ def returns_text(report: Row) -> str:
              for (agent, players, storms), r in sorted(rows.items())]
     lines += ["", "return rate by Storms to hit (rows) and the path's animal value (columns), all walks, "
               "cells of 20+ decisions",
-              tabulate(table, headers=["agent", "players", "storms to hit", *bins])]
+              tabulate(table, headers=["agent", "players", "storms to hit", *bins], table_format=table_format)]
     return "\n".join(lines)
 
 
-def seats_text(report: Row) -> str:
+def seats_text(report: Row, table_format: str = PLAIN) -> str:
     """Each seat's share of the win per player count (all routes)."""
     rows = [[s["agent"], s["players"], s["seat"], s["n"], f"{100 * s['win_share']:.1f} %",
              share_interval(s["ci95"]), f"{100 * s['fair_share']:.1f} %"]
             for s in report["seats"] if s["route"] == "all"]
-    return tabulate(rows, headers=["agent", "players", "seat", "games", "win share", "95 % CI", "fair"])
+    return tabulate(rows, headers=["agent", "players", "seat", "games", "win share", "95 % CI", "fair"],
+                    table_format=table_format)
 
 
-def lengths_text(report: Row) -> str:
+def lengths_text(report: Row, table_format: str = PLAIN) -> str:
     """Game length and scores per player count and route."""
     rows = [[x["agent"], x["players"], x["route"], x["turns"]["n"], f"{x['turns']['mean']:.1f}",
              f"{x['turns']['p10']}–{x['turns']['p90']}", f"{x['score']['mean']:.1f}",
              f"{x['score']['p10']}–{x['score']['p90']}", f"{x['winner_score']['mean']:.1f}",
              f"{x['margin']['median']}"] for x in report["lengths"]]
     return tabulate(rows, headers=["agent", "players", "route", "games", "turns", "10–90 %", "score",
-                                   "10–90 %", "winner", "median margin"])
+                                   "10–90 %", "winner", "median margin"], table_format=table_format)
 
 
-def explorer_text(report: Row) -> str:
+def explorer_text(report: Row, table_format: str = PLAIN) -> str:
     """The first walk's buy sequences played by enough seats."""
     rows = [[e["agent"], e["players"], e["route"], " → ".join(e["sequence"]) or "(any)", e["n"],
              f"{100 * e['win_share']:.1f} %", share_interval(e["ci95"]), f"{e['mean_score']:.1f}"]
             for e in report["explorer"] if e["n"] >= EXPLORER_MIN_SEATS]
     return tabulate(rows, headers=["agent", "players", "route", "first walk's buys", "seats",
-                                   "win share", "Wilson 95 %", "mean score"])
+                                   "win share", "Wilson 95 %", "mean score"], table_format=table_format)
 
 
-def report_text(report: Row) -> str:
-    """The whole report as text."""
+def report_text(report: Row, markdown: bool = False) -> str:
+    """The whole report as text, or as Markdown (sections, GitHub tables, lines as a list) for the docs."""
+    table_format = MARKDOWN if markdown else PLAIN
     sections = [
-        (f"Corpus: {report['games']} games", corpora_text(report)),
+        (f"Corpus: {report['games']} games", corpora_text(report, table_format)),
         ("Buys: buying the tile instead of passing, paired continuations (same position and chance)",
-         buys_text(report)),
+         buys_text(report, table_format)),
         ("Walk 1's buys ranked by win effect (pairs told apart: their difference's 95 % interval excludes zero)",
          ranking_text(report)),
         ("What changes with the number of players", players_text(report)),
-        ("Going home", returns_text(report)),
-        ("Seats: share of the win (a shared win counts 1/k)", seats_text(report)),
-        ("Game length and scores", lengths_text(report)),
-        (f"First walk's buys (sequences of {EXPLORER_MIN_SEATS}+ seats; --json has all)", explorer_text(report)),
+        ("Going home", returns_text(report, table_format)),
+        ("Seats: share of the win (a shared win counts 1/k)", seats_text(report, table_format)),
+        ("Game length and scores", lengths_text(report, table_format)),
+        (f"First walk's buys (sequences of {EXPLORER_MIN_SEATS}+ seats; --json has all)",
+         explorer_text(report, table_format)),
     ]
+    if markdown:
+        return "\n\n".join(f"### {title}\n\n{markdown_lines(body)}" for title, body in sections)
     return "\n\n".join(f"{title}\n{body}" for title, body in sections)
+
+
+def markdown_lines(body: str) -> str:
+    """A section's prose lines as a Markdown list (indented lines nested); table rows kept as they are."""
+    out: list[str] = []
+    for line in body.splitlines():
+        text = line.lstrip(" ")
+        is_row = text.startswith("|")
+        if text and out and out[-1] and out[-1].startswith("|") != is_row:
+            out.append("")
+        out.append(text if is_row or not text else " " * (len(line) - len(text)) + "- " + text)
+    return "\n".join(out)

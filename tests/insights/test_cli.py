@@ -29,6 +29,22 @@ def test_run_then_report_as_text_json_and_charts(tmp_path) -> None:
     saved.write_text(as_json.stdout)
     again = runner.invoke(cli, ["insights", "report", "--summary", str(saved)])
     assert again.exit_code == 0 and again.output == text.output  # the saved report reads as the corpus
+    markdown = runner.invoke(cli, ["insights", "report", "--summary", str(saved), "--markdown"])
+    assert markdown.exit_code == 0
+    assert_github_markdown(markdown.output, sections=8, title="### Corpus: 4 games")
+
+
+def assert_github_markdown(text: str, sections: int, title: str) -> None:
+    """Headings, tables set off by blank lines with one column count each, every other line a list item."""
+    lines = text.splitlines()
+    assert lines[0] == title and sum(line.startswith("### ") for line in lines) == sections
+    for before, line in zip(lines, lines[1:]):
+        if line.startswith("|") and not before.startswith("|"):
+            assert before == ""  # a table starts a block
+    tables = [line for line in lines if line.startswith("|")]
+    assert tables and all(line.endswith("|") for line in tables)
+    prose = [line.lstrip(" ") for line in lines if line and not line.startswith(("|", "### "))]
+    assert prose and all(line.startswith("- ") for line in prose)
 
 
 def test_without_a_corpus_the_shipped_summary_is_reported(tmp_path, monkeypatch) -> None:
@@ -60,6 +76,8 @@ def test_bad_input_is_one_line(tmp_path) -> None:
     bad_summary = runner.invoke(cli, ["insights", "report", "--summary", str(tmp_path / "bad.json")])
     assert bad_summary.exit_code == 1
     assert bad_summary.output == f"error: {tmp_path / 'bad.json'}: not a report (no 'buys' section)\n"
+    formats = runner.invoke(cli, ["insights", "report", "--json", "--markdown"])
+    assert formats.exit_code == 2 and "give --json or --markdown, not both" in formats.output
     both = runner.invoke(cli, ["insights", "report", "--summary", "a.json", "--db", "b.sqlite"])
     assert both.exit_code == 2 and "give --db or --summary, not both" in both.output
     route = runner.invoke(cli, ["insights", "run", "--games", "2", "--route", "beach",
