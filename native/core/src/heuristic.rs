@@ -75,35 +75,32 @@ pub fn walk_index(pos: &State) -> usize {
 
 /// Mean typical worth of the walk tiles in `bag` during `walk`, summed in bag order (Python twin:
 /// `bag_value`, without its memo).
+pub fn bag_value(walk: usize, bag: &[Kind]) -> f64 {
+    let (sum, walk_tiles) = bag_sum(walk, bag);
+    if walk_tiles == 0 {
+        0.0
+    } else {
+        sum / walk_tiles as f64
+    }
+}
+
+/// `bag_value`'s sum and count: the worths of `bag`'s tiles added in bag order from +0.0, and how
+/// many of them are walk tiles (Python twin: `sum(tiles)` and `len(tiles)` in `bag_value`). A
+/// caller that needs only the sum drops the count when this is inlined.
 ///
 /// Storms are added too, without a branch: their worth is +0.0 (a test checks it), and adding +0.0
 /// leaves a sum that starts at +0.0 bit for bit the same (it is never -0.0: round-to-nearest gives
 /// `x + -x = +0.0`).
-pub fn bag_value(walk: usize, bag: &[Kind]) -> f64 {
-    let worth = &WORTH[walk];
-    let mut sum = 0.0;
-    let mut n = 0;
-    for &k in bag {
-        sum += worth[k as usize];
-        n += (k != STORM) as usize;
-    }
-    if n == 0 {
-        0.0
-    } else {
-        sum / n as f64
-    }
-}
-
-/// `bag_value`'s sum alone: the worths of `bag`'s tiles added in bag order from +0.0, Storms'
-/// +0.0 included (Python twin: `sum(tiles)` in `bag_value`).
 #[inline]
-fn bag_sum(walk: usize, bag: &[Kind]) -> f64 {
+fn bag_sum(walk: usize, bag: &[Kind]) -> (f64, usize) {
     let worth = &WORTH[walk];
     let mut sum = 0.0;
+    let mut walk_tiles = 0;
     for &k in bag {
         sum += worth[k as usize];
+        walk_tiles += (k != STORM) as usize;
     }
-    sum
+    (sum, walk_tiles)
 }
 
 /// Each kind's worth in each walk over a bag's count slots, the slots past the last kind 0.0.
@@ -403,7 +400,7 @@ impl Heuristic {
         // so when both ends of an interval holding the ordered sum give one answer, the sum gives it
         // too: the ordered sum's chain of dependent additions is run only for a near tie.
         let draw = if n == 0 || !(1.0 - hit >= 0.0 && self.draw_gain >= 0.0 && self.aggression >= 0.0) {
-            draws(bag_sum(walk, bag))
+            draws(bag_sum(walk, bag).0)
         } else {
             let (low, high) = bag_sum_bounds(walk, &pos.bag_counts[player], bag.len());
             if draws(low) {
@@ -411,7 +408,7 @@ impl Heuristic {
             } else if !draws(high) {
                 false
             } else {
-                draws(bag_sum(walk, bag))
+                draws(bag_sum(walk, bag).0)
             }
         };
         if draw {
@@ -781,7 +778,7 @@ mod tests {
             walk in 0..WORTH.len(),
         ) {
             let (low, high) = super::bag_sum_bounds(walk, &crate::state::kind_counts(&bag), bag.len());
-            let sum = super::bag_sum(walk, &bag);
+            let sum = super::bag_sum(walk, &bag).0;
             prop_assert!(low <= sum && sum <= high, "{} <= {} <= {}", low, sum, high);
         }
 
