@@ -375,8 +375,7 @@ impl Heuristic {
 
     /// C6 return or draw. Python twin: `_decide`.
     fn decide(&self, pos: &State, player: usize) -> Action {
-        let path = pos.paths[player].as_slice();
-        let paws = paw_total(path);
+        let paws = paw_total(&pos.paths[player]);
         let hit = storm_hit_chance(pos);
         if alone_at_the_end(pos, player) {
             return self.decide_alone_at_the_end(pos, player, paws, hit);
@@ -423,7 +422,7 @@ impl Heuristic {
         if !alone_at_the_end(pos, player) {
             return false;
         }
-        let home = pos.vp[player] + paw_total(pos.paths[player].as_slice());
+        let home = pos.vp[player] + paw_total(&pos.paths[player]);
         home < others_lead(pos, player).0
     }
 
@@ -431,7 +430,7 @@ impl Heuristic {
     /// twin: `_endgame_points`.
     fn endgame_points(&self, pos: &State, player: usize, kind: Kind, steps: i32) -> f64 {
         let path = pos.paths[player].as_slice();
-        let (suns, paws, vp) = (pos.track_suns, paw_total(path), pos.vp[player]);
+        let (suns, paws, vp) = (pos.track_suns, paw_total(&pos.paths[player]), pos.vp[player]);
         let mut best = 0.0;
         for e in effects(kind) {
             let gain_vp = effect_gain(e, suns, path.len() as i32, paws, steps, vp).0;
@@ -475,7 +474,6 @@ impl Heuristic {
 
     /// The last walker's win share after `action` (C16, C15, C18). Python twin: `_endgame_value`.
     fn endgame_value(&self, pos: &State, player: usize, action: Action) -> f64 {
-        let path = pos.paths[player].as_slice();
         let hand = &pos.hands[player];
         match pos.phase {
             CHOOSE => {
@@ -508,7 +506,7 @@ impl Heuristic {
                     penalty -= penalised_count(&pos.ruleset, &[removed]);
                 }
                 self.endgame_share(pos, player, pos.vp[player] as f64, pos.steps[player], penalty,
-                                   (paw_total(path) + PAW[kind as usize] - lost) as f64)
+                                   (paw_total(&pos.paths[player]) + PAW[kind as usize] - lost) as f64)
             }
         }
     }
@@ -516,7 +514,7 @@ impl Heuristic {
     /// The endgame win share of playing `kind` with `effect` (C9, C10). Python twin: `_effect_share`.
     fn effect_share(&self, pos: &State, player: usize, kind: Kind, e: &Effect, mut second: i32) -> f64 {
         let path = pos.paths[player].as_slice();
-        let (paws, steps, vp) = (paw_total(path), pos.steps[player], pos.vp[player]);
+        let (paws, steps, vp) = (paw_total(&pos.paths[player]), pos.steps[player], pos.vp[player]);
         let (gain_vp, gain_steps) = effect_gain(e, pos.track_suns, path.len() as i32, paws, steps, vp);
         // the tile joins the path, each additional play adds one (counted as penalised: not known
         // yet), a discard takes the path's first tile of fewest paws
@@ -567,7 +565,7 @@ impl Heuristic {
     /// The most VP `kind`'s effect gives if played now (C9). Python twin: `_tile_vp`.
     fn tile_vp(&self, pos: &State, player: usize, kind: Kind) -> f64 {
         let path = pos.paths[player].as_slice();
-        let paws = paw_total(path);
+        let paws = paw_total(&pos.paths[player]);
         effects(kind)
             .iter()
             .map(|e| effect_gain(e, pos.track_suns, path.len() as i32, paws, pos.steps[player], pos.vp[player]).0)
@@ -630,7 +628,7 @@ impl Heuristic {
         let path = pos.paths[player].as_slice();
         let step_value = STEP_VALUE[walk_index(pos)];
         let extra = 0.8 * bag;
-        let paws = paw_total(path);
+        let paws = paw_total(&pos.paths[player]);
         let mut best = f64::NEG_INFINITY;
         for (i, e) in effects(kind).iter().enumerate() {
             let v = effect_value(e, pos.track_suns, path.len() as i32, paws, pos.steps[player], pos.vp[player], step_value, extra);
@@ -647,7 +645,7 @@ impl Heuristic {
         let step_value = STEP_VALUE[walk_index(pos)];
         let kind = pos.tile as Kind;
         let extra = 0.8 * self.extra_bag_value(pos, player, has_extra_plays(kind));
-        let paws = paw_total(path);
+        let paws = paw_total(&pos.paths[player]);
         first_max(legal, |action| {
             let e = effects(kind).iter().find(|e| e.option == action - OPTION_BASE).expect("an option of the tile");
             if e.discards != 0 {

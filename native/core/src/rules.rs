@@ -269,7 +269,7 @@ pub fn start_turn(pos: &mut State) {
 fn next_returner(pos: &mut State, start: usize) {
     for player in start..pos.players {
         if pos.pending[player] == RETURN_CODE && pos.walking[player] {
-            pos.vp[player] += paw_total(pos.paths[player].as_slice());
+            pos.vp[player] += paw_total(&pos.paths[player]);
             if !pos.paths[player].is_empty() {
                 pos.phase = RETURN_DISCARD;
                 pos.actor = player as i32;
@@ -431,7 +431,7 @@ fn apply_effect(pos: &mut State, kind: Kind, effect: &Effect) {
     let vp = pos.vp[player];
     if steps >= effect.pay_steps && vp >= effect.pay_vp {
         let path = pos.paths[player].as_slice();
-        let paws = if effect.steps_per_paw != 0 || effect.vp_per_paw != 0 { paw_total(path) } else { 0 };
+        let paws = if effect.steps_per_paw != 0 || effect.vp_per_paw != 0 { paw_total(&pos.paths[player]) } else { 0 };
         let (gained_vp, gained_steps) = effect_gain(effect, pos.track_suns, path.len() as i32, paws, steps, vp);
         pos.steps[player] = steps + gained_steps;
         pos.vp[player] = vp + gained_vp;

@@ -116,6 +116,12 @@ impl<const CAP: usize> Tiles<CAP> {
         &self.items[..self.len as usize]
     }
 
+    /// Every slot: the items in order, then `PAD` in each unused slot.
+    #[inline]
+    pub fn slots(&self) -> &[u8; CAP] {
+        &self.items
+    }
+
     /// How many items.
     #[inline]
     pub fn len(&self) -> usize {
