@@ -75,51 +75,81 @@ pub fn walk_index(pos: &State) -> usize {
 
 /// Mean typical worth of the walk tiles in `bag` during `walk`, summed in bag order (Python twin:
 /// `bag_value`, without its memo).
+pub fn bag_value(walk: usize, bag: &[Kind]) -> f64 {
+    let (sum, walk_tiles) = bag_sum(walk, bag);
+    if walk_tiles == 0 {
+        0.0
+    } else {
+        sum / walk_tiles as f64
+    }
+}
+
+/// `bag_value`'s sum and count: the worths of `bag`'s tiles added in bag order from +0.0, and how
+/// many of them are walk tiles (Python twin: `sum(tiles)` and `len(tiles)` in `bag_value`). A
+/// caller that needs only the sum drops the count when this is inlined.
 ///
 /// Storms are added too, without a branch: their worth is +0.0 (a test checks it), and adding +0.0
 /// leaves a sum that starts at +0.0 bit for bit the same (it is never -0.0: round-to-nearest gives
 /// `x + -x = +0.0`).
-pub fn bag_value(walk: usize, bag: &[Kind]) -> f64 {
-    let worth = &WORTH[walk];
-    let mut sum = 0.0;
-    let mut n = 0;
-    for &k in bag {
-        sum += worth[k as usize];
-        n += (k != STORM) as usize;
-    }
-    if n == 0 {
-        0.0
-    } else {
-        sum / n as f64
-    }
-}
-
-/// `bag_value`'s sum alone: the worths of `bag`'s tiles added in bag order from +0.0, Storms'
-/// +0.0 included (Python twin: `sum(tiles)` in `bag_value`).
 #[inline]
-fn bag_sum(walk: usize, bag: &[Kind]) -> f64 {
+fn bag_sum(walk: usize, bag: &[Kind]) -> (f64, usize) {
     let worth = &WORTH[walk];
     let mut sum = 0.0;
+    let mut walk_tiles = 0;
     for &k in bag {
         sum += worth[k as usize];
+        walk_tiles += (k != STORM) as usize;
     }
-    sum
+    (sum, walk_tiles)
 }
 
-/// Each kind's worth in each walk over a bag's count slots, the slots past the last kind 0.0.
-const SLOT_WORTH: [[f64; COUNT_SLOTS]; WORTH.len()] = {
-    let mut table = [[0.0; COUNT_SLOTS]; WORTH.len()];
+/// `FIXED_WORTH`'s unit: worths in 2^-24ths (every worth is below 2^6 in magnitude, so a fixed
+/// worth is below 2^30 and splits into two `i16` halves).
+const FIXED_SCALE: f64 = (1u32 << 24) as f64;
+
+/// Each kind's worth in each walk in `FIXED_SCALE`ths, rounded, as high and low 16-bit halves
+/// (`worth · 2^24 ≈ high · 2^16 + low`, `low` signed), over a bag's count slots (the slots past the
+/// last kind 0): a bag's worth from its counts in two integer dot products.
+const FIXED_WORTH: [[[i16; COUNT_SLOTS]; 2]; WORTH.len()] = {
+    let mut table = [[[0i16; COUNT_SLOTS]; 2]; WORTH.len()];
     let mut walk = 0;
     while walk < WORTH.len() {
         let mut k = 0;
         while k < KIND_COUNT {
-            table[walk][k] = WORTH[walk][k];
+            let scaled = WORTH[walk][k] * FIXED_SCALE;
+            assert!(scaled.abs() < (1u32 << 30) as f64, "a worth fits FIXED_WORTH");
+            let fixed = if scaled >= 0.0 { (scaled + 0.5) as i64 } else { -((0.5 - scaled) as i64) };
+            let low = (fixed as i16) as i64; // the low 16 bits, signed
+            table[walk][0][k] = ((fixed - low) >> 16) as i16;
+            table[walk][1][k] = low as i16;
             k += 1;
         }
         walk += 1;
     }
     table
 };
+
+/// The fixed worth of a slot (`FIXED_WORTH`'s halves joined), in `FIXED_SCALE`ths.
+const fn fixed_worth(walk: usize, k: usize) -> i64 {
+    FIXED_WORTH[walk][0][k] as i64 * 65536 + FIXED_WORTH[walk][1][k] as i64
+}
+
+/// The most a tile's fixed worth (over `FIXED_SCALE`) differs from its worth, in any walk.
+const FIXED_ERROR: f64 = {
+    let mut most = 0.0f64;
+    let mut walk = 0;
+    while walk < WORTH.len() {
+        let mut k = 0;
+        while k < KIND_COUNT {
+            most = most.max((fixed_worth(walk, k) as f64 / FIXED_SCALE - WORTH[walk][k]).abs());
+            k += 1;
+        }
+        walk += 1;
+    }
+    most
+};
+
+const _: () = assert!(FIXED_ERROR <= 1.0 / FIXED_SCALE, "a fixed worth is rounded to its nearest 2^-24th");
 
 /// The largest worth of a tile in magnitude, in any walk.
 const MAX_ABS_WORTH: f64 = {
@@ -136,31 +166,41 @@ const MAX_ABS_WORTH: f64 = {
     most
 };
 
-/// A bag holds few enough tiles for `bag_sum_bounds`' margin (see there).
+/// A bag holds few enough tiles for `bag_sum_bounds`' margin and for its dot product to fit an
+/// `i32` (see there).
 const _: () = assert!(BAG_CAP <= 1000, "bag_sum_bounds' margin covers the rounding of a bag's sums");
+const _: () = assert!(BAG_CAP * (1 << 15) < i32::MAX as usize, "a bag's dot product with a 16-bit half fits an i32");
 
 /// An interval sure to hold `bag_sum(walk, bag)` of a bag counted `counts` holding `len` tiles,
 /// found without its chain of dependent additions and without a loop as long as the bag (no Python
 /// twin: `Heuristic::decide` reads it where the ordered sum cannot change the answer).
 ///
-/// Each kind's count times its worth, added in four independent sums. With `A = Σ|w|` over the
-/// bag's `m = len` worths (`A <= m · MAX_ABS_WORTH`) and `T` their exact sum, the ordered sum is
-/// within `γ(m - 1) · A` of `T` and this one (32 products each rounded once, then 32 additions)
-/// within `γ(33) · A`, `γ(k) = k·u / (1 - k·u)`, `u = 2^-53`: for `m <= 1000` the two differ by
-/// less than `1.2e-13 · m · MAX_ABS_WORTH`, and the margin `1e-12 · m · MAX_ABS_WORTH` covers it
-/// and the rounding of the bounds themselves.
+/// Each kind's count times its worth in `FIXED_SCALE`ths, added exactly in integers (two dot
+/// products of 16-bit halves, which the compiler vectorises), so the sum `S / FIXED_SCALE` is exact
+/// (`|S| < 2^53`) and within `len · FIXED_ERROR` of the bag's exact real sum `T`. The ordered sum
+/// is within `γ(m - 1) · A` of `T`, `A = Σ|w| <= m · MAX_ABS_WORTH` over the bag's `m = len`
+/// worths, `γ(k) = k·u / (1 - k·u)`, `u = 2^-53`: less than `1.2e-13 · m · MAX_ABS_WORTH` for
+/// `m <= 1000`. The margin `len · (FIXED_ERROR + 1e-12 · MAX_ABS_WORTH)` covers both and the
+/// rounding of the margin and of the bounds themselves (an empty bag: the bounds are the sum, 0).
 #[inline]
 fn bag_sum_bounds(walk: usize, counts: &KindCounts, len: usize) -> (f64, f64) {
-    let worth = &SLOT_WORTH[walk];
-    let mut lanes = [0.0f64; 4];
-    for (counts, worth) in counts.chunks_exact(4).zip(worth.chunks_exact(4)) {
-        for j in 0..4 {
-            lanes[j] += counts[j] as f64 * worth[j];
-        }
-    }
-    let sum = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
-    let margin = 1e-12 * len as f64 * MAX_ABS_WORTH;
+    let [high, low] = &FIXED_WORTH[walk];
+    let fixed = dot(counts, high) as i64 * 65536 + dot(counts, low) as i64;
+    let sum = fixed as f64 / FIXED_SCALE; // exact
+    let margin = len as f64 * (FIXED_ERROR + 1e-12 * MAX_ABS_WORTH);
     (sum - margin, sum + margin)
+}
+
+/// The dot product of a bag's counts and 16-bit weights, in integers (no Python twin: part of
+/// `bag_sum_bounds`). Kept out of line: there the compiler vectorises it (16-bit products summed in
+/// pairs), inlined it widens it to 64-bit scalar products.
+#[inline(never)]
+fn dot(counts: &KindCounts, weights: &[i16; COUNT_SLOTS]) -> i32 {
+    let mut total = 0i32;
+    for k in 0..COUNT_SLOTS {
+        total += counts[k] as i16 as i32 * weights[k] as i32;
+    }
+    total
 }
 
 /// Whether a kind has an effect with additional plays, the only way the bag's worth enters its
@@ -378,8 +418,7 @@ impl Heuristic {
 
     /// C6 return or draw. Python twin: `_decide`.
     fn decide(&self, pos: &State, player: usize) -> Action {
-        let path = pos.paths[player].as_slice();
-        let paws = paw_total(path);
+        let paws = paw_total(&pos.paths[player]);
         let hit = storm_hit_chance(pos);
         if alone_at_the_end(pos, player) {
             return self.decide_alone_at_the_end(pos, player, paws, hit);
@@ -403,7 +442,7 @@ impl Heuristic {
         // so when both ends of an interval holding the ordered sum give one answer, the sum gives it
         // too: the ordered sum's chain of dependent additions is run only for a near tie.
         let draw = if n == 0 || !(1.0 - hit >= 0.0 && self.draw_gain >= 0.0 && self.aggression >= 0.0) {
-            draws(bag_sum(walk, bag))
+            draws(bag_sum(walk, bag).0)
         } else {
             let (low, high) = bag_sum_bounds(walk, &pos.bag_counts[player], bag.len());
             if draws(low) {
@@ -411,7 +450,7 @@ impl Heuristic {
             } else if !draws(high) {
                 false
             } else {
-                draws(bag_sum(walk, bag))
+                draws(bag_sum(walk, bag).0)
             }
         };
         if draw {
@@ -426,7 +465,7 @@ impl Heuristic {
         if !alone_at_the_end(pos, player) {
             return false;
         }
-        let home = pos.vp[player] + paw_total(pos.paths[player].as_slice());
+        let home = pos.vp[player] + paw_total(&pos.paths[player]);
         home < others_lead(pos, player).0
     }
 
@@ -434,7 +473,7 @@ impl Heuristic {
     /// twin: `_endgame_points`.
     fn endgame_points(&self, pos: &State, player: usize, kind: Kind, steps: i32) -> f64 {
         let path = pos.paths[player].as_slice();
-        let (suns, paws, vp) = (pos.track_suns, paw_total(path), pos.vp[player]);
+        let (suns, paws, vp) = (pos.track_suns, paw_total(&pos.paths[player]), pos.vp[player]);
         let mut best = 0.0;
         for e in effects(kind) {
             let gain_vp = effect_gain(e, suns, path.len() as i32, paws, steps, vp).0;
@@ -478,7 +517,6 @@ impl Heuristic {
 
     /// The last walker's win share after `action` (C16, C15, C18). Python twin: `_endgame_value`.
     fn endgame_value(&self, pos: &State, player: usize, action: Action) -> f64 {
-        let path = pos.paths[player].as_slice();
         let hand = &pos.hands[player];
         match pos.phase {
             CHOOSE => {
@@ -511,7 +549,7 @@ impl Heuristic {
                     penalty -= penalised_count(&pos.ruleset, &[removed]);
                 }
                 self.endgame_share(pos, player, pos.vp[player] as f64, pos.steps[player], penalty,
-                                   (paw_total(path) + PAW[kind as usize] - lost) as f64)
+                                   (paw_total(&pos.paths[player]) + PAW[kind as usize] - lost) as f64)
             }
         }
     }
@@ -519,7 +557,7 @@ impl Heuristic {
     /// The endgame win share of playing `kind` with `effect` (C9, C10). Python twin: `_effect_share`.
     fn effect_share(&self, pos: &State, player: usize, kind: Kind, e: &Effect, mut second: i32) -> f64 {
         let path = pos.paths[player].as_slice();
-        let (paws, steps, vp) = (paw_total(path), pos.steps[player], pos.vp[player]);
+        let (paws, steps, vp) = (paw_total(&pos.paths[player]), pos.steps[player], pos.vp[player]);
         let (gain_vp, gain_steps) = effect_gain(e, pos.track_suns, path.len() as i32, paws, steps, vp);
         // the tile joins the path, each additional play adds one (counted as penalised: not known
         // yet), a discard takes the path's first tile of fewest paws
@@ -570,7 +608,7 @@ impl Heuristic {
     /// The most VP `kind`'s effect gives if played now (C9). Python twin: `_tile_vp`.
     fn tile_vp(&self, pos: &State, player: usize, kind: Kind) -> f64 {
         let path = pos.paths[player].as_slice();
-        let paws = paw_total(path);
+        let paws = paw_total(&pos.paths[player]);
         effects(kind)
             .iter()
             .map(|e| effect_gain(e, pos.track_suns, path.len() as i32, paws, pos.steps[player], pos.vp[player]).0)
@@ -633,7 +671,7 @@ impl Heuristic {
         let path = pos.paths[player].as_slice();
         let step_value = STEP_VALUE[walk_index(pos)];
         let extra = 0.8 * bag;
-        let paws = paw_total(path);
+        let paws = paw_total(&pos.paths[player]);
         let mut best = f64::NEG_INFINITY;
         for (i, e) in effects(kind).iter().enumerate() {
             let v = effect_value(e, pos.track_suns, path.len() as i32, paws, pos.steps[player], pos.vp[player], step_value, extra);
@@ -650,7 +688,7 @@ impl Heuristic {
         let step_value = STEP_VALUE[walk_index(pos)];
         let kind = pos.tile as Kind;
         let extra = 0.8 * self.extra_bag_value(pos, player, has_extra_plays(kind));
-        let paws = paw_total(path);
+        let paws = paw_total(&pos.paths[player]);
         first_max(legal, |action| {
             let e = effects(kind).iter().find(|e| e.option == action - OPTION_BASE).expect("an option of the tile");
             if e.discards != 0 {
@@ -781,7 +819,7 @@ mod tests {
             walk in 0..WORTH.len(),
         ) {
             let (low, high) = super::bag_sum_bounds(walk, &crate::state::kind_counts(&bag), bag.len());
-            let sum = super::bag_sum(walk, &bag);
+            let sum = super::bag_sum(walk, &bag).0;
             prop_assert!(low <= sum && sum <= high, "{} <= {} <= {}", low, sum, high);
         }
 

@@ -139,17 +139,25 @@ impl Rng {
 
     /// The 53-bit integer behind `random()` from two outputs: `random()` is it times 2^-53,
     /// exactly (CPython `random_random`: `(a >> 5) * 2^26 + (b >> 6)`); the two words read with
-    /// one index update when no twist comes between them.
-    #[inline]
+    /// one index update when no twist comes between them (`i < N - 1`: both reads in bounds, no
+    /// check left), the rare other case out of line.
+    #[inline(always)]
     fn next_53(&mut self) -> u64 {
         let i = self.index;
-        let (a, b) = if i + 2 <= N {
+        let (a, b) = if i < N - 1 {
             self.index = i + 2;
             (temper(self.mt[i]), temper(self.mt[i + 1]))
         } else {
-            (self.next_u32(), self.next_u32())
+            self.next_two()
         };
         ((a >> 5) as u64) << 26 | (b >> 6) as u64
+    }
+
+    /// The next two outputs with a twist between or before them (CPython: two `genrand_uint32`).
+    #[cold]
+    #[inline(never)]
+    fn next_two(&mut self) -> (u32, u32) {
+        (self.next_u32(), self.next_u32())
     }
 
     /// A float in [0, 1) from two outputs (Python twin: `random.Random.random`).

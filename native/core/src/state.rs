@@ -5,8 +5,12 @@ use crate::catalogue::KIND_COUNT;
 
 /// Most seats a game has.
 pub const MAX_PLAYERS: usize = 4;
-/// Capacity of a bag or a path: a player owns at most 11 start tiles and the 32 tiles of a route.
-pub const BAG_CAP: usize = 44;
+/// Most tiles one player owns, and so the capacity of a path: 11 start tiles and the 32 tiles of a
+/// route.
+pub const OWNED_CAP: usize = 44;
+/// Capacity of a bag: `OWNED_CAP` rounded up to whole 16-byte chunks, so that a draw finds and
+/// removes a tile three chunks at a time (`chunks`).
+pub const BAG_CAP: usize = OWNED_CAP.next_multiple_of(16);
 /// Capacity of a hand (a draw gives at most 2 tiles, C7).
 pub const HAND_CAP: usize = 2;
 /// Capacity of the tiles set aside for additional plays (C10).
@@ -112,6 +116,12 @@ impl<const CAP: usize> Tiles<CAP> {
         &self.items[..self.len as usize]
     }
 
+    /// Every slot: the items in order, then `PAD` in each unused slot.
+    #[inline]
+    pub fn slots(&self) -> &[u8; CAP] {
+        &self.items
+    }
+
     /// How many items.
     #[inline]
     pub fn len(&self) -> usize {
@@ -192,6 +202,11 @@ impl<const CAP: usize> Tiles<CAP> {
     #[inline]
     pub fn position(&self, item: u8) -> Option<usize> {
         debug_assert!(item != PAD, "PAD is no item");
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        if chunks::whole(CAP) {
+            let found = chunks::matches(&self.items, item);
+            return (found != 0).then(|| found.trailing_zeros() as usize);
+        }
         let pattern = item as u64 * BYTES;
         let mut found = CAP;
         for w in (0..(self.len as usize).div_ceil(8)).rev() {
@@ -240,6 +255,12 @@ impl<const CAP: usize> Tiles<CAP> {
     fn remove_at(&mut self, i: usize) {
         let len = self.len as usize;
         debug_assert!(i < len);
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        if chunks::whole(CAP) {
+            chunks::remove_at(&mut self.items, i);
+            self.len -= 1;
+            return;
+        }
         let last = (len - 1) / 8;
         let mut keep = (1u64 << (8 * (i % 8))) - 1;
         let mut word = self.word(i / 8);
@@ -257,6 +278,75 @@ impl<const CAP: usize> Tiles<CAP> {
     #[inline]
     pub fn get(&self, i: usize) -> u8 {
         self.as_slice()[i]
+    }
+}
+
+/// `Tiles`' scans and shifts for a capacity of whole 16-byte chunks (at most 64 items), in SSE2: a
+/// chunk's 16 items compared or moved in one instruction, with no branch on where an item is (no
+/// Python twin: these are `tuple.index` and `t[:i] + t[i + 1:]`). Built only where the target has
+/// SSE2 (every x86-64 processor; `cfg(target_feature)`), which makes calling its intrinsics sound:
+/// that is the only thing their `unsafe` blocks assert, besides the bounds of a load or store.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod chunks {
+    use std::arch::x86_64::*;
+
+    /// Whether a capacity is whole chunks, at most 64 items (a `u64` holds a match per item).
+    #[inline(always)]
+    pub const fn whole(cap: usize) -> bool {
+        cap.is_multiple_of(16) && cap <= 64
+    }
+
+    /// The `c`-th 16 items.
+    #[inline(always)]
+    fn load<const CAP: usize>(items: &[u8; CAP], c: usize) -> __m128i {
+        let chunk: &[u8; 16] = items[16 * c..16 * c + 16].try_into().expect("16 items");
+        // SAFETY: `chunk` is 16 readable bytes, and `_mm_loadu_si128` reads those 16, unaligned
+        // (SSE2: the module's `cfg`).
+        unsafe { _mm_loadu_si128(chunk.as_ptr().cast()) }
+    }
+
+    /// Store `v` as the `c`-th 16 items.
+    #[inline(always)]
+    fn store<const CAP: usize>(items: &mut [u8; CAP], c: usize, v: __m128i) {
+        let chunk: &mut [u8; 16] = (&mut items[16 * c..16 * c + 16]).try_into().expect("16 items");
+        // SAFETY: `chunk` is 16 writable bytes, and `_mm_storeu_si128` writes those 16, unaligned
+        // (SSE2: the module's `cfg`).
+        unsafe { _mm_storeu_si128(chunk.as_mut_ptr().cast(), v) }
+    }
+
+    /// Bit `j` set where item `j` is `item` (Python: the places `tuple.index` compares).
+    #[inline(always)]
+    pub fn matches<const CAP: usize>(items: &[u8; CAP], item: u8) -> u64 {
+        // SAFETY: SSE2 intrinsics on a target with SSE2 (the module's `cfg`).
+        unsafe {
+            let pattern = _mm_set1_epi8(item as i8);
+            let mut found = 0u64;
+            for c in 0..CAP / 16 {
+                let hits = _mm_movemask_epi8(_mm_cmpeq_epi8(load(items, c), pattern)) as u32 as u64;
+                found |= hits << (16 * c);
+            }
+            found
+        }
+    }
+
+    /// The items from `i` on move down one slot, `PAD` entering at the top (Python: `t[:i] + t[i + 1:]`):
+    /// each chunk shifted down one byte with the next chunk's first item on top, kept below `i`.
+    #[inline(always)]
+    pub fn remove_at<const CAP: usize>(items: &mut [u8; CAP], i: usize) {
+        // SAFETY: SSE2 intrinsics on a target with SSE2 (the module's `cfg`).
+        unsafe {
+            let at = _mm_set1_epi8(i as i8); // i < 64
+            let lanes = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+            let mut next = load(items, 0);
+            for c in 0..CAP / 16 {
+                let chunk = next;
+                next = if c + 1 < CAP / 16 { load(items, c + 1) } else { _mm_set1_epi8(super::PAD as i8) };
+                let shifted = _mm_or_si128(_mm_srli_si128::<1>(chunk), _mm_slli_si128::<15>(next));
+                // the slots below `i` keep their item (slot numbers below 64: a signed compare)
+                let below = _mm_cmpgt_epi8(at, _mm_add_epi8(lanes, _mm_set1_epi8(16 * c as i8)));
+                store(items, c, _mm_or_si128(_mm_and_si128(below, chunk), _mm_andnot_si128(below, shifted)));
+            }
+        }
     }
 }
 
@@ -385,7 +475,7 @@ impl Ruleset {
     }
 
     /// Whether a game of `players` under this ruleset fits the state's fixed capacities: a player
-    /// can own every start tile and every stack tile (`BAG_CAP`) and discard any of their kinds
+    /// can own every start tile and every stack tile (`OWNED_CAP`) and discard any of their kinds
     /// (`LEGAL_CAP`), the box can hold every tile
     /// (`BOX_CAP`), a stack fits a market count. The Python engine has no such limits; a caller
     /// runs such a game in Python.
@@ -396,7 +486,7 @@ impl Ruleset {
         start_kinds.sort_unstable();
         start_kinds.dedup();
         (1..=MAX_PLAYERS).contains(&players)
-            && start + stacks <= BAG_CAP
+            && start + stacks <= OWNED_CAP
             && 2 + start_kinds.len() + 8 <= LEGAL_CAP
             && players * start + stacks <= BOX_CAP
             && self.stack_size <= u8::MAX as i32
@@ -444,7 +534,7 @@ pub struct State {
     /// `kind_counts(bags[p])` (`counts_agree`; tests check it after every event).
     pub bag_counts: [KindCounts; MAX_PLAYERS],
     pub hands: [Tiles<HAND_CAP>; MAX_PLAYERS],
-    pub paths: [Tiles<BAG_CAP>; MAX_PLAYERS],
+    pub paths: [Tiles<OWNED_CAP>; MAX_PLAYERS],
     pub set_aside: [Tiles<SET_ASIDE_CAP>; MAX_PLAYERS],
     pub steps: [i32; MAX_PLAYERS],
     pub vp: [i32; MAX_PLAYERS],
@@ -585,38 +675,53 @@ mod tests {
     use super::{Tiles, PAD};
     use proptest::prelude::*;
 
+    /// Apply `ops` to an empty `Tiles<CAP>` and to a `Vec` model: the items, `count`, `contains`
+    /// and `position` agree and every unused slot holds `PAD` after every edit.
+    fn check_against_a_model<const CAP: usize>(ops: &[(u8, u8)]) -> Result<(), TestCaseError> {
+        let mut tiles = Tiles::<CAP>::EMPTY;
+        let mut model: Vec<u8> = Vec::new();
+        for &(op, item) in ops {
+            match op {
+                0 if model.len() < CAP => { tiles.push(item); model.push(item); }
+                1 => {
+                    let removed = tiles.remove_first(item);
+                    let at = model.iter().position(|&x| x == item);
+                    prop_assert_eq!(removed, at.is_some());
+                    if let Some(i) = at { model.remove(i); }
+                }
+                2 if model.len() + 2 <= CAP => { tiles.extend(&[item, item / 2]); model.extend([item, item / 2]); }
+                3 => { tiles.clear(); model.clear(); }
+                _ => {}
+            }
+            prop_assert_eq!(tiles.as_slice(), &model[..]);
+            prop_assert!(tiles.items[model.len()..].iter().all(|&x| x == PAD));
+            for kind in 0..6 {
+                prop_assert_eq!(tiles.count(kind), model.iter().filter(|&&x| x == kind).count());
+                prop_assert_eq!(tiles.contains(kind), model.contains(&kind));
+                prop_assert_eq!(tiles.position(kind), model.iter().position(|&x| x == kind));
+            }
+        }
+        Ok(())
+    }
+
     proptest! {
-        /// Against a `Vec` model: the items, `count` and `contains` agree and every unused slot
-        /// holds `PAD` after any sequence of edits.
+        /// Against a `Vec` model, for a capacity of words and a part word (`Tiles::word`).
         #[test]
         fn tiles_keep_their_padding(ops in prop::collection::vec((0u8..4, 0u8..6), 0..80)) {
-            let mut tiles = Tiles::<12>::EMPTY;
-            let mut model: Vec<u8> = Vec::new();
-            for (op, item) in ops {
-                match op {
-                    0 if model.len() < 12 => { tiles.push(item); model.push(item); }
-                    1 => {
-                        let removed = tiles.remove_first(item);
-                        let at = model.iter().position(|&x| x == item);
-                        prop_assert_eq!(removed, at.is_some());
-                        if let Some(i) = at { model.remove(i); }
-                    }
-                    2 if model.len() + 2 <= 12 => { tiles.extend(&[item, item / 2]); model.extend([item, item / 2]); }
-                    3 => { tiles.clear(); model.clear(); }
-                    _ => {}
-                }
-                prop_assert_eq!(tiles.as_slice(), &model[..]);
-                prop_assert!(tiles.items[model.len()..].iter().all(|&x| x == PAD));
-                for kind in 0..6 {
-                    prop_assert_eq!(tiles.count(kind), model.iter().filter(|&&x| x == kind).count());
-                    prop_assert_eq!(tiles.contains(kind), model.contains(&kind));
-                }
-            }
+            check_against_a_model::<12>(&ops)?;
+        }
+
+        /// Against a `Vec` model, for a bag's capacity (on x86-64: SSE2 chunks, `chunks`), mostly
+        /// pushes so that the bag fills and items are removed from every chunk.
+        #[test]
+        fn bags_keep_their_padding(ops in prop::collection::vec((prop_oneof![3 => Just(0u8), 1 => 1u8..3, 1 => Just(1u8)], 0u8..6), 0..200)) {
+            check_against_a_model::<{ super::BAG_CAP }>(&ops)?;
+            check_against_a_model::<16>(&ops)?;
         }
     }
 
-    /// A copy is one memcpy of the state: keep it small (issue 53: a copy ≤ 50 ns; 1,072 bytes
-    /// with the bags' counts copy in about 35 ns, docs/performance.md).
+    /// A copy is one memcpy of the state: keep it small (issue 53: a copy ≤ 50 ns; 1,088 bytes
+    /// with the bags' counts and whole chunks of bag copy in about 32–35 ns, docs/performance.md).
     #[test]
     fn state_stays_small() {
         let size = std::mem::size_of::<super::State>();

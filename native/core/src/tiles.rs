@@ -1,6 +1,8 @@
 //! Tile facts and the one formula of an effect's gain.
 //! Python twin: positions/kernel/tiles.py (`Effect`) and rules.py `effect_gain`.
 
+use crate::state::Tiles;
+
 /// One way to resolve a tile's effect; an "X OR Y" tile has two (C9). Python twin: `tiles.Effect`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Effect {
@@ -68,8 +70,44 @@ pub fn effect_gain(e: &Effect, suns: i32, path_len: i32, paws: i32, steps: i32, 
     )
 }
 
+/// Each item byte's paws: a kind's `PAW`, 0 for `PAD` and every other byte.
+const PAW_OF_BYTE: [i32; 256] = {
+    let mut table = [0; 256];
+    let mut k = 0;
+    while k < crate::catalogue::KIND_COUNT {
+        table[k] = crate::catalogue::PAW[k];
+        k += 1;
+    }
+    table
+};
+const _: () = assert!(PAW_OF_BYTE[crate::state::PAD as usize] == 0, "PAD has no paws");
+
 /// The paw (return) value of the animals in a path (C9, C15). Python twin: rules.py `paw_total`.
+///
+/// A path of at most 16 tiles (nearly every one) is summed over its first 16 slots, the unused
+/// ones `PAD` (no paws): a loop of fixed length, with no exit that depends on the path's length.
 #[inline]
-pub fn paw_total(path: &[u8]) -> i32 {
-    path.iter().map(|&k| crate::catalogue::PAW[k as usize]).sum()
+pub fn paw_total<const CAP: usize>(path: &Tiles<CAP>) -> i32 {
+    const SHORT: usize = 16;
+    if CAP >= SHORT && path.len() <= SHORT {
+        return path.slots()[..SHORT].iter().map(|&k| PAW_OF_BYTE[k as usize]).sum();
+    }
+    path.as_slice().iter().map(|&k| crate::catalogue::PAW[k as usize]).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::paw_total;
+    use crate::catalogue::{KIND_COUNT, PAW};
+    use crate::state::{Tiles, OWNED_CAP};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// `paw_total` is the sum of the path's tiles' paws, short paths (16 slots summed) and long.
+        #[test]
+        fn paw_total_sums_the_paths_paws(path in prop::collection::vec(0u8..KIND_COUNT as u8, 0..=OWNED_CAP)) {
+            let tiles = Tiles::<OWNED_CAP>::from_slice(&path).expect("within the capacity");
+            prop_assert_eq!(paw_total(&tiles), path.iter().map(|&k| PAW[k as usize]).sum::<i32>());
+        }
+    }
 }
