@@ -260,7 +260,7 @@ mod tests {
     #[test]
     fn ties_keep_the_games_order() {
         let one = tree(&[(3, 10, 5.0), (5, 10, 5.0)], &[]);
-        assert_eq!(root_result(&[one.clone()], 0, &[5, 3], false).chosen, 0); // 5
+        assert_eq!(root_result(std::slice::from_ref(&one), 0, &[5, 3], false).chosen, 0); // 5
         assert_eq!(root_result(&[one], 0, &[3, 5], true).chosen, 0); // 3
     }
 }

@@ -8,7 +8,9 @@ use std::ptr::NonNull;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyTuple};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use refuge_core::evaluator::Model;
 use refuge_core::endgames::{Probes, SearchOracle};
@@ -267,11 +269,18 @@ where
         let grown: Vec<Option<RootStatistics>> = match pool {
             Some(pool) if self.seconds.is_none() && others.len() <= pool.current_num_threads() => {
                 let mut later: Vec<Option<RootStatistics>> = vec![None; others.len()];
+                let finished = AtomicUsize::new(0);
                 let first = pool.in_place_scope(|scope| {
                     for (tree, slot) in others.iter().zip(later.iter_mut()) {
-                        scope.spawn(move |_| *slot = grow(tree));
+                        let finished = &finished;
+                        scope.spawn(move |_| {
+                            let _counted = Finished(finished); // counted even if the tree panics
+                            *slot = grow(tree)
+                        });
                     }
-                    grow(first)
+                    let first = grow(first);
+                    await_helpers(&finished, others.len());
+                    first
                 });
                 std::iter::once(first).chain(later).collect()
             }
@@ -283,6 +292,30 @@ where
             }),
         };
         grown.into_iter().collect()
+    }
+}
+
+/// Counts a helper's tree as finished when dropped: at its end, or as a panic unwinds it.
+struct Finished<'a>(&'a AtomicUsize);
+
+impl Drop for Finished<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::Release);
+    }
+}
+
+/// How long the search's thread, its own tree grown, polls for the helpers' trees before it
+/// sleeps in the scope's wait (⇄ nothing in Python: its workers are processes).
+const AWAIT_HELPERS: Duration = Duration::from_micros(200);
+
+/// Wait for `trees` helpers' trees to be counted in `finished` by polling, yielding the core, for
+/// at most [`AWAIT_HELPERS`]: a tree of the same size as this thread's ends soon after it, and
+/// waking from the scope's sleep costs ≈ 5–20 µs of a 400-iteration search. After that (a helper
+/// busy with another search's tree) the scope's own wait sleeps.
+fn await_helpers(finished: &AtomicUsize, trees: usize) {
+    let start = Instant::now();
+    while finished.load(Ordering::Acquire) < trees && start.elapsed() < AWAIT_HELPERS {
+        std::thread::yield_now();
     }
 }
 
