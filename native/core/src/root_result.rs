@@ -39,7 +39,7 @@ type Stats = (u64, f64, f64, f64);
 
 const UNVISITED: Stats = (0, 0.0, 0.0, 0.0);
 
-/// Python's `max(a, b)` of floats: `a` unless `b` is greater.
+/// Python's `max(a, b)` of floats (⇄ `builtins.max`): `a` unless `b` is greater.
 fn py_max(a: f64, b: f64) -> f64 {
     if b > a {
         b
@@ -48,7 +48,7 @@ fn py_max(a: f64, b: f64) -> f64 {
     }
 }
 
-/// Python's `min(a, b)` of floats: `a` unless `b` is smaller.
+/// Python's `min(a, b)` of floats (⇄ `builtins.min`): `a` unless `b` is smaller.
 fn py_min(a: f64, b: f64) -> f64 {
     if b < a {
         b
@@ -57,8 +57,8 @@ fn py_min(a: f64, b: f64) -> f64 {
     }
 }
 
-/// Python's `x ** 2` of a float: libm's `pow` (CPython's `float_pow`), which LLVM would otherwise
-/// fold into `x * x` (not always the same last bit).
+/// Python's `x ** 2` of a float (⇄ `float.__pow__`): libm's `pow`, as CPython's `float_pow` calls
+/// it, which LLVM would otherwise fold into `x * x` (not always the same last bit).
 fn py_squared(x: f64) -> f64 {
     x.powf(std::hint::black_box(2.0))
 }
@@ -188,7 +188,8 @@ pub fn root_result(trees: &[(Sums, PlayerSums)], player: usize, legal: &[i32], b
 
 /// The action `from_trees` picks: the best mean win under uniform root selection (ties: more
 /// visits, then the game's order); with a mean strategy its likeliest action (ties: more visits,
-/// higher win, the game's order); else the most visited (ties: higher win, the game's order). Its index.
+/// higher win, the game's order); else the most visited (ties: higher win, the game's order). Its
+/// index (⇄ the `max(actions, key=...)` of `SearchResult.from_trees`).
 fn chosen(actions: &[ActionRow], by_win: bool, by_share: bool) -> usize {
     let better = |a: &ActionRow, b: &ActionRow| -> bool {
         // whether `b` beats `a` (Python's `max` keeps the first of equals; the order breaks ties)

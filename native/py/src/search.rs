@@ -295,7 +295,8 @@ where
     }
 }
 
-/// Counts a helper's tree as finished when dropped: at its end, or as a panic unwinds it.
+/// Counts a helper's tree as finished when dropped: at its end, or as a panic unwinds it (⇄ nothing
+/// in Python: its workers are processes, `search.parallel.map_in_processes`).
 struct Finished<'a>(&'a AtomicUsize);
 
 impl Drop for Finished<'_> {
@@ -305,13 +306,14 @@ impl Drop for Finished<'_> {
 }
 
 /// How long the search's thread, its own tree grown, polls for the helpers' trees before it
-/// sleeps in the scope's wait (⇄ nothing in Python: its workers are processes).
+/// sleeps in the scope's wait.
 const AWAIT_HELPERS: Duration = Duration::from_micros(200);
 
 /// Wait for `trees` helpers' trees to be counted in `finished` by polling, yielding the core, for
 /// at most [`AWAIT_HELPERS`]: a tree of the same size as this thread's ends soon after it, and
 /// waking from the scope's sleep costs ≈ 5–20 µs of a 400-iteration search. After that (a helper
-/// busy with another search's tree) the scope's own wait sleeps.
+/// busy with another search's tree) the scope's own wait sleeps. Python twin: the pool's `map`
+/// waiting for its workers (`search.parallel.map_in_processes`).
 fn await_helpers(finished: &AtomicUsize, trees: usize) {
     let start = Instant::now();
     while finished.load(Ordering::Acquire) < trees && start.elapsed() < AWAIT_HELPERS {
@@ -469,10 +471,13 @@ fn search(
 type Root = (usize, Vec<i32>);
 
 /// What `search` returns for these trees: every tree's statistics, or with `answer` (the root, and
-/// whether the root's selection was uniform) the search's answer ([`answer_of`]); `None` as is.
+/// whether the root's selection was uniform) the search's answer ([`answer_of`]); `None` as is
+/// (⇄ `positions.kernel.native_search._grown`'s result).
 fn answered(py: Python<'_>, grown: Option<Vec<RootStatistics>>, answer: Option<(Root, bool)>) -> PyResult<PyObject> {
     match (grown, answer) {
-        (Some(trees), Some(((player, legal), by_win))) => Ok(answer_of(py, trees, player, &legal, by_win)?.into_any().unbind()),
+        (Some(trees), Some(((player, legal), by_win))) => {
+            Ok(answer_of(py, trees, player, &legal, by_win)?.into_any().unbind())
+        }
         (grown, _) => Ok(grown.into_pyobject(py)?.unbind()),
     }
 }
@@ -492,7 +497,8 @@ fn answer_of<'py>(py: Python<'py>, trees: Vec<RootStatistics>, player: usize, le
     answer_rows(py, root_result(&roots, player, legal, by_win), kept)
 }
 
-/// A merged answer as Python reads it: `(actions, chosen, per-worker iterations, kept trees)`.
+/// A merged answer as Python reads it: `(actions, chosen, per-worker iterations, kept trees)` (⇄
+/// `search.backend.native_answer`, which makes the `ActionStats` of each row).
 fn answer_rows<'py>(py: Python<'py>, answer: RootResult, kept: Vec<KeptTree>) -> PyResult<Bound<'py, PyTuple>> {
     let RootResult { actions, chosen, per_worker } = answer;
     let rows = actions
@@ -569,7 +575,8 @@ fn merge_answer<'py>(py: Python<'py>, trees: Vec<(Sums, PlayerSums)>, player: us
     for (_, player_sums) in &trees {
         for (_, flat) in player_sums {
             if flat.len() < 2 || flat.len() % 2 != 0 || Some(flat.len()) != players || player >= (flat.len() - 2) / 2 {
-                return Err(PyValueError::new_err("merge_answer: every row of player sums must hold 2 × players + 2 values"));
+                let message = "merge_answer: every row of player sums must hold 2 × players + 2 values";
+                return Err(PyValueError::new_err(message));
             }
         }
     }
