@@ -7,9 +7,9 @@ budget, its cut-offs judged by the evaluator of the generation before; the game 
 an agent is asked (a choice; forced moves are not asked) it records the view's position rows
 (:func:`advisor.players.learned.position_rows`: the network layout's input, all public, C7) and
 the root value of the search that just chose the move: every player's mean win share and final
-score over the root's actions, weighted by their visits (:func:`root_value`). That search is
-deeper than the evaluator it calls at its cut-offs, and it costs nothing extra: it is the move's
-own search. Every random choice flows from (seed, generation, game), so a game is the same in any
+score over the root's actions, weighted by the search's own iterations there (:func:`root_value`).
+That search is deeper than the evaluator it calls at its cut-offs, and it costs nothing extra: it
+is the move's own search. Every random choice flows from (seed, generation, game), so a game is the same in any
 process, in any order.
 """
 
@@ -51,7 +51,7 @@ class Recorded:
     search_scores: list[float]
     """Every player's final score at the root of the move's search."""
     iterations: int
-    """The iterations behind the value (the search's own; an exact option counts its visits)."""
+    """The iterations behind the value (the search's own, on exact options too)."""
 
 
 @dataclass(frozen=True)
@@ -89,25 +89,19 @@ class RootValue(NamedTuple):
 
 def root_value(result: SearchResult) -> RootValue:
     """Every player's (win share, final score) at the root of `result`: the mean over the search's
-    iterations, every root action weighted by its iterations (an exact option by its visits, with
-    its exact values); the chosen action's values when no action holds any (every option solved).
-
-    An action's ``wins`` and ``scores`` are every player's sums over *this* search's iterations
-    divided by its visits, and a tree kept from the game's earlier decisions brings visits those
-    sums do not hold (search/ismcts.py keeps the per-player sums per search, the visits in the
-    nodes), so its ``wins`` then sum to less than 1: their total is the share of its visits this
-    search made (returns sum to 1 an iteration, C18). Weighting each action by visits x that total
-    and dividing by the total weight gives the mean over this search's iterations exactly, with or
-    without a kept tree."""
-    seen = [s for s in result.actions if s.visits and s.wins]
-    made = sum(s.visits * sum(s.wins) for s in seen)
+    own iterations, every root action weighted by the iterations this search made there
+    (``ActionStats.samples``: a tree kept from the game's earlier decisions adds visits, not
+    samples; an exact option with its exact values); the chosen action's values when no action
+    holds any (every option solved)."""
+    seen = [s for s in result.actions if s.samples and s.wins]
+    made = sum(s.samples for s in seen)
     if not made:
         chosen = result.stats(result.chosen)
         return RootValue(list(chosen.wins), list(chosen.scores), 0)
     players = len(seen[0].wins)
-    wins = [sum(s.visits * s.wins[p] for s in seen) / made for p in range(players)]
-    scores = [sum(s.visits * s.scores[p] for s in seen) / made for p in range(players)]
-    return RootValue(wins, scores, round(made))
+    wins = [sum(s.samples * s.wins[p] for s in seen) / made for p in range(players)]
+    scores = [sum(s.samples * s.scores[p] for s in seen) / made for p in range(players)]
+    return RootValue(wins, scores, made)
 
 
 def selfplay_agent(model: Model | None, iterations: int) -> SearchAgent:

@@ -10,13 +10,14 @@ never the answer.
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any, Callable, Hashable, Iterable, Mapping, NamedTuple, Sequence
 
 from search.errors import SearchError
 from search.policies import UniformRandom
 from search.protocol import Game, NativeAnswer, NativeKept
 from search.records import JointCell, PlayerSums, RootStats
-from search.request import MIXING, RootSums, SearchRequest
+from search.request import MIXING, ActionStats, RootSums, SearchRequest, action_stats
 
 BACKEND_ENV = "REFUGE_BACKEND"
 """``python`` or ``native``: force the search's engine (unset: native where it can)."""
@@ -26,21 +27,36 @@ NativeOutcome = tuple[list[RootSums], dict[tuple[int, ...], JointCell], int, int
 with ``keep_tree`` its kept tree as the core exports it."""
 
 
-_BACKEND_KEY = BACKEND_ENV.encode()
-_ENVIRONMENT: Mapping[bytes, bytes] | None = getattr(os.environ, "_data", None)
-"""``os.environ``'s own store (CPython: bytes keys and values, what ``os.environ[...] = ...`` and
-``monkeypatch.setenv`` change), read directly: ``os.environ.get`` encodes and decodes through four
-Python calls, and the backend is read several times per search (its plan, every worker's probes)."""
+_forced: str | None = None
+"""``REFUGE_BACKEND`` as last read (``None``: read it again): the backend is asked several times per
+search (its plan, every worker's probes), and ``os.environ.get`` of an unset name costs a caught
+``KeyError`` (≈ 6 µs on this machine)."""
+
+
+def _environment_changed(event: str, args: tuple[Any, ...]) -> None:
+    """An audit hook (``sys.addaudithook``): ``os.environ`` set or removed ``REFUGE_BACKEND``
+    (its ``putenv``/``unsetenv``: ``monkeypatch.setenv``, a CLI's ``os.environ[...] = ...``), so
+    :func:`forced_backend` reads it again."""
+    global _forced
+    if (event == "os.putenv" or event == "os.unsetenv") and args and args[0] in _BACKEND_NAMES:
+        _forced = None
+
+
+_BACKEND_NAMES = (BACKEND_ENV, BACKEND_ENV.encode())
+sys.addaudithook(_environment_changed)
 
 
 def forced_backend() -> str:
-    """The engine ``REFUGE_BACKEND`` forces ('' when unset).
+    """The engine ``REFUGE_BACKEND`` forces ('' when unset), read from ``os.environ`` once and again
+    after every change to it (:func:`_environment_changed`).
 
     Raises:
         SearchError: another value.
     """
-    raw = _ENVIRONMENT.get(_BACKEND_KEY, b"") if _ENVIRONMENT is not None else os.environb.get(_BACKEND_KEY, b"")
-    forced = raw.decode(errors="surrogateescape")
+    global _forced
+    forced = _forced
+    if forced is None:
+        forced = _forced = os.environ.get(BACKEND_ENV, "")
     if forced not in ("", *BACKENDS):
         raise SearchError(f"{BACKEND_ENV} must be python or native, got {forced!r}")
     return forced
@@ -187,17 +203,35 @@ def native_trees(state: Game, requests: Sequence[NativeRequest], seeds: Sequence
             for answers, joint, nodes, done, kept in grown]
 
 
+NativeAnswered = tuple[tuple[ActionStats, ...], int, tuple[int, ...], list[NativeKept]]
+"""A search's answer merged by the native core: every legal root action's statistics, the chosen
+action, every worker's iterations and (with ``keep_tree``) kept tree."""
+
+
+def native_answer(state: Game, requests: Sequence[NativeRequest], seeds: Sequence[int], budgets: Sequence[int | None],
+                  table: Any = None) -> NativeAnswered | None:
+    """The answer of every worker's tree grown natively (:func:`native_trees`' trees, without a
+    progress hook), merged in the core as ``SearchResult.from_trees`` merges them, bit for bit (the
+    game's own actions in it); ``None`` where the core hands the search back to Python."""
+    found = state.native_answer(requests, seeds, budgets, table)  # type: ignore[attr-defined]
+    if found is None:
+        return None
+    rows, chosen, per_worker, kept = found
+    legal = state.legal_actions()
+    return tuple([action_stats(action, row) for action, row in zip(legal, rows)]), legal[chosen], tuple(per_worker), kept
+
+
 def root_sums(sums: Iterable[tuple[int, int, float, float, float]], player_sums: Iterable[tuple[int, list[float]]],
               ) -> RootSums:
     """One answer's flat statistics from the core as named records: per action ``(action, visits,
     value, score, policy)``, and per action ``(action, [every player's returns, then their scores,
-    then the decider's squared score])``."""
+    then the decider's squared score, then the iterations summed])``."""
     by_player: dict[int, PlayerSums] = {}
     players = -1
     for action, flat in player_sums:
         if players < 0:
-            players = (len(flat) - 1) // 2  # every action's row has the same length
-        by_player[action] = PlayerSums(flat[:players], flat[players:-1], flat[-1])
+            players = (len(flat) - 2) // 2  # every action's row has the same length
+        by_player[action] = PlayerSums(flat[:players], flat[players:-2], flat[-2], flat[-1])
     return RootSums({row[0]: _new_tuple(RootStats, row[1:]) for row in sums}, by_player)
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Iterator, Mapping, NamedTuple, Protocol, Sequence
 
 from search.errors import SearchError
-from search.backend import KeptTree, native_plan, native_trees
+from search.backend import KeptTree, native_answer, native_plan, native_trees
 from search.policies import UniformRandom
 from search.parallel import map_in_processes, split_iterations, worker_seeds
 from search.protocol import CHANCE_PLAYER, TERMINAL_PLAYER, Evaluator, Game, NativeKept, Policy
@@ -419,6 +419,7 @@ class Tree:
                 answer_scores[p] += scores[p]
             mine = scores[self.answer_players[index]]
             at_answer.squared_score += mine * mine
+            at_answer.count += 1
 
     def root_sums(self, index: int = 0) -> RootSums:
         """An answer node's statistics so far (0: the searching player's)."""
@@ -616,7 +617,8 @@ def search(state: Game, request: SearchRequest, on_progress: Progress | None = N
     With `reuse` (one worker only) the search starts from that node table, kept from the same
     player's earlier searches in this game, and grows it in place: the statistics of the
     information sets it reaches again count from the start (tree reuse). Its root sums then
-    include the earlier visits; every player's chances (``players``) come from this search alone.
+    include the earlier visits; every player's chances (``wins``, ``scores``) come from this search
+    alone, averaged over its own iterations (``ActionStats.samples``).
 
     Raises:
         SearchError: `state` is not a decision (chance or the end of the game), or `on_progress`
@@ -640,23 +642,33 @@ def search(state: Game, request: SearchRequest, on_progress: Progress | None = N
     every = max(1, progress_every)
     by_win = config.root_selection == "uniform"
     reports = None if on_progress is None else _Reports(on_progress, player, state.legal_actions(), start, by_win)
-    grown = None if requests is None else native_trees(
-        state, requests, seeds, budgets, kept.native_table(state) if kept is not None else None,
-        on_progress=None if reports is None else reports.native, progress_every=every)
-    if grown is None:
+    native_table = kept.native_table(state) if kept is not None and requests is not None else None
+    answered = grown = None
+    if requests is not None and reports is None:  # merged in the core
+        answered = native_answer(state, requests, seeds, budgets, native_table)
+    elif requests is not None and reports is not None:
+        grown = native_trees(state, requests, seeds, budgets, native_table, on_progress=reports.native,
+                             progress_every=every)
+    if answered is not None:
+        actions, chosen, per_worker, kept_trees = answered
+        result = SearchResult.answered(player, actions, chosen, per_worker, time.perf_counter() - start, by_win,
+                                       "native")
+        trees = [tree_from_native(tree) for tree in kept_trees]
+    elif grown is None:
         jobs = [TreeJob(state, request, seed, budget) for seed, budget in zip(seeds, budgets)]
         table = kept.python_nodes(nodes_from_native) if kept is not None else python_table
         if reports is not None or table is not None:
             jobs = [jobs[0]._replace(on_progress=None if reports is None else reports.python,
                                      progress_every=every, nodes=table)]
         outcomes = map_in_processes(run_tree, jobs)
-        backend, roots = "python", [RootSums(o.sums, o.player_sums) for o in outcomes]
+        roots = [RootSums(o.sums, o.player_sums) for o in outcomes]
+        result = SearchResult.from_trees(player, state.legal_actions(), roots, time.perf_counter() - start,
+                                         by_win=by_win)
         trees = [o.tree for o in outcomes if o.tree is not None]
     else:
-        backend, roots = "native", [answers[0] for answers, *_ in grown]
+        result = SearchResult.from_trees(player, state.legal_actions(), [answers[0] for answers, *_ in grown],
+                                         time.perf_counter() - start, by_win=by_win, backend="native")
         trees = [tree_from_native(tree) for *_, tree in grown if tree is not None]
-    result = SearchResult.from_trees(player, state.legal_actions(), roots, time.perf_counter() - start,
-                                     by_win=by_win, backend=backend)
     if config.oracle is not None:
         solved = config.oracle.exact_options(state)
         if solved is not None:

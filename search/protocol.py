@@ -110,11 +110,16 @@ in the order first walked."""
 NativeAnswer = tuple[list[tuple[int, int, float, float, float]], list[tuple[int, list[float]]]]
 """One answer node's statistics from a native core: per root action ``(action, visits, value_sum,
 score_sum, policy_sum)``, and per root action played ``(action, [every player's return sum, ...,
-every player's score sum, ..., the decider's squared-score sum])``."""
+every player's score sum, ..., the decider's squared-score sum, the iterations summed])``."""
 NativeTree = tuple[list[NativeAnswer], dict[tuple[int, ...], list[float]], int, int, NativeKept | None]
 """One tree grown by a native core: every answer node's statistics (the searching player's, then the
 later decisions of its step); the joint cells; the tree's information sets; the iterations run;
 with ``keep_tree`` the kept tree (``search.ismcts.TreeOutcome``'s fields)."""
+NativeResult = tuple[list[tuple[Any, ...]], int, list[int], list[NativeKept]]
+"""A search's answer merged by a native core (``search.request.SearchResult.from_trees`` of every
+worker's first answer): every legal root action, in the game's order, as ``ActionStats``'s fields
+after ``action``; the chosen action's index among them; every worker's iterations; and with
+``keep_tree`` every worker's kept tree."""
 
 
 class SearchesNatively(Protocol):
@@ -138,6 +143,12 @@ class SearchesNatively(Protocol):
         every `progress_every` iterations (the answer so far as in :data:`NativeTree`, the live
         tree with ``len`` and ``kept()``, the kept tree as :data:`NativeKept` or ``None`` without
         ``keep_tree``); ``False`` stops there."""
+        ...
+
+    def native_answer(self, requests: Sequence[Any], seeds: Sequence[int], budgets: Sequence[int | None],
+                      table: Any = None) -> NativeResult | None:
+        """The search's answer from the trees :meth:`native_search` of the same arguments grows,
+        merged by the core as ``SearchResult.from_trees`` merges them (``None`` likewise)."""
         ...
 
     def native_table(self) -> Any:

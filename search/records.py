@@ -35,11 +35,14 @@ class PlayerSums:
     """Every player's sums over the iterations that played one root action; added to in place."""
 
     returns: list[float]
-    """Per player, the returns summed (they sum to the iterations: C18)."""
+    """Per player, the returns summed (they sum to ``count``: C18)."""
     scores: list[float]
     """Per player, the final scores summed."""
     squared_score: float = 0.0
     """The deciding player's squared final scores summed (for the score's noise)."""
+    count: float = 0.0
+    """The iterations summed: this search's own, where the root action's visits also count those
+    of a tree kept from earlier searches (tree reuse); the means divide by this."""
 
     @classmethod
     def zeros(cls, players: int) -> "PlayerSums":
@@ -48,7 +51,7 @@ class PlayerSums:
 
     def copy(self) -> "PlayerSums":
         """A copy to add to without changing this one."""
-        return PlayerSums(list(self.returns), list(self.scores), self.squared_score)
+        return PlayerSums(list(self.returns), list(self.scores), self.squared_score, self.count)
 
     def add(self, other: "PlayerSums") -> None:
         """Add another tree's sums of the same action."""
@@ -57,6 +60,7 @@ class PlayerSums:
         for p, value in enumerate(other.scores):
             self.scores[p] += value
         self.squared_score += other.squared_score
+        self.count += other.count
 
 
 @dataclass(slots=True)

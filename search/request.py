@@ -263,13 +263,18 @@ class ActionStats:
     share: float | None = None
     """At a simultaneous decision searched with regret matching or Exp3: this action's probability
     in the searching player's mean strategy (the equilibrium mix); ``None`` under UCT."""
+    samples: int = 0
+    """The iterations behind ``wins``, ``scores`` and ``score_noise``: this search's own (``visits``
+    also counts those of a tree kept from the same player's earlier searches, tree reuse)."""
 
     @classmethod
     def from_sums(cls, action: int, visits: int, value_sum: float, score_sum: float,
                   player_sums: PlayerSums | None = None, spread: float = 0.0,
-                  share: float | None = None) -> "ActionStats":
+                  share: float | None = None, player: int = 0) -> "ActionStats":
         """Statistics from raw sums; `player_sums` every player's sums (``None``: the searcher's
-        only); `spread` the half-width implied by the spread between trees (see :func:`worker_spread`)."""
+        only), averaged over the iterations they sum (``count``), the searching `player`'s scores
+        giving ``score_noise``; `spread` the half-width implied by the spread between trees (see
+        :func:`worker_spread`)."""
         win = value_sum / visits if visits else 0.0
         score = score_sum / visits if visits else 0.0
         low, high = wilson_interval(win, visits)
@@ -278,13 +283,18 @@ class ActionStats:
         wins: tuple[float, ...] = ()
         scores: tuple[float, ...] = ()
         score_noise = math.inf
-        if player_sums is not None and visits:
-            wins = tuple(v / visits for v in player_sums.returns)
-            scores = tuple(v / visits for v in player_sums.scores)
-            if visits > 1:
-                variance = max(0.0, player_sums.squared_score / visits - score * score)
-                score_noise = Z95 * math.sqrt(variance * visits / (visits - 1) / visits)
-        return cls(action, visits, win, low, high, score, wins, scores, score_noise=score_noise, share=share)
+        samples = 0
+        if player_sums is not None and player_sums.count:
+            count = player_sums.count
+            samples = int(count)
+            wins = tuple(v / count for v in player_sums.returns)
+            scores = tuple(v / count for v in player_sums.scores)
+            if count > 1:
+                mean = scores[player]
+                variance = max(0.0, player_sums.squared_score / count - mean * mean)
+                score_noise = Z95 * math.sqrt(variance * count / (count - 1) / count)
+        return cls(action, visits, win, low, high, score, wins, scores, score_noise=score_noise, share=share,
+                   samples=samples)
 
     @property
     def half_width(self) -> float:
@@ -292,6 +302,21 @@ class ActionStats:
         if self.exact:
             return 0.0
         return (self.ci_high - self.ci_low) / 2 if self.visits else math.inf
+
+
+_AFTER_ACTION = tuple(f.name for f in dataclasses.fields(ActionStats))[1:]
+_new_object = object.__new__
+
+
+def action_stats(action: int, fields: Sequence[Any]) -> ActionStats:
+    """The :class:`ActionStats` of `action` with all its other fields in order (a native core's
+    merged answer, one per root action of a search), set without the frozen dataclass's
+    ``__init__`` (which has nothing to check: it sets the fields one call each)."""
+    stats = _new_object(ActionStats)
+    values = vars(stats)
+    values["action"] = action
+    values.update(zip(_AFTER_ACTION, fields))
+    return stats
 
 
 def within_noise(first: ActionStats, second: ActionStats) -> bool:
@@ -460,7 +485,7 @@ class SearchResult:
                 spread = worker_spread([s.value_sum / s.visits if s.visits else 0.0 for s in seen],
                                        [int(s.visits) for s in seen])
             actions.append(ActionStats.from_sums(action, int(stats.visits), stats.value_sum, stats.score_sum,
-                                                 players.get(action), spread, share))
+                                                 players.get(action), spread, share, player))
         order = {a: i for i, a in enumerate(legal)}
         if by_win:
             chosen = max(actions, key=lambda s: (s.win, s.visits, -order[s.action])).action
@@ -468,9 +493,19 @@ class SearchResult:
             chosen = max(actions, key=lambda s: (s.share or 0.0, s.visits, s.win, -order[s.action])).action
         else:
             chosen = max(actions, key=lambda s: (s.visits, s.win, -order[s.action])).action
-        per_worker = tuple(t.iterations for t in trees)
-        return cls(player, tuple(actions), chosen, sum(per_worker), seconds, len(trees),
-                   per_worker, by_win=by_win, backend=backend)
+        return cls.answered(player, tuple(actions), chosen, tuple(t.iterations for t in trees), seconds,
+                            by_win, backend)
+
+    @classmethod
+    def answered(cls, player: int, actions: tuple[ActionStats, ...], chosen: int, per_worker: tuple[int, ...],
+                 seconds: float, by_win: bool = False, backend: str = "python") -> "SearchResult":
+        """The result of merged trees' `actions` and `chosen` (:meth:`from_trees`, or a native
+        core's merge), each worker's iterations `per_worker`."""
+        result = _new_object(cls)  # every field set here: the frozen dataclass's __init__ has nothing to check
+        vars(result).update(player=player, actions=actions, chosen=chosen, iterations=sum(per_worker), seconds=seconds,
+                            workers=len(per_worker), per_worker_iterations=per_worker, tree=None, by_win=by_win,
+                            backend=backend)
+        return result
 
 
 def _merged(trees: Sequence[RootSums]) -> tuple[dict[int, RootStats], dict[int, PlayerSums]]:

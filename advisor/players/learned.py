@@ -421,6 +421,10 @@ def native_model(model: Model) -> Any:
     return native
 
 
+_UNMADE = object()
+"""A :class:`LearnedEvaluator`'s native model before it is made."""
+
+
 class LearnedEvaluator:
     """Judges a cut-off rollout with a fitted model: win shares by softmax of per-player logits,
     projected final scores by a linear model (:class:`Model`; the shipped one by default).
@@ -437,6 +441,8 @@ class LearnedEvaluator:
         self._score = self.model.score_weights
         self._layout = self.model.layout
         self._hidden = self.model.hidden
+        self._native: Any = _UNMADE
+        """The native copy of the model (:func:`native_model`), made at the first native search."""
 
     def __repr__(self) -> str:
         return "LearnedEvaluator()"
@@ -446,13 +452,13 @@ class LearnedEvaluator:
 
     def native_weights(self) -> Any:
         """The model as the native core's search takes it (``refuge_native.LearnedModel``, built
-        once per evaluator: every layout), or ``None`` where the core is not built with it."""
-        return self._native_model
-
-    @functools.cached_property
-    def _native_model(self) -> Any:
-        """The native copy of the model, or ``None`` (a core built without ``LearnedModel``)."""
-        return native_model(self.model)
+        once per evaluator: every layout), or ``None`` where the core is not built with it. Kept in
+        a plain attribute (``functools.cached_property`` takes a lock at the first read: every
+        search of a fresh agent)."""
+        native = self._native
+        if native is _UNMADE:
+            native = self._native = native_model(self.model)
+        return native
 
     def evaluate(self, state: Position) -> tuple[list[float], list[float]]:
         """(win share per player, projected final score per player)."""

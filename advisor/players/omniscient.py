@@ -96,6 +96,12 @@ class Foreseen(Position):
         return native_core.search(self, requests, seeds, budgets, table, also, pinned, progress, progress_every,
                                   streams=self.streams.states())
 
+    def native_answer(self, requests: Sequence[Any], seeds: Sequence[int], budgets: Sequence[int | None],
+                      table: Any = None) -> native_core.NativeResult | None:
+        """The search's answer from here, chance drawn from this position's streams, merged by the
+        native core (``search.protocol.SearchesNatively``)."""
+        return native_core.answer(self, requests, seeds, budgets, table, streams=self.streams.states())
+
 
 class OmniscientAgent(SearchAgent):
     """The search agent on the foreseen position (the game loop hands it the future,

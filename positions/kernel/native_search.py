@@ -20,7 +20,7 @@ except ImportError:  # the crate is not built: the Python search runs
 Answer = tuple[list[tuple[int, int, float, float, float]], list[tuple[int, list[float]]]]
 """One answer node's statistics as the core returns them: per root action ``(action, visits,
 value_sum, score_sum, policy_sum)``, and per root action played ``(action, [every player's return
-sum, ..., every player's score sum, ..., the decider's squared-score sum])``."""
+sum, ..., every player's score sum, ..., the decider's squared-score sum, the iterations summed])``."""
 Kept = tuple[list[tuple[Any, list[tuple[int, int, float]]]], list[tuple[tuple[int, int], list[tuple[int, int]]]]]
 """A kept tree: every node as ``(key, [(action, visits, value_sum), ...])`` in the order added, and
 the edges walked as ``((node index, action), [(next node index, times walked), ...])``."""
@@ -98,11 +98,17 @@ def new_table() -> Any:
     return refuge_native.SearchTable()
 
 
-def _hooked(progress: Report, progress_every: int) -> dict[str, Any]:
-    """The core's progress arguments (passed only with a hook: a search without one runs on a core
-    built before the hook too)."""
-    return {"progress": lambda sums, player_sums, live: progress((sums, player_sums), live),
-            "progress_every": progress_every}
+NativeResult = tuple[list[tuple[Any, ...]], int, list[int], list[Kept]]
+"""A search's answer as the core merges it (``search.protocol.NativeResult``)."""
+
+
+def answer(position: Encodable, requests: Sequence[Any], seeds: Sequence[int], budgets: Sequence[int | None],
+           table: Any = None, streams: Sequence[tuple[list[int], int]] | None = None) -> NativeResult | None:
+    """The answer of the trees :func:`search` grows with the same arguments, merged in the core
+    (``search.request.SearchResult.from_trees``'s statistics, bit for bit): every legal root action
+    as ``ActionStats``'s fields after ``action``, the chosen one's index, every worker's iterations
+    and kept trees."""
+    return _grown(position, requests, seeds, budgets, table, streams=streams, answer=True)  # type: ignore[no-any-return]
 
 
 def search(position: Encodable, requests: Sequence[Any], seeds: Sequence[int], budgets: Sequence[int | None],
@@ -125,22 +131,30 @@ def search(position: Encodable, requests: Sequence[Any], seeds: Sequence[int], b
 
     The caller has checked :func:`unsupported`.
     """
+    found = _grown(position, requests, seeds, budgets, table, also, pinned, progress, progress_every, streams)
+    if found is None:
+        return None
+    return [(answers, {tuple(cell): sums for cell, sums in joint} if joint else {}, nodes, done, kept)
+            for answers, joint, nodes, done, kept in found]
+
+
+def _grown(position: Encodable, requests: Sequence[Any], seeds: Sequence[int], budgets: Sequence[int | None],
+           table: Any = None, also: Sequence[Encodable] = (), pinned: dict[int, int] | None = None,
+           progress: Report | None = None, progress_every: int = 64,
+           streams: Sequence[tuple[list[int], int]] | None = None, answer: bool = False) -> Any:
+    """``refuge_native.search`` of these arguments (:func:`search`, :func:`answer`), as it returns."""
     assert refuge_native is not None
     request = requests[0]
     cutoff = request.rollout_cutoff if request.evaluator is not None else None
     evaluator = _weights(request.evaluator) if cutoff is not None else None
     below = request.exploration if request.exploration_below is None else request.exploration_below
     trees = [(seed, budget, worker.oracle) for worker, seed, budget in zip(requests, seeds, budgets)]
-    found = refuge_native.search(
-        position.to_ints(), trees, request.seconds, also=[p.to_ints() for p in also],
-        pinned=sorted((pinned or {}).items()), exploration=float(request.exploration),
-        exploration_below=float(below), widening=float(request.widening), prior_weight=float(request.prior_weight),
-        cutoff=cutoff, uniform_root=request.root_selection == "uniform", step_root=request.step_root,
-        simultaneous=request.simultaneous, mixing=float(request.mixing), rollout=_heuristic(request.rollout),
-        prior=_heuristic(request.prior), evaluator=evaluator,
-        table=table, keep_tree=bool(request.keep_tree), **({} if progress is None else _hooked(progress, progress_every)),
-        **({} if streams is None else {"streams": list(streams)}))
-    if found is None:
-        return None
-    return [(answers, {tuple(cell): sums for cell, sums in joint} if joint else {}, nodes, done, kept)
-            for answers, joint, nodes, done, kept in found]
+    hook = None if progress is None else lambda sums, player_sums, live: progress((sums, player_sums), live)
+    found = refuge_native.search(  # positionally, in the core's order (no keyword to match per argument)
+        position.to_ints(), trees, float(request.exploration), float(below), float(request.widening),
+        float(request.prior_weight), cutoff, request.root_selection == "uniform", request.step_root,
+        request.simultaneous, float(request.mixing), _heuristic(request.rollout), _heuristic(request.prior),
+        evaluator, request.seconds, [p.to_ints() for p in also] if also else [],
+        sorted(pinned.items()) if pinned else [], table, bool(request.keep_tree), hook, progress_every,
+        None if streams is None else list(streams), answer)
+    return found

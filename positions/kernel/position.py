@@ -282,6 +282,12 @@ class Position(State):
         (``search.protocol.SearchesNatively``; :func:`positions.kernel.native_search.search`)."""
         return native_core.search(self, requests, seeds, budgets, table, also, pinned, progress, progress_every)
 
+    def native_answer(self, requests: Sequence[Any], seeds: Sequence[int], budgets: Sequence[int | None],
+                      table: Any = None) -> native_core.NativeResult | None:
+        """The search's answer merged by the native core (``search.protocol.SearchesNatively``;
+        :func:`positions.kernel.native_search.answer`)."""
+        return native_core.answer(self, requests, seeds, budgets, table)
+
     def native_table(self) -> Any:
         """An empty node table of the native core (``search.protocol.SearchesNatively``)."""
         return native_core.new_table()

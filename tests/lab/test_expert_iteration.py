@@ -241,15 +241,15 @@ def result_of(actions: list[ActionStats]) -> SearchResult:
     return SearchResult(0, tuple(actions), actions[0].action, 0, 0.0)
 
 
-def test_the_root_value_is_the_visit_weighted_mean_of_every_player() -> None:
-    a = ActionStats(1, 30, 0.6, 0, 1, 20.0, (0.6, 0.4), (20.0, 18.0))
-    b = ActionStats(2, 10, 0.2, 0, 1, 10.0, (0.2, 0.8), (10.0, 30.0))
+def test_the_root_value_is_the_mean_over_the_searchs_own_iterations() -> None:
+    a = ActionStats(1, 30, 0.6, 0, 1, 20.0, (0.6, 0.4), (20.0, 18.0), samples=30)
+    b = ActionStats(2, 10, 0.2, 0, 1, 10.0, (0.2, 0.8), (10.0, 30.0), samples=10)
     unvisited = ActionStats(3, 0, 0.0, 0, 1, 0.0)
     wins, scores, iterations = root_value(result_of([a, b, unvisited]))
     assert wins == pytest.approx([0.5, 0.5]) and scores == pytest.approx([17.5, 21.0]) and iterations == 40
-    # a kept tree: 20 of a's visits and 10 of b's were made by an earlier search, which left no
-    # per-player sums here, so the means are over this search's 10 + 0 iterations
-    kept_a = ActionStats(1, 30, 0.6, 0, 1, 20.0, (0.2, 1 / 3 - 0.2), (200 / 30, 100 / 30))
+    # a kept tree: 20 of a's visits and all 10 of b's were made by an earlier search, so the means
+    # are over this search's 10 + 0 iterations (its own samples), whatever the visits say
+    kept_a = ActionStats(1, 30, 0.6, 0, 1, 20.0, (0.6, 0.4), (20.0, 10.0), samples=10)
     kept_b = ActionStats(2, 10, 0.2, 0, 1, 10.0)
     wins, scores, iterations = root_value(result_of([kept_a, kept_b]))
     assert wins == pytest.approx([0.6, 0.4]) and scores == pytest.approx([20.0, 10.0]) and iterations == 10

@@ -306,6 +306,42 @@ def test_a_game_between_default_agents_is_the_same_on_both_backends(monkeypatch:
     assert backends == {"native"}
 
 
+def kept_tree_searches(monkeypatch: pytest.MonkeyPatch, backend: str) -> list[tuple]:
+    """The root statistics of an agent's searches on its kept tree (tree reuse: the root's visits
+    more than the search's 60 iterations) in a seeded game on `backend`, each checked: every option
+    this search played has wins summing to 1 (C18) over its own iterations (``samples``)."""
+    monkeypatch.setenv("REFUGE_BACKEND", backend)
+    agent = SearchAgent("kept", Limit(iterations=60))
+    position = Position.new_game(2, "meadows")
+    rng = random.Random(11)
+    on_kept: list[tuple] = []
+    while not position.is_terminal() and len(on_kept) < 6:
+        if position.is_chance():
+            position.apply(position.sample_chance(rng))
+            continue
+        action = agent.choose(position, rng)
+        result = agent.last
+        searched = [] if result is None else [s for s in result.actions if s.samples]
+        if result is not None and sum(s.visits for s in result.actions) > 60:
+            assert result.backend == backend
+            assert sum(s.samples for s in searched) == 60  # this search's iterations, not the kept ones
+            for stats in searched:
+                assert abs(sum(stats.wins) - 1.0) <= 1e-9, stats
+                assert stats.samples <= stats.visits
+            on_kept.append(result.actions)
+        agent.last = None
+        position.apply(int(action))
+    assert len(on_kept) == 6
+    return on_kept
+
+
+def test_a_search_on_a_kept_tree_averages_its_own_iterations(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An agent's later searches grow its kept tree, whose root visits also count the earlier
+    searches': every player's chances are still means over this search's own iterations on both
+    backends (:func:`kept_tree_searches`), and the two backends' statistics are equal."""
+    assert kept_tree_searches(monkeypatch, "native") == kept_tree_searches(monkeypatch, "python")
+
+
 def step_decisions() -> list[Position]:
     """Both seats' decisions of a simultaneous step, each as its seat sees it: played on from the
     opening (seeded random play) to a step where both decide, seat 0's choice made for seat 1."""

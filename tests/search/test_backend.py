@@ -3,6 +3,7 @@ exactly, else Python; ``REFUGE_BACKEND`` forces either; the answer is the same."
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -11,7 +12,7 @@ from advisor.players.presets import advisor_request
 from positions import Position
 from positions.examples import load_example
 from positions.kernel import native_search
-from search.backend import NativeRequest, native_requests
+from search.backend import NativeRequest, forced_backend, native_requests
 from search.errors import SearchError
 from search.ismcts import search
 from search.request import MIXING, SearchRequest
@@ -32,6 +33,23 @@ def test_a_backend_that_does_not_exist_is_refused(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("REFUGE_BACKEND", "fortran")
     with pytest.raises(SearchError, match="REFUGE_BACKEND must be python or native, got 'fortran'"):
         search(DiceGame(), SearchRequest.of(iterations=20))
+
+
+def test_the_forced_backend_follows_every_change_to_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``REFUGE_BACKEND`` is read once and read again after each change through ``os.environ``."""
+    monkeypatch.delenv("REFUGE_BACKEND", raising=False)
+    assert forced_backend() == forced_backend() == ""
+    os.environ["REFUGE_BACKEND"] = "python"  # as a command line sets it
+    try:
+        assert forced_backend() == "python"
+        os.environ["REFUGE_BACKEND"] = "native"
+        assert forced_backend() == "native"
+    finally:
+        del os.environ["REFUGE_BACKEND"]
+    assert forced_backend() == ""
+    monkeypatch.setenv("REFUGE_BACKEND", "fortran")
+    with pytest.raises(SearchError, match="got 'fortran'"):
+        forced_backend()
 
 
 def test_forcing_python_runs_python(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -441,8 +441,9 @@ type Step = (usize, usize, usize, Option<Mix>);
 
 /// Per root action: `(action, visits, value_sum, score_sum, policy_sum)`, in the node's order.
 pub type Sums = Vec<(i32, u64, f64, f64, f64)>;
-/// Per root action played: every player's return sum, score sum, the decider's squared-score sum,
-/// in the order the actions were first backed up.
+/// Per root action played: every player's return sum, score sum, the decider's squared-score sum
+/// and the iterations summed (this search's own: a kept tree's visits may hold more), in the order
+/// the actions were first backed up (⇄ `search.records.PlayerSums`).
 pub type PlayerSums = Vec<(i32, Vec<f64>)>;
 
 /// The edges walked, in the order first walked: per (node index, action) where an edge starts,
@@ -733,7 +734,7 @@ impl<'a, G: Game> Tree<'a, G> {
             let at = match sums.iter().position(|(a, _)| *a == action) {
                 Some(i) => i,
                 None => {
-                    sums.push((action, vec![0.0; 2 * players + 1]));
+                    sums.push((action, vec![0.0; 2 * players + 2]));
                     sums.len() - 1
                 }
             };
@@ -744,6 +745,7 @@ impl<'a, G: Game> Tree<'a, G> {
             }
             let mine = scores[self.answer_players[index] as usize];
             sums[2 * players] += mine * mine;
+            sums[2 * players + 1] += 1.0;
         }
     }
 
@@ -1202,6 +1204,7 @@ mod tests {
         let (_, player) = outcome.player_sums.iter().find(|(a, _)| *a == ROLL).unwrap();
         assert_eq!(player[0], wins);
         assert_eq!(player[1], score);
+        assert_eq!(player[3], rolls as f64); // the iterations summed: every visit of a fresh tree
     }
 
     #[test]

@@ -24,6 +24,7 @@ pub mod layout_rows;
 pub mod matrix_game;
 pub mod position;
 pub mod rng;
+pub mod root_result;
 pub mod rules;
 pub mod solver;
 pub mod solver_key;

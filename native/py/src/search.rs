@@ -7,8 +7,10 @@ use std::ptr::NonNull;
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBool;
+use pyo3::types::{PyBool, PyTuple};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use refuge_core::evaluator::Model;
 use refuge_core::endgames::{Probes, SearchOracle};
@@ -19,6 +21,7 @@ use refuge_core::ismcts::{
     Table, TreeOutcome, Walked, Watch,
 };
 use refuge_core::rng::Rng;
+use refuge_core::root_result::{root_result, RootResult};
 use refuge_core::state::State;
 
 use crate::endgames::EndgameProbes;
@@ -26,9 +29,9 @@ use crate::evaluator::LearnedModel;
 use crate::guard;
 
 /// Per answer node (the searching player's first): per root action (action, visits, value sum,
-/// score sum, policy sum) and per root action played every player's return sum, score sum and the
-/// decider's squared-score sum; with several answers the joint cells; the node count; the
-/// iterations run; with `keep_tree` the kept tree.
+/// score sum, policy sum) and per root action played every player's return sum, score sum, the
+/// decider's squared-score sum and the iterations summed; with several answers the joint cells;
+/// the node count; the iterations run; with `keep_tree` the kept tree.
 type RootStatistics = (Vec<(Sums, PlayerSums)>, Vec<(Vec<i32>, Vec<f64>)>, usize, u64, Option<KeptTree>);
 
 /// A kept tree: every node of the table as `(key, [(action, visits, value_sum), ...])` in the order
@@ -266,11 +269,18 @@ where
         let grown: Vec<Option<RootStatistics>> = match pool {
             Some(pool) if self.seconds.is_none() && others.len() <= pool.current_num_threads() => {
                 let mut later: Vec<Option<RootStatistics>> = vec![None; others.len()];
+                let finished = AtomicUsize::new(0);
                 let first = pool.in_place_scope(|scope| {
                     for (tree, slot) in others.iter().zip(later.iter_mut()) {
-                        scope.spawn(move |_| *slot = grow(tree));
+                        let finished = &finished;
+                        scope.spawn(move |_| {
+                            let _counted = Finished(finished); // counted even if the tree panics
+                            *slot = grow(tree)
+                        });
                     }
-                    grow(first)
+                    let first = grow(first);
+                    await_helpers(&finished, others.len());
+                    first
                 });
                 std::iter::once(first).chain(later).collect()
             }
@@ -282,6 +292,32 @@ where
             }),
         };
         grown.into_iter().collect()
+    }
+}
+
+/// Counts a helper's tree as finished when dropped: at its end, or as a panic unwinds it (⇄ nothing
+/// in Python: its workers are processes, `search.parallel.map_in_processes`).
+struct Finished<'a>(&'a AtomicUsize);
+
+impl Drop for Finished<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::Release);
+    }
+}
+
+/// How long the search's thread, its own tree grown, polls for the helpers' trees before it
+/// sleeps in the scope's wait.
+const AWAIT_HELPERS: Duration = Duration::from_micros(200);
+
+/// Wait for `trees` helpers' trees to be counted in `finished` by polling, yielding the core, for
+/// at most [`AWAIT_HELPERS`]: a tree of the same size as this thread's ends soon after it, and
+/// waking from the scope's sleep costs ≈ 5–20 µs of a 400-iteration search. After that (a helper
+/// busy with another search's tree) the scope's own wait sleeps. Python twin: the pool's `map`
+/// waiting for its workers (`search.parallel.map_in_processes`).
+fn await_helpers(finished: &AtomicUsize, trees: usize) {
+    let start = Instant::now();
+    while finished.load(Ordering::Acquire) < trees && start.elapsed() < AWAIT_HELPERS {
+        std::thread::yield_now();
     }
 }
 
@@ -326,19 +362,18 @@ fn helpers() -> Option<&'static rayon::ThreadPool> {
 /// Python's dict). With `streams` (every chance stream's state as `DealStreams.states()` gives it:
 /// words and index, the seats' then weather's then tie-breaks') chance is drawn from them, not from
 /// the tree's stream: the omniscient agent's foreseen position (⇄ `advisor.players.omniscient.Foreseen`);
-/// no oracle then. Python twin: `search.ismcts.run_tree`, per worker.
+/// no oracle then. With `answer` the search's answer instead ([`answer_of`]: the trees merged,
+/// every legal action's statistics and the chosen action, ⇄ `SearchResult.from_trees`). Python
+/// twin: `search.ismcts.run_tree`, per worker.
 #[pyfunction]
-#[pyo3(signature = (ints, trees, seconds=None, *, also=Vec::new(), pinned=Vec::new(), exploration, exploration_below, widening, prior_weight,
-                    cutoff, uniform_root, step_root, simultaneous, mixing, rollout, prior, evaluator,
-                    table=None, keep_tree=false, progress=None, progress_every=64, streams=None))]
+#[pyo3(signature = (ints, trees, exploration, exploration_below, widening, prior_weight, cutoff, uniform_root, step_root,
+                    simultaneous, mixing, rollout, prior, evaluator, seconds=None, also=Vec::new(), pinned=Vec::new(),
+                    table=None, keep_tree=false, progress=None, progress_every=64, streams=None, answer=false))]
 #[allow(clippy::too_many_arguments)]
 fn search(
     py: Python<'_>,
     ints: Vec<i64>,
     trees: Vec<TreeJob<'_>>,
-    seconds: Option<f64>,
-    also: Vec<Vec<i64>>,
-    pinned: Vec<(usize, i32)>,
     exploration: f64,
     exploration_below: f64,
     widening: f64,
@@ -351,12 +386,16 @@ fn search(
     rollout: Option<HeuristicParameters>,
     prior: Option<HeuristicParameters>,
     evaluator: Option<PyRef<'_, LearnedModel>>,
+    seconds: Option<f64>,
+    also: Vec<Vec<i64>>,
+    pinned: Vec<(usize, i32)>,
     table: Option<PyRefMut<'_, SearchTable>>,
     keep_tree: bool,
     progress: Option<PyObject>,
     progress_every: u64,
     streams: Option<Vec<(Vec<u32>, usize)>>,
-) -> PyResult<Option<Vec<RootStatistics>>> {
+    answer: bool,
+) -> PyResult<PyObject> {
     if progress_every == 0 {
         return Err(PyValueError::new_err("search: progress_every must be at least 1"));
     }
@@ -405,9 +444,12 @@ fn search(
         })
         .collect();
     let (rollout, prior) = (heuristic(rollout), heuristic(prior));
+    let root = (State::current_player(&decisions[0]) as usize, decisions[0].legal_actions());
+    let uniform_root = config.uniform_root;
     let Some(streams) = streams else {
         let shared = Shared { decisions, pins, config, rollout, prior, model, seconds };
-        return grow_trees(py, &shared, &jobs, table, progress, progress_every);
+        let grown = grow_trees(py, &shared, &jobs, table, progress, progress_every)?;
+        return answered(py, grown, answer.then_some((root, uniform_root)));
     };
     if jobs.iter().any(|(_, _, probes)| probes.is_some()) {
         return Err(PyValueError::new_err("search: no oracle with streams (its exact values assume random chance)"));
@@ -421,7 +463,54 @@ fn search(
         foreseen.push(Foreseen { state, streams });
     }
     let shared = Shared { decisions: foreseen, pins, config, rollout, prior, model, seconds };
-    grow_trees(py, &shared, &jobs, table, progress, progress_every)
+    let grown = grow_trees(py, &shared, &jobs, table, progress, progress_every)?;
+    answered(py, grown, answer.then_some((root, uniform_root)))
+}
+
+/// The root's searching player and legal actions.
+type Root = (usize, Vec<i32>);
+
+/// What `search` returns for these trees: every tree's statistics, or with `answer` (the root, and
+/// whether the root's selection was uniform) the search's answer ([`answer_of`]); `None` as is
+/// (⇄ `positions.kernel.native_search._grown`'s result).
+fn answered(py: Python<'_>, grown: Option<Vec<RootStatistics>>, answer: Option<(Root, bool)>) -> PyResult<PyObject> {
+    match (grown, answer) {
+        (Some(trees), Some(((player, legal), by_win))) => {
+            Ok(answer_of(py, trees, player, &legal, by_win)?.into_any().unbind())
+        }
+        (grown, _) => Ok(grown.into_pyobject(py)?.unbind()),
+    }
+}
+
+/// The search's answer from its trees (⇄ `search.request.SearchResult.from_trees`, merged in the
+/// core): `(actions, chosen, per-worker iterations, kept trees)`, every legal action in the root's
+/// order as the fields of an `ActionStats` after `action` (`exact` false), the chosen one's index
+/// among them, the kept trees (with `keep_tree`) in worker order.
+fn answer_of<'py>(py: Python<'py>, trees: Vec<RootStatistics>, player: usize, legal: &[i32], by_win: bool,
+                  ) -> PyResult<Bound<'py, PyTuple>> {
+    let mut roots = Vec::with_capacity(trees.len());
+    let mut kept = Vec::new();
+    for (mut answers, _, _, _, tree) in trees {
+        roots.push(answers.swap_remove(0));
+        kept.extend(tree);
+    }
+    answer_rows(py, root_result(&roots, player, legal, by_win), kept)
+}
+
+/// A merged answer as Python reads it: `(actions, chosen, per-worker iterations, kept trees)` (⇄
+/// `search.backend.native_answer`, which makes the `ActionStats` of each row).
+fn answer_rows<'py>(py: Python<'py>, answer: RootResult, kept: Vec<KeptTree>) -> PyResult<Bound<'py, PyTuple>> {
+    let RootResult { actions, chosen, per_worker } = answer;
+    let rows = actions
+        .into_iter()
+        .map(|row| {
+            let (wins, scores) = (PyTuple::new(py, row.wins)?, PyTuple::new(py, row.scores)?);
+            (row.visits, row.win, row.ci_low, row.ci_high, row.score, wins, scores, false, row.score_noise, row.share,
+             row.samples)
+                .into_pyobject(py)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    (rows, chosen, per_worker, kept).into_pyobject(py)
 }
 
 /// Every tree of `jobs` grown from `shared`'s decisions: on `table` and/or reporting to `progress`
@@ -469,10 +558,37 @@ where
     })
 }
 
+/// The answer of trees' root sums, each `(sums, player_sums)` as `search` returns a tree's first
+/// answer, for `player` with the root's `legal` actions (`by_win`: uniform root selection), as
+/// `search(..., answer=True)` merges them: `(actions, chosen, per-worker iterations, [])` (⇄
+/// `search.request.SearchResult.from_trees`; the differential tests' entry to the merge).
+#[pyfunction]
+fn merge_answer<'py>(py: Python<'py>, trees: Vec<(Sums, PlayerSums)>, player: usize, legal: Vec<i32>, by_win: bool,
+                     ) -> PyResult<Bound<'py, PyTuple>> {
+    if trees.is_empty() {
+        return Err(PyValueError::new_err("merge_answer: no tree"));
+    }
+    if legal.is_empty() {
+        return Err(PyValueError::new_err("merge_answer: no legal action"));
+    }
+    let players = trees.iter().find_map(|(_, player_sums)| player_sums.first()).map(|(_, flat)| flat.len());
+    for (_, player_sums) in &trees {
+        for (_, flat) in player_sums {
+            if flat.len() < 2 || flat.len() % 2 != 0 || Some(flat.len()) != players || player >= (flat.len() - 2) / 2 {
+                let message = "merge_answer: every row of player sums must hold 2 × players + 2 values";
+                return Err(PyValueError::new_err(message));
+            }
+        }
+    }
+    let answer = guard(|| Ok(root_result(&trees, player, &legal, by_win)))?;
+    answer_rows(py, answer, Vec::new())
+}
+
 /// Add the search's functions to the module (called by the module's `lib.rs`).
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<SearchTable>()?;
     module.add_class::<LiveTree>()?;
     module.add("FORESEEN_SEARCH", true)?; // `search` takes `streams` (the omniscient agent)
+    module.add_function(wrap_pyfunction!(merge_answer, module)?)?;
     module.add_function(wrap_pyfunction!(search, module)?)
 }
