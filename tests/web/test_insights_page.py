@@ -77,7 +77,7 @@ def test_the_page_draws_the_report_in_chromium(browser, corpus_folder, tmp_path)
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(f"{live.url}/insights")
+        page.goto(f"{live.url}/insights?file=corpus.sqlite")  # the folder's corpus, not the shipped summary
         page.wait_for_selector("#seats tbody tr >> nth=1")
         assert page.inner_text("#summary") == "12 games in corpus.sqlite."
         assert page.locator("#buys-chart svg circle").count() >= 1
@@ -92,6 +92,9 @@ def test_the_page_draws_the_report_in_chromium(browser, corpus_folder, tmp_path)
         assert {walk_one.nth(i).locator("td").nth(4).inner_text() for i in range(walk_one.count())} == {"1"}
         assert page.inner_text("#ranking").startswith("forest: ")
         assert page.inner_text("#players").startswith("2 players: the first seat wins ")
+        assert page.inner_text("#players-none") == ("No buy to compare across player counts: every game here "
+                                                    "has 2 players.")
+        assert not page.locator("#players-buys").is_visible()  # no empty table under it
         assert re.search(r"costs [+-]\d\.\d{4} win share a decision \[[^]]+\] \(\d+ paired continuations\), "
                          r"[+-]\d\.\d{4} a game", page.inner_text("#rules"))
         print(shot(page, str(tmp_path), "insights"))

@@ -78,10 +78,17 @@ function render(report) {
   walkPicker.onchange = buys;
   buys();
   const players = report.players || { buys: [], first_seat: [] };
-  clear(document.getElementById("players"), players.first_seat.map((s) => h("p", {},
-    `${s.players} players: the first seat wins ${signed(100 * s.edge, 1)} points over a fair share [${signed(100 * s.ci95[0], 1)}, ${signed(100 * s.ci95[1], 1)}] (${s.n} games)`)));
-  table(document.getElementById("players-buys"), ["route", "tile", "walks", "players", "effect (n)", "players", "effect (n)", "difference", "95 % CI", "told apart"],
-    players.buys.filter((b) => b.tile !== "any" && b.walks === "all").map((b) => [b.route, b.tile, b.walks, b.fewer, `${signed(b.effect_fewer)} (${b.n_fewer})`,
+  const compared = players.buys.filter((b) => b.tile !== "any" && b.walks === "all");
+  const counts = new Set(report.corpora.map((c) => c.players));
+  clear(document.getElementById("players"), [...players.first_seat.map((s) => h("p", {},
+    `${s.players} players: the first seat wins ${signed(100 * s.edge, 1)} points over a fair share [${signed(100 * s.ci95[0], 1)}, ${signed(100 * s.ci95[1], 1)}] (${s.n} games)`)),
+    ...(compared.length ? [] : [h("p", { id: "players-none" }, counts.size < 2
+      ? `No buy to compare across player counts: every game here has ${[...counts].join(", ")} players.`
+      : "No buy has enough games at two player counts to compare.")])]);
+  const buysTable = document.getElementById("players-buys");
+  buysTable.hidden = !compared.length;
+  table(buysTable, ["route", "tile", "walks", "players", "effect (n)", "players", "effect (n)", "difference", "95 % CI", "told apart"],
+    compared.map((b) => [b.route, b.tile, b.walks, b.fewer, `${signed(b.effect_fewer)} (${b.n_fewer})`,
       b.more, `${signed(b.effect_more)} (${b.n_more})`, signed(b.difference), ci(b.ci95), b.resolved ? "yes" : "no"]));
   clear(document.getElementById("rules"), report.returns.rules.map((r) => h("div", { class: "rule" },
     h("p", {}, h("strong", {}, `${r.agent}: ${r.rule}`)),
