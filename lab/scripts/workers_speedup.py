@@ -8,7 +8,9 @@ bench makes it):
 * ``P1``, ``P2``: the bench's window (``SearchResult.seconds``) less the time inside
   ``refuge_native.search``: the Python around the core, one worker and two;
 * ``N1``: ``refuge_native.search`` growing one tree of 400 iterations;
-* ``A``, ``B``: the same growing worker 0's and worker 1's tree of 200 alone (one thread each);
+* ``A``, ``B``: the same growing worker 0's and worker 1's tree of 200 alone (one thread each),
+  in turn first and second from round to round: the first native call after the bench's searches
+  costs some 10–25 µs more (median; caches), which timed always first put on worker 0's tree;
 * ``D``: the second tree's dispatch, ``refuge_native.search`` of two trees of one iteration less
   that of one (10 × ROUNDS rounds: the load spreads it most);
 
@@ -66,8 +68,9 @@ def main(rounds: int) -> None:
     total1 = total2 = 0.0
     for number, (label, position) in enumerate(bench_positions()):
         python = {1: 1.0, 2: 1.0}
-        n1 = a = b = d1 = d2 = 1.0
-        for _ in range(rounds):
+        n1 = d1 = d2 = 1.0
+        alone = [1.0, 1.0]
+        for round_ in range(rounds):
             for workers in (1, 2):
                 core_seconds.clear()
                 result = search(position, _request(number, workers, ITERATIONS))
@@ -76,8 +79,10 @@ def main(rounds: int) -> None:
                     n1 = min(n1, core_seconds[0])
             fresh = _request(number, 2, ITERATIONS)
             seeds = [derive_seed(BENCH_SEED + number, worker) for worker in (0, 1)]
-            a = min(a, _core_time(position, [native_request(fresh, 0)], seeds[:1], [ITERATIONS // 2]))
-            b = min(b, _core_time(position, [native_request(fresh, 1)], seeds[1:], [ITERATIONS // 2]))
+            for worker in (0, 1) if round_ % 2 == 0 else (1, 0):  # neither always first after the searches
+                grown = _core_time(position, [native_request(fresh, worker)], seeds[worker:worker + 1], [ITERATIONS // 2])
+                alone[worker] = min(alone[worker], grown)
+        a, b = alone
         one, two = _request(number, 1, 1), _request(number, 2, 2)
         for _ in range(10 * rounds):
             d1 = min(d1, _core_time(position, [native_request(one, 0)], [1], [1]))
