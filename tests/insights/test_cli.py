@@ -99,3 +99,17 @@ def test_every_route_in_one_run_shares_the_games_out_in_turn(tmp_path) -> None:
     alone = runner.invoke(cli, ["insights", "run", "--agent", "heuristic", "--route", "forest", "--workers", "1",
                                 "--games", "2", "--db", db])
     assert alone.output.startswith(f"2 of 2 games in {db} (2 kept, 0 played")
+
+
+def test_the_summary_shipped_in_the_package_is_a_report_of_the_native_corpus() -> None:
+    import os
+
+    from advisor.insights.summary import published_path
+
+    path = published_path()
+    assert path is not None and os.path.getsize(path) < 2_000_000  # a summary, not the corpus (issue 55)
+    shipped = CliRunner().invoke(cli, ["insights", "report"])
+    assert shipped.exit_code == 0, shipped.output
+    report = json.loads(CliRunner().invoke(cli, ["insights", "report", "--json"]).stdout)
+    assert {(c["agent"], c["seed"]) for c in report["corpora"]} == {("ismcts", 55)}
+    assert shipped.output.startswith(f"Corpus: {report['games']} games")

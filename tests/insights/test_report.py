@@ -254,3 +254,18 @@ def test_what_changes_with_the_player_count() -> None:
     assert camera["resolved"] and camera["ci95"][1] < 0
     assert section["first_seat"] == [{"agent": "a", "players": 3, "n": 90, "edge": 0.0667,
                                       "ci95": [-0.0333, 0.1667]}]
+
+
+def test_a_buy_effect_counts_as_resolved_only_on_enough_pairs() -> None:
+    from advisor.insights.text import RESOLVED_MIN_PAIRS, ranking_text, resolved_effects
+
+    def cell(n: int, ci: list[float]) -> dict:
+        return {"agent": "a", "route": "meadows", "tile": "deer", "players": "all", "walks": "2", "n": n,
+                "win_effect": ci[0], "ci95": ci}
+
+    few = cell(2, [-1.0, -1.0])  # two equal values: a zero-width normal interval
+    enough = cell(RESOLVED_MIN_PAIRS, [-0.3, -0.1])
+    touching = cell(RESOLVED_MIN_PAIRS, [-0.3, 0.0])
+    assert resolved_effects({"buys": [few, enough, touching]}) == [enough]
+    assert ranking_text({"buys": [few], "ranking": []}) == (
+        f"0 tile × walk effects of {RESOLVED_MIN_PAIRS}+ pairs have a 95 % interval excluding zero")
