@@ -15,10 +15,16 @@ BuyCell = tuple[str, str, str, int | str, str]
 """(agent, route, tile, players, walks) of a buy effect."""
 
 
+JUDGED_MIN_PAIRS = 20
+"""A buy effect, or a difference of two, is judged (resolved or not) only on this many paired
+continuations a side or more: below it a normal interval can claim what a handful of values cannot
+show (two equal values give a zero-width one)."""
+
+
 def difference(first: Mean, second: Mean) -> tuple[float, list[float] | None]:
     """The difference of two independent means (`first` minus `second`) with its normal 95 %
-    interval (None when either has fewer than two values)."""
-    if first.n < 2 or second.n < 2:
+    interval (None when either has fewer than :data:`JUDGED_MIN_PAIRS` values: not judged)."""
+    if first.n < JUDGED_MIN_PAIRS or second.n < JUDGED_MIN_PAIRS:
         return first.mean - second.mean, None
     gap = first.mean - second.mean
     half = Z95 * math.sqrt(first.sd ** 2 / first.n + second.sd ** 2 / second.n)

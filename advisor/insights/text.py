@@ -6,6 +6,8 @@ from typing import Any, Sequence
 
 from tabulate import tabulate as _tabulate
 
+from advisor.insights.ranking import JUDGED_MIN_PAIRS
+
 Row = dict[str, Any]
 EXPLORER_MIN_SEATS = 10
 """The text explorer shows buy sequences at least this many seats played (the JSON has them all)."""
@@ -57,16 +59,11 @@ def buys_text(report: Row, table_format: str = PLAIN) -> str:
                                    "early walks", "late walks", "agent chose it"], table_format=table_format)
 
 
-RESOLVED_MIN_PAIRS = 20
-"""A buy effect counts as resolved only on this many paired continuations or more: below it a normal
-interval can claim what a handful of values cannot show (two equal values give a zero-width one)."""
-
-
 def resolved_effects(report: Row) -> list[Row]:
-    """The tile × walk buy effects (every player count together) of :data:`RESOLVED_MIN_PAIRS` or more
+    """The tile × walk buy effects (every player count together) of ``JUDGED_MIN_PAIRS`` or more
     pairs whose 95 % interval excludes zero."""
     return [b for b in report["buys"] if b["players"] == "all" and b["walks"].isdigit() and b["tile"] != "any"
-            and b["n"] >= RESOLVED_MIN_PAIRS and b["ci95"] is not None and (b["ci95"][0] > 0 or b["ci95"][1] < 0)]
+            and b["n"] >= JUDGED_MIN_PAIRS and b["ci95"] is not None and (b["ci95"][0] > 0 or b["ci95"][1] < 0)]
 
 
 def ranking_text(report: Row) -> str:
@@ -80,7 +77,7 @@ def ranking_text(report: Row) -> str:
                 f"({100 * rank['share_resolved']:.0f} %)" if rank["pairs"] else "no pair to compare")
         lines.append(f"{rank['agent']}, {rank['route']}: {order}; {told}")
     resolved = resolved_effects(report)
-    lines.append(f"{len(resolved)} tile × walk effects of {RESOLVED_MIN_PAIRS}+ pairs have a 95 % interval excluding zero"
+    lines.append(f"{len(resolved)} tile × walk effects of {JUDGED_MIN_PAIRS}+ pairs have a 95 % interval excluding zero"
                  + (": " + ", ".join(f"{b['route']} {b['tile']} in walk {b['walks']} {b['win_effect']:+.3f}"
                                      for b in resolved) if resolved else ""))
     return "\n".join(lines)

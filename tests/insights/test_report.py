@@ -234,6 +234,8 @@ def test_an_interval_touching_zero_does_not_tell_a_pair_apart() -> None:
     assert excludes_zero([0.01, 0.3]) and excludes_zero([-0.3, -0.01])
     gap, ci = difference(_mean(1.0), _mean(0.0, 1.0))
     assert gap == 0.5 and ci is None
+    few = difference(_mean(*[1.0] * 19), _mean(*[-1.0] * 19))  # no spread, yet too few to judge
+    assert few == (2.0, None) and difference(_mean(*[1.0] * 20), _mean(*[-1.0] * 20)) == (2.0, [2.0, 2.0])
 
 
 def test_what_changes_with_the_player_count() -> None:
@@ -257,15 +259,16 @@ def test_what_changes_with_the_player_count() -> None:
 
 
 def test_a_buy_effect_counts_as_resolved_only_on_enough_pairs() -> None:
-    from advisor.insights.text import RESOLVED_MIN_PAIRS, ranking_text, resolved_effects
+    from advisor.insights.ranking import JUDGED_MIN_PAIRS
+    from advisor.insights.text import ranking_text, resolved_effects
 
     def cell(n: int, ci: list[float]) -> dict:
         return {"agent": "a", "route": "meadows", "tile": "deer", "players": "all", "walks": "2", "n": n,
                 "win_effect": ci[0], "ci95": ci}
 
     few = cell(2, [-1.0, -1.0])  # two equal values: a zero-width normal interval
-    enough = cell(RESOLVED_MIN_PAIRS, [-0.3, -0.1])
-    touching = cell(RESOLVED_MIN_PAIRS, [-0.3, 0.0])
+    enough = cell(JUDGED_MIN_PAIRS, [-0.3, -0.1])
+    touching = cell(JUDGED_MIN_PAIRS, [-0.3, 0.0])
     assert resolved_effects({"buys": [few, enough, touching]}) == [enough]
     assert ranking_text({"buys": [few], "ranking": []}) == (
-        f"0 tile × walk effects of {RESOLVED_MIN_PAIRS}+ pairs have a 95 % interval excluding zero")
+        f"0 tile × walk effects of {JUDGED_MIN_PAIRS}+ pairs have a 95 % interval excluding zero")
