@@ -200,7 +200,9 @@ def test_every_iteration_replays_the_same_chance_along_the_same_line(seed: int, 
     drawn: dict[tuple[int, ...], Action] = {}
     for line, outcome in root.log:
         assert drawn.setdefault(line, outcome) == outcome
-    assert len(root.log) > len(drawn)  # lines were met again, and drew the same
+    # lines met again drew the same; a search whose 24 iterations all went different ways (a wide
+    # decision at the root, 3 players) has nothing to compare
+    assume(len(root.log) > len(drawn))
     assert streams.states() == before  # the root's own streams untouched
     again = _LoggedForeseen.of(pos, streams)
     assert isinstance(again, _LoggedForeseen)
